@@ -1,0 +1,171 @@
+"""The engine contract every game follows, and the helpers engines share.
+
+A game is a module-level object with a small, pure surface over a JSON-serialisable state
+(plain dicts, lists, str, int, bool, None): ``setup``, ``to_act``, ``legal_actions``, ``apply``,
+``view`` and ``outcome``. Engines never do I/O, read the clock or log; the only randomness is
+drawn from the room seed through :func:`rng`, with a counter kept in the state, so the seed
+plus the action list reproduces every state exactly. ``apply`` never mutates its input: it
+works on a deep copy and raises :class:`IllegalAction` with a readable reason. Actions are
+dicts with a ``type`` field and a stable JSON form. Log entries carry their own visibility
+(``"to": None`` for everyone, or a list of seats) and are filtered per viewer like views.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action that the rules do not allow now; ``reason`` is shown to the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: per-seat scores, the ranking (best first) and the winners."""
+
+    scores: list[int]
+    winners: list[int]
+    ranking: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "ranking": list(self.ranking),
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One room option a game accepts: its type, default, allowed choices and a description."""
+
+    name: str
+    kind: str  # "bool", "choice" or "int"
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+            "choices": list(self.choices),
+        }
+
+
+class Game(Protocol):
+    """The surface every registered game exposes (see the module docstring)."""
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
+
+    def to_act(self, state: State) -> set[int]: ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+
+    def apply(self, state: State, seat: int, action: Action) -> State: ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    def describe(self, action: Action) -> str: ...
+
+
+def rng(state: State) -> random.Random:
+    """A generator for the next random draw: seeded by the state's seed and draw counter.
+
+    Each call advances ``state["rng_draws"]`` (call it on the working copy inside ``apply``
+    or ``setup``), so every shuffle is reproducible from the seed and the actions alone.
+    """
+    count = state.get("rng_draws", 0)
+    state["rng_draws"] = count + 1
+    digest = hashlib.sha256(f"{state['seed']}:{count}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def working_copy(state: State) -> State:
+    """A deep copy to mutate inside ``apply``: the caller's state is never changed."""
+    return copy.deepcopy(state)
+
+
+def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and validate ``given`` against ``specs``; unknown or bad values raise ValueError."""
+    given = dict(given or {})
+    resolved: dict[str, Any] = {}
+    for spec in specs:
+        value = given.pop(spec.name, spec.default)
+        if spec.kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"option '{spec.name}' must be true or false")
+        if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"option '{spec.name}' must be a whole number")
+        if spec.choices and value not in spec.choices:
+            allowed = ", ".join(str(c) for c in spec.choices)
+            raise ValueError(f"option '{spec.name}' must be one of: {allowed}")
+        resolved[spec.name] = value
+    if given:
+        raise ValueError(f"unknown option '{sorted(given)[0]}'")
+    return resolved
+
+
+def log_entry(text: str, to: list[int] | None = None, **data: Any) -> dict[str, Any]:
+    """A log line: ``to=None`` is public, otherwise only the listed seats may read it."""
+    return {"text": text, "to": to, **data}
+
+
+def visible_log(log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field."""
+    return [
+        {k: v for k, v in entry.items() if k != "to"}
+        for entry in log
+        if entry["to"] is None or (seat is not None and seat in entry["to"])
+    ]
+
+
+def require(condition: bool, reason: str) -> None:
+    """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
+    if not condition:
+        raise IllegalAction(reason)
+
+
+def check_listed(game: Game, state: State, seat: int, action: Action) -> None:
+    """Refuse an action that is not exactly one of ``legal_actions`` (the generic validation)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a 'type' field")
+    if seat not in game.to_act(state):
+        raise IllegalAction("it is not your turn")
+    if action not in game.legal_actions(state, seat):
+        raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
+
+
+class HiddenSampler(Protocol):
+    """Optional engine hook used by the hidden-information tests and by searching bots."""
+
+    def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
+        """A copy of ``state`` in which everything ``seat`` cannot see is re-dealt at random.
+
+        Other seats' hidden cards, undealt cards, pile order and the seed are resampled
+        consistently with what ``seat`` knows (``None``: a spectator, who knows only public
+        information), so ``view(result, seat) == view(state, seat)`` must hold.
+        """
+        ...

@@ -1,0 +1,108 @@
+"""Conformance: every registered game passes the same random-playout checks.
+
+Random playouts run to the end; the same seed and actions give the same states; states
+round-trip through JSON; terminal states have no legal actions; ``apply`` never mutates its
+input; and no seat's or spectator's view changes when the hidden information it cannot see
+is re-dealt (nor contains the seed before the end).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from app.games.base import IllegalAction
+from app.games.registry import GAMES
+
+CASES = [
+    (slug, n)
+    for slug, game in sorted(GAMES.items())
+    for n in range(game.min_players, game.max_players + 1)
+]
+MAX_STEPS = 5000
+
+
+def playout(game, n, seed, r):
+    state = game.setup(n, {}, seed)
+    states = [state]
+    actions = []
+    for _ in range(MAX_STEPS):
+        if game.outcome(state) is not None:
+            break
+        seats = sorted(game.to_act(state))
+        assert seats, "a game that is not over must await someone"
+        seat = r.choice(seats)
+        legal = game.legal_actions(state, seat)
+        assert legal, f"seat {seat} is to act but has no legal action"
+        action = r.choice(legal)
+        before = json.dumps(state, sort_keys=True)
+        state = game.apply(state, seat, action)
+        assert json.dumps(states[-1], sort_keys=True) == before, "apply mutated its input"
+        actions.append((seat, action))
+        states.append(state)
+    else:
+        pytest.fail("playout did not end")
+    return states, actions
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_random_playouts_end_and_replay_identically(slug, n):
+    game = GAMES[slug]
+    for i in range(4):
+        seed = f"conformance-{slug}-{n}-{i}"
+        states, actions = playout(game, n, seed, random.Random(i))
+        final = states[-1]
+        outcome = game.outcome(final)
+        assert outcome is not None
+        assert len(outcome.scores) == n and outcome.winners
+        assert sorted(outcome.ranking) == list(range(n))
+        for seat in range(n):
+            assert game.legal_actions(final, seat) == []
+        assert game.to_act(final) == set()
+        replay = game.setup(n, {}, seed)
+        for seat, action in actions:
+            replay = game.apply(replay, seat, json.loads(json.dumps(action)))
+        assert json.dumps(replay, sort_keys=True) == json.dumps(final, sort_keys=True)
+        assert json.loads(json.dumps(final)) == final
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_illegal_actions_are_refused_without_change(slug, n):
+    game = GAMES[slug]
+    state = game.setup(n, {}, f"illegal-{slug}-{n}")
+    before = json.dumps(state, sort_keys=True)
+    waiting = [s for s in range(n) if s not in game.to_act(state)]
+    for seat in waiting:
+        with pytest.raises(IllegalAction):
+            game.apply(state, seat, game.legal_actions(state, min(game.to_act(state))) [0])
+    for bad in ({"type": "no-such-action"}, {}, {"type": 3}):
+        with pytest.raises(IllegalAction):
+            game.apply(state, min(game.to_act(state)), bad)
+    assert json.dumps(state, sort_keys=True) == before
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_views_hide_what_the_seat_cannot_see(slug, n):
+    game = GAMES[slug]
+    seed = f"hidden-{slug}-{n}"
+    states, _ = playout(game, n, seed, random.Random(7))
+    r = random.Random(99)
+    resampled_something = False
+    for state in states[:: max(1, len(states) // 40)]:
+        if game.outcome(state) is not None:
+            continue
+        for seat in [None, *range(n)]:
+            view = game.view(state, seat)
+            text = json.dumps(view, sort_keys=True)
+            assert seed not in text, "a view reveals the seed before the end"
+            for _ in range(3):
+                other = game.randomize_hidden(state, seat, r)
+                resampled_something |= json.dumps(other, sort_keys=True) != json.dumps(
+                    state, sort_keys=True
+                )
+                assert json.dumps(game.view(other, seat), sort_keys=True) == text, (
+                    f"seat {seat}'s view depends on information it cannot see"
+                )
+    assert resampled_something, "randomize_hidden never changed anything: the test proves nothing"
