@@ -1,8 +1,412 @@
-"""Troika: the tile game (2-5 players). Engine in progress."""
+"""Troika: collect tiles into trios on a doomed planet (2-5 players, three rounds).
+
+Rules in short
+--------------
+There are 49 tiles: three of each value 1-15, except 7, which has seven. A round starts with
+every tile face down and shuffled; each player draws one tile into their hidden hand and one
+table tile is turned face up. With two players, 10 face-down tiles are set aside unseen for
+the round. The round's first player starts; turns go clockwise (seat order).
+
+A turn: first turn one face-down table tile face up, then do exactly one of
+  A. move a face-up table tile into your Container (face up, no size limit);
+  B. take a face-down table tile into your hand (at most 3 tiles in hand);
+  C. discard one tile: from your hand it goes back face down (a "marked" tile that only you
+     know), from your Container it goes face up.
+When turning up (step 1) or taking (B) a face-down tile you pick either an unknown tile (the
+server draws one at random among the unmarked ones) or a specific marked tile.
+
+"Troika!" (3-5 players): at the start of your turn, instead of playing, you may call it. You
+leave the planet if your Container holds at least 5 tiles and your hand plus Container split
+exactly into trios with at least one fuel-set. A successful caller skips the rest of the round
+and keeps their hand hidden until it ends; the first one in the round earns +5 points. A
+caller who does not qualify is out of the round as well, and has failed to leave.
+
+The round ends right after a turn that leaves no face-down tile on the table, or as soon as
+at most one player has not called. Every player's tiles are then split automatically into
+trios, choosing the best-scoring split that holds at least one fuel-set (three equal values,
+0 points). A gem (three consecutive values, no wrap past 15) scores the last digit of its
+highest value (1-2-3 -> 3, 8-9-10 -> 0, 12-13-14 -> 4). Each tile outside a trio is -1. With
+no possible fuel-set a player fails to leave. Among players who left, the best round score
+takes a +2 token and the second a +1 token (ties: the player farther clockwise from the
+round's first player wins). Each player who failed takes exactly one -1 token. The next round
+is started by the player with the fewest round points (ties: nearest clockwise from the
+previous first player, that player included). After round 3 the highest token total wins;
+ties go to the higher round-3 score, then the win is shared.
+
+Decisions where the rulings are silent
+--------------------------------------
+- A player who failed (failed call, or no fuel-set) has no round score: they do not compete
+  for the +2/+1 tokens, they count as having the fewest points when choosing the next first
+  player, and as lower than any score in the final tie-break. Their breakdown shows their
+  tiles with no trios.
+- A failed caller's tiles stay in their hand and Container, hidden like everyone's, until the
+  round ends. All tokens (including a failed caller's -1) are handed out at round end.
+- A successful caller is scored like everyone else at round end (best split with a fuel-set)
+  plus the +5 bonus if they were the round's first successful caller.
+- The "round-3 tile score" used for the final tie-break is the round-3 score, Troika bonus
+  included (the bonus counts as points of that round).
+- Among splits with equal score the engine prefers fuel-sets, then gems, then trash, taking
+  the lowest tiles first; this only changes which equal-score split is displayed.
+- "pass" is offered only when none of A, B, C is possible. Step 1 always turns a tile face
+  up, so option A is always possible afterwards and passing cannot occur in normal play.
+
+Actions
+-------
+{"type": "troika"} | {"type": "reveal", "tile": "unknown" | <marked id>}
+| {"type": "take_up", "value": v} | {"type": "take_down", "tile": "unknown" | <marked id>}
+| {"type": "discard", "from": "hand" | "container", "value": v} | {"type": "pass"}
+
+View keys
+---------
+phase ("turn_start" | "act" | "over"), round (1-3), current (seat or None), first_player,
+num_players, you (viewer seat or None), hand (viewer's sorted hand, [] for spectators),
+players: [{seat, hand_count, container (sorted), status ("playing" | "left" | "failed"),
+tokens, token_total, hand (sorted; only the viewer's own, or everyone's once over; else None)}],
+table_up (sorted face-up values), down_unmarked (count), down_marked: [{id, by, value (only
+for the discarder, or once over; else None)}], set_aside (count), rounds (finished round
+breakdowns, see ``_score_seat``), result (None, or the outcome's JSON once over), and once
+over also seed.
+"""
 
 from __future__ import annotations
 
-from app.games.base import OptionSpec
+import copy
+import functools
+import random
+from bisect import insort
+from typing import Any
+
+from app.games import base
+from app.games.base import Action, OptionSpec, Outcome, State
+
+TILES = tuple(v for v in range(1, 16) for _ in range(7 if v == 7 else 3))
+ROUNDS = 3
+HAND_LIMIT = 3
+CALL_MIN_CONTAINER = 5
+FIRST_CALL_BONUS = 5
+SET_ASIDE_TWO_PLAYERS = 10
+TURN_START_TYPES = ("troika", "reveal")
+ACT_TYPES = ("take_up", "take_down", "discard", "pass")
+
+
+# ---------------------------------------------------------------- trios and scores
+
+
+@functools.lru_cache(maxsize=65536)
+def _search(counts: tuple[int, ...], has_fuel: bool, allow_trash: bool) -> tuple | None:
+    """Best (points, trios, trash) for the tiles counted by value-1; None without a fuel-set.
+
+    The lowest remaining tile is either in a fuel-set, starts a gem, or is trash; trying the
+    three covers every split.
+    """
+    low = next((i for i, count in enumerate(counts) if count), None)
+    if low is None:
+        return (0, (), ()) if has_fuel else None
+    value = low + 1
+    choices = []
+    if counts[low] >= 3:
+        choices.append(((low,) * 3, ("fuel", (value,) * 3, 0), None))
+    if low + 2 < len(counts) and counts[low + 1] and counts[low + 2]:
+        gem = (value, value + 1, value + 2)
+        choices.append(((low, low + 1, low + 2), ("gem", gem, (value + 2) % 10), None))
+    if allow_trash:
+        choices.append(((low,), None, value))
+    best = None
+    for used, trio, trash in choices:
+        rest_counts = list(counts)
+        for i in used:
+            rest_counts[i] -= 1
+        rest = _search(tuple(rest_counts), has_fuel or (trio is not None and trio[0] == "fuel"),
+                       allow_trash)
+        if rest is None:
+            continue
+        if trio is not None:
+            candidate = (rest[0] + trio[2], (trio, *rest[1]), rest[2])
+        else:
+            candidate = (rest[0] - 1, rest[1], (trash, *rest[2]))
+        if best is None or candidate[0] > best[0]:
+            best = candidate
+    return best
+
+
+def _counts(tiles: list[int]) -> tuple[int, ...]:
+    return tuple(tiles.count(v) for v in range(1, 16))
+
+
+def best_split(tiles: list[int]) -> tuple | None:
+    """The highest-scoring split of ``tiles`` that holds a fuel-set: (points, trios, trash)."""
+    return _search(_counts(tiles), False, True)
+
+
+def can_leave(hand: list[int], container: list[int]) -> bool:
+    """Whether a "Troika!" call succeeds: Container >= 5 and an exact split with a fuel-set."""
+    return len(container) >= CALL_MIN_CONTAINER and (
+        _search(_counts(hand + container), False, False) is not None
+    )
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _name(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+def _distinct(values: list[int]) -> list[int]:
+    return sorted(set(values))
+
+
+def _clockwise(seat: int, origin: int, n: int) -> int:
+    """How many steps clockwise ``seat`` sits from ``origin`` (0 for the origin itself)."""
+    return (seat - origin) % n
+
+
+def _face_down_choices(state: State) -> list[Any]:
+    unknown = ["unknown"] if state["down_unmarked"] else []
+    return unknown + [mark["id"] for mark in state["down_marked"]]
+
+
+def _face_down_count(state: State) -> int:
+    return len(state["down_unmarked"]) + len(state["down_marked"])
+
+
+def _playing(state: State) -> list[int]:
+    return [s for s, status in enumerate(state["status"]) if status == "playing"]
+
+
+def _next_playing(state: State, seat: int) -> int:
+    n = state["num_players"]
+    return next(s % n for s in range(seat + 1, seat + n + 1) if state["status"][s % n] == "playing")
+
+
+def _pick_face_down(state: State, choice: Any) -> tuple[int, dict[str, Any] | None]:
+    """Remove the chosen face-down tile: (its value, its mark or None for an unknown tile)."""
+    if choice == "unknown":
+        index = base.rng(state).randrange(len(state["down_unmarked"]))
+        return state["down_unmarked"].pop(index), None
+    mark = next(m for m in state["down_marked"] if m["id"] == choice)
+    state["down_marked"].remove(mark)
+    return mark["value"], mark
+
+
+def _mark_label(mark: dict[str, Any]) -> str:
+    return f"marked tile #{mark['id']} (discarded by {_name(mark['by'])})"
+
+
+# ---------------------------------------------------------------- rounds
+
+
+def _start_round(state: State, number: int, first: int) -> None:
+    n = state["num_players"]
+    tiles = list(TILES)
+    base.rng(state).shuffle(tiles)
+    hands = [[tiles.pop()] for _ in range(n)]
+    face_up = tiles.pop()
+    set_aside = [tiles.pop() for _ in range(SET_ASIDE_TWO_PLAYERS if n == 2 else 0)]
+    state.update(
+        round=number,
+        first_player=first,
+        current=first,
+        phase="turn_start",
+        hands=hands,
+        containers=[[] for _ in range(n)],
+        status=["playing"] * n,
+        table_up=[face_up],
+        down_unmarked=sorted(tiles),
+        down_marked=[],
+        set_aside=sorted(set_aside),
+        bonus_seat=None,
+    )
+    aside = f" {SET_ASIDE_TWO_PLAYERS} tiles are set aside unseen." if set_aside else ""
+    state["log"].append(base.log_entry(
+        f"Round {number} begins: {_name(first)} starts; a {face_up} is turned face up.{aside}"))
+    for seat, hand in enumerate(hands):
+        state["log"].append(base.log_entry(f"You draw a {hand[0]}.", to=[seat]))
+
+
+def _score_seat(state: State, seat: int) -> dict[str, Any]:
+    """One seat's round breakdown.
+
+    Keys: seat, hand, container, called_troika, status ("left" | "failed"), reason (None |
+    "failed_call" | "no_fuel_set"), trios ([{kind, tiles, points}]), trash, troika_bonus,
+    score (None when failed), tokens.
+    """
+    hand, container = state["hands"][seat], state["containers"][seat]
+    record = {
+        "seat": seat,
+        "hand": sorted(hand),
+        "container": sorted(container),
+        "called_troika": state["status"][seat] != "playing",
+        "status": "failed",
+        "reason": "failed_call",
+        "trios": [],
+        "trash": [],
+        "troika_bonus": 0,
+        "score": None,
+        "tokens": [],
+    }
+    if state["status"][seat] == "failed":
+        return record
+    split = best_split(hand + container)
+    if split is None:
+        return {**record, "reason": "no_fuel_set"}
+    points, trios, trash = split
+    bonus = FIRST_CALL_BONUS if state["bonus_seat"] == seat else 0
+    return {
+        **record,
+        "status": "left",
+        "reason": None,
+        "trios": [{"kind": kind, "tiles": list(tiles), "points": pts} for kind, tiles, pts in trios],
+        "trash": list(trash),
+        "troika_bonus": bonus,
+        "score": points + bonus,
+    }
+
+
+def _token_awards(records: list[dict[str, Any]], first: int, n: int) -> list[tuple[int, int]]:
+    """(seat, token) pairs: +2 and +1 to the best who left, -1 to each who failed."""
+    left = sorted(
+        (r for r in records if r["status"] == "left"),
+        key=lambda r: (r["score"], _clockwise(r["seat"], first, n)),
+        reverse=True,
+    )
+    awards = [(r["seat"], token) for r, token in zip(left, (2, 1))]
+    return awards + [(r["seat"], -1) for r in records if r["status"] == "failed"]
+
+
+def _next_first_player(records: list[dict[str, Any]], previous_first: int, n: int) -> int:
+    """Fewest round points starts (failed players count lowest); ties nearest clockwise."""
+    return min(
+        records,
+        key=lambda r: (r["score"] is not None, r["score"] or 0,
+                       _clockwise(r["seat"], previous_first, n)),
+    )["seat"]
+
+
+def _describe_record(record: dict[str, Any]) -> str:
+    name = _name(record["seat"])
+    if record["status"] == "failed":
+        why = "a failed Troika! call" if record["reason"] == "failed_call" else "no fuel-set"
+        return f"{name} failed to leave ({why}); tiles {record['hand'] + record['container']}."
+    trios = ", ".join(
+        f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"]
+    )
+    trash = f"; trash {record['trash']}" if record["trash"] else ""
+    bonus = f"; Troika! bonus +{record['troika_bonus']}" if record["troika_bonus"] else ""
+    return f"{name} left the planet: {trios}{trash}{bonus} = {record['score']} points."
+
+
+def _end_round(state: State, ended_by: str) -> None:
+    n, first = state["num_players"], state["first_player"]
+    records = [_score_seat(state, seat) for seat in range(n)]
+    for seat, token in _token_awards(records, first, n):
+        records[seat]["tokens"].append(token)
+        state["tokens"][seat].append(token)
+    for record in records:
+        state["status"][record["seat"]] = record["status"]
+    state["rounds"].append(
+        {"round": state["round"], "first_player": first, "ended_by": ended_by, "players": records}
+    )
+    why = "the table has no face-down tile left" if ended_by == "table_empty" else (
+        "at most one player has not called Troika!")
+    state["log"].append(base.log_entry(f"Round {state['round']} ends: {why}."))
+    for record in records:
+        tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or "none"
+        state["log"].append(base.log_entry(f"{_describe_record(record)} Token: {tokens}."))
+    if state["round"] == ROUNDS:
+        state.update(phase="over", current=None)
+        state["log"].append(base.log_entry("The game is over."))
+    else:
+        _start_round(state, state["round"] + 1, _next_first_player(records, first, n))
+
+
+def _end_turn(state: State, seat: int) -> None:
+    if _face_down_count(state) == 0:
+        _end_round(state, "table_empty")
+    else:
+        state.update(current=_next_playing(state, seat), phase="turn_start")
+
+
+# ---------------------------------------------------------------- action handlers
+
+
+def _apply_troika(state: State, seat: int, action: Action) -> None:
+    if can_leave(state["hands"][seat], state["containers"][seat]):
+        state["status"][seat] = "left"
+        bonus = ""
+        if state["bonus_seat"] is None:
+            state["bonus_seat"] = seat
+            bonus = f" first, earning +{FIRST_CALL_BONUS}"
+        text = f"{_name(seat)} calls Troika! and leaves the planet{bonus}."
+    else:
+        state["status"][seat] = "failed"
+        text = f"{_name(seat)} calls Troika! but cannot leave: out of the round, failed."
+    state["log"].append(base.log_entry(text))
+    if len(_playing(state)) <= 1:
+        _end_round(state, "troika")
+    else:
+        state["current"] = _next_playing(state, seat)
+
+
+def _apply_reveal(state: State, seat: int, action: Action) -> None:
+    value, mark = _pick_face_down(state, action["tile"])
+    insort(state["table_up"], value)
+    which = _mark_label(mark) if mark else "an unknown tile"
+    state["log"].append(base.log_entry(f"{_name(seat)} turns up {which}: a {value}."))
+    state["phase"] = "act"
+
+
+def _apply_take_up(state: State, seat: int, action: Action) -> None:
+    state["table_up"].remove(action["value"])
+    insort(state["containers"][seat], action["value"])
+    state["log"].append(base.log_entry(
+        f"{_name(seat)} moves the face-up {action['value']} into their Container."))
+    _end_turn(state, seat)
+
+
+def _apply_take_down(state: State, seat: int, action: Action) -> None:
+    value, mark = _pick_face_down(state, action["tile"])
+    insort(state["hands"][seat], value)
+    which = _mark_label(mark) if mark else "an unknown face-down tile"
+    state["log"].append(base.log_entry(f"{_name(seat)} takes {which} into their hand."))
+    state["log"].append(base.log_entry(f"You take a {value}.", to=[seat]))
+    _end_turn(state, seat)
+
+
+def _apply_discard(state: State, seat: int, action: Action) -> None:
+    value = action["value"]
+    if action["from"] == "hand":
+        state["hands"][seat].remove(value)
+        mark_id = state["next_mark_id"]
+        state["next_mark_id"] += 1
+        state["down_marked"].append({"id": mark_id, "by": seat, "value": value})
+        state["log"].append(base.log_entry(
+            f"{_name(seat)} discards a tile from their hand face down: marked tile #{mark_id}."))
+        state["log"].append(base.log_entry(f"Marked tile #{mark_id} is your {value}.", to=[seat]))
+    else:
+        state["containers"][seat].remove(value)
+        insort(state["table_up"], value)
+        state["log"].append(base.log_entry(
+            f"{_name(seat)} discards the {value} from their Container face up."))
+    _end_turn(state, seat)
+
+
+def _apply_pass(state: State, seat: int, action: Action) -> None:
+    state["log"].append(base.log_entry(f"{_name(seat)} cannot take or discard anything and passes."))
+    _end_turn(state, seat)
+
+
+HANDLERS = {
+    "troika": _apply_troika,
+    "reveal": _apply_reveal,
+    "take_up": _apply_take_up,
+    "take_down": _apply_take_down,
+    "discard": _apply_discard,
+    "pass": _apply_pass,
+}
+
+
+# ---------------------------------------------------------------- the game
 
 
 class Troika:
@@ -19,6 +423,170 @@ class Troika:
             choices=("random", "0", "1", "2", "3", "4"),
         ),
     )
+
+    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(f"Troika needs {self.min_players} to {self.max_players} players")
+        resolved = base.resolve_options(self.options, options)
+        chosen = resolved["first_player"]
+        if chosen != "random" and int(chosen) >= num_players:
+            raise ValueError(f"option 'first_player': there is no seat {chosen}")
+        state: State = {
+            "seed": seed,
+            "rng_draws": 0,
+            "num_players": num_players,
+            "options": resolved,
+            "tokens": [[] for _ in range(num_players)],
+            "rounds": [],
+            "next_mark_id": 1,
+            "log": [],
+        }
+        first = base.rng(state).randrange(num_players) if chosen == "random" else int(chosen)
+        _start_round(state, 1, first)
+        return state
+
+    def to_act(self, state: State) -> set[int]:
+        return set() if state["phase"] == "over" else {state["current"]}
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state["phase"] == "turn_start":
+            reveals = [{"type": "reveal", "tile": t} for t in _face_down_choices(state)]
+            call = [{"type": "troika"}] if state["num_players"] >= 3 else []
+            return reveals + call
+        hand, container = state["hands"][seat], state["containers"][seat]
+        actions = [{"type": "take_up", "value": v} for v in _distinct(state["table_up"])]
+        if len(hand) < HAND_LIMIT:
+            actions += [{"type": "take_down", "tile": t} for t in _face_down_choices(state)]
+        actions += [{"type": "discard", "from": "hand", "value": v} for v in _distinct(hand)]
+        actions += [{"type": "discard", "from": "container", "value": v} for v in _distinct(container)]
+        return actions or [{"type": "pass"}]
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        self._check(state, seat, action)
+        legal = self.legal_actions(state, seat)
+        canonical = legal[legal.index(action)]  # the listed form: ints stay ints (not True/1.0)
+        state = base.working_copy(state)
+        HANDLERS[canonical["type"]](state, seat, canonical)
+        return state
+
+    def _check(self, state: State, seat: int, action: Action) -> None:
+        """Refuse with the most helpful reason, then fall back to the exact legal list."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        base.require(state["phase"] != "over", "the game is over")
+        base.require(seat == state["current"], "it is not your turn")
+        if state["phase"] == "turn_start":
+            base.require(kind not in ACT_TYPES,
+                         'first turn a face-down tile face up (or call "Troika!")')
+        else:
+            base.require(kind not in TURN_START_TYPES,
+                         "you already turned a tile up: now take, discard or pass")
+        base.require(kind != "troika" or state["num_players"] >= 3,
+                     '"Troika!" can only be called with 3 to 5 players')
+        base.require(kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT,
+                     f"your hand already holds {HAND_LIMIT} tiles")
+        base.check_listed(self, state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        over = state["phase"] == "over"
+        outcome = self.outcome(state)
+        view = {
+            "phase": state["phase"],
+            "round": state["round"],
+            "current": state["current"],
+            "first_player": state["first_player"],
+            "num_players": state["num_players"],
+            "you": seat,
+            "hand": sorted(state["hands"][seat]) if seat is not None else [],
+            "players": [
+                self._player_view(state, s, over or s == seat) for s in range(state["num_players"])
+            ],
+            "table_up": sorted(state["table_up"]),
+            "down_unmarked": len(state["down_unmarked"]),
+            "down_marked": [
+                {"id": m["id"], "by": m["by"],
+                 "value": m["value"] if over or m["by"] == seat else None}
+                for m in state["down_marked"]
+            ],
+            "set_aside": len(state["set_aside"]),
+            "rounds": copy.deepcopy(state["rounds"]),
+            "result": outcome.to_json() if outcome else None,
+        }
+        if over:
+            view["seed"] = state["seed"]
+        return view
+
+    @staticmethod
+    def _player_view(state: State, seat: int, show_hand: bool) -> dict[str, Any]:
+        tokens = state["tokens"][seat]
+        return {
+            "seat": seat,
+            "hand_count": len(state["hands"][seat]),
+            "container": sorted(state["containers"][seat]),
+            "status": state["status"][seat],
+            "tokens": list(tokens),
+            "token_total": sum(tokens),
+            "hand": sorted(state["hands"][seat]) if show_hand else None,
+        }
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        n = state["num_players"]
+        totals = [sum(tokens) for tokens in state["tokens"]]
+        last = [record["score"] for record in state["rounds"][-1]["players"]]
+
+        def rank_key(seat: int) -> tuple:
+            return (totals[seat], last[seat] is not None, last[seat] or 0)
+
+        ranking = sorted(range(n), key=rank_key, reverse=True)
+        winners = [s for s in ranking if rank_key(s) == rank_key(ranking[0])]
+        return Outcome(
+            scores=totals,
+            winners=winners,
+            ranking=ranking,
+            details={"round3_scores": last, "tokens": copy.deepcopy(state["tokens"])},
+        )
+
+    def describe(self, action: Action) -> str:
+        kind = action["type"]
+        tile = action.get("tile")
+        which = "an unknown tile" if tile == "unknown" else f"marked tile #{tile}"
+        if kind == "troika":
+            return 'Call "Troika!"'
+        if kind == "reveal":
+            return f"Turn up {which}"
+        if kind == "take_up":
+            return f"Take the face-up {action['value']} into your Container"
+        if kind == "take_down":
+            return f"Take {which} into your hand"
+        if kind == "discard":
+            face = "face down" if action["from"] == "hand" else "face up"
+            return f"Discard {action['value']} from your {action['from']} ({face})"
+        return "Pass"
+
+    def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
+        """Re-deal what ``seat`` cannot see: other hands, unmarked and set-aside tiles, others'
+        marked values and the seed; counts and everything ``seat`` sees stay as they are."""
+        state = base.working_copy(state)
+        if state["phase"] == "over":
+            return state
+        others = [s for s in range(state["num_players"]) if s != seat]
+        foreign_marks = [m for m in state["down_marked"] if m["by"] != seat]
+        pool = [v for s in others for v in state["hands"][s]]
+        pool += state["down_unmarked"] + state["set_aside"] + [m["value"] for m in foreign_marks]
+        r.shuffle(pool)
+        tiles = iter(pool)
+        for s in others:
+            state["hands"][s] = sorted(next(tiles) for _ in state["hands"][s])
+        state["down_unmarked"] = sorted(next(tiles) for _ in state["down_unmarked"])
+        state["set_aside"] = sorted(next(tiles) for _ in state["set_aside"])
+        for mark in foreign_marks:
+            mark["value"] = next(tiles)
+        state["seed"] = f"resampled-{r.getrandbits(64):016x}"
+        state["log"] = [e for e in state["log"] if e["to"] is None or seat in e["to"]]
+        return state
 
 
 GAME = Troika()
