@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.games import troika
+from app.games import triatri, troika
 from app.games.base import Game
 
-GAMES: dict[str, Game] = {game.slug: game for game in (troika.GAME,)}
+GAMES: dict[str, Game] = {game.slug: game for game in (troika.GAME, triatri.GAME)}
 
 
 def get_game(slug: str) -> Game:
