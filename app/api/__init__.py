@@ -1,0 +1,1 @@
+"""The JSON API under /api: thin routes that parse, call the room service and return."""

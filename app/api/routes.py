@@ -1,0 +1,169 @@
+"""JSON routes. Seat-specific calls take the seat's token as ``Authorization: Bearer <token>``;
+reading a room's public (spectator) view needs no token. Errors are JSON
+``{"error", "message", ...}`` with 400/401/403/404/409/422 as documented in the README.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from app.games.registry import GAMES
+from app.rooms.errors import Unauthorized
+from app.rooms.service import RoomService
+from app.rooms.views import seat_view
+
+router = APIRouter()
+
+
+class CreateRoom(BaseModel):
+    game: str = Field(description="game slug, see GET /api/games")
+    seats: int = Field(description="number of seats, within the game's range")
+    name: str = Field(description="the host's display name; the host takes seat 0")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options")
+
+
+class JoinRoom(BaseModel):
+    name: str = Field(description="your display name")
+
+
+class SubmitAction(BaseModel):
+    version: int = Field(description="the version of the view this action was chosen from")
+    action: dict[str, Any] = Field(description="one of the objects listed by legal-actions")
+    idempotency_key: str | None = Field(
+        default=None, description="optional: a resend with the same key is applied once"
+    )
+
+
+def rooms(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("use 'Authorization: Bearer <seat token>'")
+    return token.strip()
+
+
+async def optional_seat(service: RoomService, room_id: str, authorization: str | None):
+    token = bearer(authorization)
+    return None if token is None else await service.seat_of(room_id, token)
+
+
+@router.get("/healthz", tags=["meta"])
+async def healthz(request: Request):
+    await rooms(request).list_rooms(limit=1)
+    return {"status": "ok"}
+
+
+@router.get("/api/games", tags=["games"])
+async def list_games():
+    return [
+        {
+            "slug": g.slug,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "options": [o.to_json() for o in g.options],
+            "rules": f"/rules/{g.slug}",
+        }
+        for g in GAMES.values()
+    ]
+
+
+@router.post("/api/rooms", status_code=201, tags=["rooms"])
+async def create_room(body: CreateRoom, request: Request):
+    info, token = await rooms(request).create(body.game, body.seats, body.options, body.name)
+    return {"room": info.public(), "seat": 0, "token": token}
+
+
+@router.get("/api/rooms", tags=["rooms"])
+async def list_rooms(
+    request: Request,
+    status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
+):
+    return [info.public() for info in await rooms(request).list_rooms(status)]
+
+
+@router.get("/api/rooms/{room_id}", tags=["rooms"])
+async def get_room(room_id: str, request: Request):
+    return (await rooms(request).room(room_id)).public()
+
+
+@router.post("/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"])
+async def join_room(room_id: str, body: JoinRoom, request: Request):
+    seat, token = await rooms(request).join(room_id, body.name)
+    return {"seat": seat, "token": token}
+
+
+@router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"])
+async def leave_room(room_id: str, request: Request, authorization: str | None = Header(None)):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, bearer(authorization))
+    await service.leave(room_id, seat)
+    return {"left": seat}
+
+
+@router.post("/api/rooms/{room_id}/start", tags=["rooms"])
+async def start_room(room_id: str, request: Request, authorization: str | None = Header(None)):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, bearer(authorization))
+    await service.start(room_id, seat)
+    info, live = await service.game_state(room_id)
+    return seat_view(info, live, seat)
+
+
+@router.get("/api/rooms/{room_id}/view", tags=["play"])
+async def get_view(room_id: str, request: Request, authorization: str | None = Header(None)):
+    service = rooms(request)
+    seat = await optional_seat(service, room_id, authorization)
+    info, live = await service.game_state(room_id)
+    return seat_view(info, live, seat)
+
+
+@router.get("/api/rooms/{room_id}/legal-actions", tags=["play"])
+async def get_legal_actions(
+    room_id: str, request: Request, authorization: str | None = Header(None)
+):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, bearer(authorization))
+    info, live = await service.game_state(room_id)
+    payload = seat_view(info, live, seat)
+    return {"version": payload["version"], "seat": seat, "legal_actions": payload["legal_actions"]}
+
+
+@router.post("/api/rooms/{room_id}/actions", tags=["play"])
+async def submit_action(
+    room_id: str, body: SubmitAction, request: Request, authorization: str | None = Header(None)
+):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, bearer(authorization))
+    _, duplicate = await service.act(
+        room_id, seat, body.action, body.version, body.idempotency_key
+    )
+    info, live = await service.game_state(room_id)
+    payload = seat_view(info, live, seat)
+    payload["duplicate"] = duplicate
+    return payload
+
+
+@router.get("/api/rooms/{room_id}/log", tags=["play"])
+async def get_log(room_id: str, request: Request, authorization: str | None = Header(None)):
+    service = rooms(request)
+    seat = await optional_seat(service, room_id, authorization)
+    return {"seat": seat, "log": await service.log(room_id, seat)}
+
+
+@router.get("/api/rooms/{room_id}/record", tags=["play"])
+async def get_record(room_id: str, request: Request):
+    record = await rooms(request).record(room_id)
+    return JSONResponse(
+        record,
+        headers={"Content-Disposition": f'attachment; filename="troika-arena-{room_id}.json"'},
+    )

@@ -1,0 +1,51 @@
+"""Server configuration, read from environment variables (prefix-free, documented in the README).
+
+Every setting has a default that serves a single host on SQLite; Postgres is chosen by setting
+``DATABASE_URL``. A ``postgresql://`` or ``postgres://`` URL is mapped to the psycopg driver and
+a ``sqlite://`` URL to aiosqlite, so hosts can paste the URL their provider gives them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=None, extra="ignore")
+
+    database_url: str = "sqlite:///./troika-arena.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str = ""
+    allowed_origins: str = ""
+    max_ws_message_bytes: int = 4096
+    max_name_length: int = 24
+    log_level: str = "info"
+
+    def async_database_url(self) -> str:
+        return to_driver_url(self.database_url, sync=False)
+
+    def sync_database_url(self) -> str:
+        return to_driver_url(self.database_url, sync=True)
+
+    def origins(self) -> set[str]:
+        return {o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()}
+
+
+def to_driver_url(url: str, *, sync: bool) -> str:
+    """Map a plain database URL to the driver this server uses (psycopg 3, sqlite/aiosqlite)."""
+    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    for prefix in ("sqlite://", "sqlite+aiosqlite://", "sqlite+pysqlite://"):
+        if url.startswith(prefix):
+            rest = url[len(prefix) :]
+            return ("sqlite://" if sync else "sqlite+aiosqlite://") + rest
+    raise ValueError(f"DATABASE_URL must be a sqlite:// or postgresql:// URL, not {url.split(':')[0]}")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables and the async database engine."""

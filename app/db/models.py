@@ -1,0 +1,55 @@
+"""The tables. A room is event-sourced: its seed and options plus the append-only action log
+(unique on room and sequence number) rebuild its game state exactly; ``rooms.version`` is the
+number of actions applied, and the unique key is the guard that lets only one submission land
+for a given sequence number, on one server instance or several.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Room(SQLModel, table=True):
+    __tablename__ = "rooms"
+
+    id: str = Field(primary_key=True, max_length=16)
+    game: str = Field(max_length=32, index=True)
+    options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: str = Field(max_length=64)
+    seed_hash: str = Field(max_length=64)
+    num_seats: int
+    host_seat: int = 0
+    status: str = Field(default="open", max_length=16, index=True)
+    version: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seats"
+
+    room_id: str = Field(foreign_key="rooms.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=64)
+    token_hash: str = Field(max_length=64, index=True)
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class ActionRecord(SQLModel, table=True):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("room_id", "seq", name="uq_actions_room_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: str = Field(foreign_key="rooms.id", max_length=16, index=True)
+    seq: int
+    seat: int
+    action: dict = Field(sa_column=Column(JSON, nullable=False))
+    idempotency_key: str | None = Field(default=None, max_length=64)
+    at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,62 @@
+"""The FastAPI application: wires settings, database, event bus, room service and routes.
+
+``create_app(settings)`` builds an independent app (tests make one per database); the module
+level ``app`` is what ``uvicorn app.main:app`` and ``troika-arena serve`` run. Migrations are
+applied at start, so a fresh database needs no separate step.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api.errors import install_error_handlers
+from app.api.routes import router as api_router
+from app.config import Settings, get_settings
+from app.db.engine import make_engine, make_sessionmaker, migrate_async
+from app.logs import install_token_redaction
+from app.realtime.bus import EventBus
+from app.rooms.service import RoomService
+from app.web.live import router as live_router
+from app.web.pages import router as pages_router
+
+ROOT = Path(__file__).resolve().parents[1]
+log = logging.getLogger("troika_arena")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        install_token_redaction()
+        await migrate_async(settings.sync_database_url())
+        engine = make_engine(settings.async_database_url())
+        app.state.settings = settings
+        app.state.bus = EventBus()
+        app.state.rooms = RoomService(make_sessionmaker(engine), app.state.bus)
+        log.info("Troika Arena ready on %s", engine.url.render_as_string(hide_password=True))
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Troika Arena",
+        summary="Play Troika, TriATri and Vem aí a Troika with friends, in the browser or by API.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(api_router)
+    app.include_router(live_router)
+    app.include_router(pages_router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    return app
+
+
+app = create_app()

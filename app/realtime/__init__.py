@@ -1,0 +1,1 @@
+"""Live updates: the event bus that tells connections a room changed."""

@@ -1,0 +1,44 @@
+"""Errors the room layer raises; each carries the HTTP status and a message safe to show.
+
+Messages never include hidden information: they name what was wrong with the request, the
+engine's public reason for an illegal action, or the room's current version.
+"""
+
+from __future__ import annotations
+
+
+class RoomError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+class BadRequest(RoomError):
+    status, code = 400, "bad_request"
+
+
+class Unauthorized(RoomError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(RoomError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(RoomError):
+    status, code = 404, "not_found"
+
+
+class Conflict(RoomError):
+    status, code = 409, "conflict"
+
+
+class Illegal(RoomError):
+    status, code = 422, "illegal_action"

@@ -1,0 +1,438 @@
+"""The room service: every change to a room goes through here, whoever asks (browser, API, bot).
+
+A room's game state is never stored: it is rebuilt from the seed, the options and the action
+log, and kept in memory per room. Before each read or write the cache catches up with any
+actions another server instance appended, so several instances can share one database. A move
+is validated by the engine, appended with the next sequence number (the unique key makes a
+concurrent duplicate fail) and only then published on the event bus.
+
+Version rule: a submission names the version it was made against. It lands if that is the
+current version, or, in a simultaneous phase, if every action since was another seat's and the
+submitting seat has been awaited all along (so independent commitments never reject each other).
+Anything else is stale and answered 409 with the current version; an idempotency key makes a
+resent action return the first result instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, func, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.models import ActionRecord, Room, Seat, utcnow
+from app.games.base import Game, IllegalAction, State, visible_log
+from app.games.registry import GAMES
+from app.realtime.bus import EventBus
+from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+
+MAX_NAME_LENGTH = 24
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: Any) -> str:
+    """A display name: trimmed, 1 to 24 printable characters (HTML is escaped on output)."""
+    if not isinstance(name, str):
+        raise BadRequest("name must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise BadRequest("name must not be empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise BadRequest(f"name must be at most {MAX_NAME_LENGTH} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise BadRequest("name must contain only printable characters")
+    return name
+
+
+@dataclass
+class RoomInfo:
+    """Public facts about a room: safe to show anyone (the seed stays out until the end)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    num_seats: int
+    host_seat: int
+    status: str
+    version: int
+    seed_hash: str
+    seats: dict[int, str]
+    seed: str = field(repr=False, default="")
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [s for s in range(self.num_seats) if s not in self.seats]
+
+    def public(self) -> dict[str, Any]:
+        game = GAMES[self.game]
+        return {
+            "id": self.id,
+            "game": self.game,
+            "title": game.title,
+            "options": public_options(self.options),
+            "num_seats": self.num_seats,
+            "seats": [
+                {"seat": s, "name": self.seats.get(s), "host": s == self.host_seat}
+                for s in range(self.num_seats)
+            ],
+            "status": self.status,
+            "version": self.version,
+            "seed_hash": self.seed_hash,
+            "seed": self.seed if self.status == "finished" else None,
+        }
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options as shown to players: a whole custom data file (a deck) is shown by its name."""
+    return {
+        key: (value.get("name", "custom") if isinstance(value, dict) else value)
+        for key, value in options.items()
+    }
+
+
+@dataclass
+class LiveGame:
+    """A room's rebuilt game state, and which seats were awaited at each version."""
+
+    version: int
+    state: State
+    awaited: list[frozenset[int]]
+    seats_by_version: list[int]
+
+
+class RoomService:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], bus: EventBus):
+        self.sessionmaker = sessionmaker
+        self.bus = bus
+        self._games: dict[str, LiveGame] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def _lock(self, room_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(room_id, asyncio.Lock())
+
+    # ---- reading -------------------------------------------------------------------------
+
+    async def room(self, room_id: str) -> RoomInfo:
+        async with self.sessionmaker() as session:
+            return await self._room(session, room_id)
+
+    async def _room(self, session: AsyncSession, room_id: str) -> RoomInfo:
+        row = await session.get(Room, room_id) if isinstance(room_id, str) else None
+        if row is None or row.game not in GAMES:
+            raise NotFound("no such room")
+        seats = (await session.exec(select(Seat).where(Seat.room_id == room_id))).all()
+        return RoomInfo(
+            id=row.id,
+            game=row.game,
+            options=row.options,
+            num_seats=row.num_seats,
+            host_seat=row.host_seat,
+            status=row.status,
+            version=row.version,
+            seed_hash=row.seed_hash,
+            seats={s.seat: s.name for s in seats},
+            seed=row.seed,
+        )
+
+    async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
+        async with self.sessionmaker() as session:
+            query = select(Room.id).order_by(Room.created_at.desc()).limit(limit)
+            if status:
+                query = query.where(Room.status == status)
+            ids = (await session.exec(query)).all()
+            return [await self._room(session, room_id) for room_id in ids]
+
+    async def seat_of(self, room_id: str, token: str | None) -> int:
+        """The seat a token holds in this room: 401 without a token, 403 for a foreign one."""
+        if not token:
+            raise Unauthorized("this call needs your seat token (Authorization: Bearer ...)")
+        async with self.sessionmaker() as session:
+            await self._room(session, room_id)
+            seat = (
+                await session.exec(
+                    select(Seat.seat).where(
+                        Seat.room_id == room_id, Seat.token_hash == hash_token(token)
+                    )
+                )
+            ).first()
+        if seat is None:
+            raise Forbidden("that token holds no seat in this room")
+        return seat
+
+    async def game_state(self, room_id: str) -> tuple[RoomInfo, LiveGame | None]:
+        """The room and its current game (None before the start), caught up with the log."""
+        async with self.sessionmaker() as session:
+            info = await self._room(session, room_id)
+            if info.status in ("open", "closed"):
+                return info, None
+            return info, await self._catch_up(session, info)
+
+    async def _catch_up(self, session: AsyncSession, info: RoomInfo) -> LiveGame:
+        game = GAMES[info.game]
+        live = self._games.get(info.id)
+        if live is None:
+            state = game.setup(info.num_seats, info.options, info.seed)
+            live = LiveGame(0, state, [frozenset(game.to_act(state))], [])
+        if live.version < info.version:
+            rows = (
+                await session.exec(
+                    select(ActionRecord)
+                    .where(ActionRecord.room_id == info.id, ActionRecord.seq > live.version)
+                    .order_by(ActionRecord.seq)
+                )
+            ).all()
+            for row in rows:
+                if row.seq != live.version + 1:
+                    raise RuntimeError(f"room {info.id}: action log has a gap at {row.seq}")
+                advance(game, live, row.seat, row.action)
+        self._games[info.id] = live
+        return live
+
+    async def log(self, room_id: str, seat: int | None) -> list[dict[str, Any]]:
+        info, live = await self.game_state(room_id)
+        return [] if live is None else visible_log(live.state.get("log", []), seat)
+
+    async def record(self, room_id: str) -> dict[str, Any]:
+        """The replayable record of a finished game: seed, options, seats and every action."""
+        async with self.sessionmaker() as session:
+            info = await self._room(session, room_id)
+            if info.status != "finished":
+                raise Conflict("the record is available once the game has ended")
+            rows = (
+                await session.exec(
+                    select(ActionRecord)
+                    .where(ActionRecord.room_id == room_id)
+                    .order_by(ActionRecord.seq)
+                )
+            ).all()
+            live = await self._catch_up(session, info)
+        outcome = GAMES[info.game].outcome(live.state)
+        return {
+            "format": "troika-arena-record/1",
+            "room": info.id,
+            "game": info.game,
+            "num_players": info.num_seats,
+            "options": info.options,
+            "seed": info.seed,
+            "seed_hash": info.seed_hash,
+            "players": [info.seats.get(s) for s in range(info.num_seats)],
+            "actions": [{"seq": r.seq, "seat": r.seat, "action": r.action} for r in rows],
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    # ---- lobby ---------------------------------------------------------------------------
+
+    async def create(
+        self, game_slug: str, num_seats: int, options: dict[str, Any] | None, host_name: str
+    ) -> tuple[RoomInfo, str]:
+        game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
+        if game is None:
+            raise BadRequest(f"unknown game; choose one of: {', '.join(sorted(GAMES))}")
+        if not isinstance(num_seats, int) or not (
+            game.min_players <= num_seats <= game.max_players
+        ):
+            raise BadRequest(
+                f"{game.title} needs {game.min_players} to {game.max_players} seats"
+            )
+        if options is not None and not isinstance(options, dict):
+            raise BadRequest("options must be an object")
+        name = clean_name(host_name)
+        seed = secrets.token_hex(16)
+        try:
+            game.setup(num_seats, dict(options or {}), seed)
+        except ValueError as exc:
+            raise BadRequest(f"invalid options: {exc}") from None
+        room = Room(
+            id=secrets.token_urlsafe(6),
+            game=game.slug,
+            options=dict(options or {}),
+            seed=seed,
+            seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+            num_seats=num_seats,
+        )
+        token = secrets.token_urlsafe(24)
+        async with self.sessionmaker() as session:
+            session.add(room)
+            await session.flush()
+            session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token)))
+            await session.commit()
+            info = await self._room(session, room.id)
+        return info, token
+
+    async def join(self, room_id: str, name: Any) -> tuple[int, str]:
+        name = clean_name(name)
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if info.status != "open":
+                    raise Conflict("this game has already started")
+                if not info.free_seats:
+                    raise Conflict("every seat is taken")
+                seat = info.free_seats[0]
+                token = secrets.token_urlsafe(24)
+                session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=hash_token(token)))
+                await self._touch(session, room_id)
+                try:
+                    await session.commit()
+                except IntegrityError:
+                    raise Conflict("that seat was just taken; try again") from None
+        await self.bus.publish(room_id, info.version)
+        return seat, token
+
+    async def leave(self, room_id: str, seat: int) -> None:
+        """Give up a seat before the start; the host role passes on, an empty room closes."""
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if info.status != "open":
+                    raise Conflict("you can only leave before the game starts")
+                await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+                others = sorted(s for s in info.seats if s != seat)
+                values: dict[str, Any] = {"updated_at": utcnow()}
+                if not others:
+                    values["status"] = "closed"
+                elif seat == info.host_seat:
+                    values["host_seat"] = others[0]
+                await session.exec(update(Room).where(Room.id == room_id).values(**values))
+                await session.commit()
+        await self.bus.publish(room_id, info.version)
+
+    async def start(self, room_id: str, seat: int) -> RoomInfo:
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if seat != info.host_seat:
+                    raise Forbidden("only the host can start the game")
+                if info.status != "open":
+                    raise Conflict("this game has already started")
+                if info.free_seats:
+                    raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
+                result = await session.exec(
+                    update(Room)
+                    .where(Room.id == room_id, Room.status == "open")
+                    .values(status="playing", updated_at=utcnow())
+                )
+                if result.rowcount != 1:
+                    raise Conflict("this game has already started")
+                await session.commit()
+                info = await self._room(session, room_id)
+        await self.bus.publish(room_id, info.version)
+        return info
+
+    async def _touch(self, session: AsyncSession, room_id: str) -> None:
+        await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+
+    # ---- playing -------------------------------------------------------------------------
+
+    async def act(
+        self,
+        room_id: str,
+        seat: int,
+        action: Any,
+        version: Any,
+        idempotency_key: str | None = None,
+    ) -> tuple[int, bool]:
+        """Apply one action for ``seat``; returns (new version, whether it was a resend)."""
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise BadRequest("version must be the whole number of the view you acted on")
+        if not isinstance(action, dict):
+            raise BadRequest("action must be an object with a 'type' field")
+        if idempotency_key is not None and (
+            not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64
+        ):
+            raise BadRequest("idempotency_key must be text of 1 to 64 characters")
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if idempotency_key:
+                    earlier = (
+                        await session.exec(
+                            select(ActionRecord.seq).where(
+                                ActionRecord.room_id == room_id,
+                                ActionRecord.seat == seat,
+                                ActionRecord.idempotency_key == idempotency_key,
+                            )
+                        )
+                    ).first()
+                    if earlier is not None:
+                        return earlier, True
+                if info.status == "open":
+                    raise Conflict("the game has not started yet", version=info.version)
+                if info.status != "playing":
+                    raise Conflict("the game is over", version=info.version)
+                live = await self._catch_up(session, info)
+                check_version(live, seat, version)
+                game = GAMES[info.game]
+                try:
+                    new_state = game.apply(live.state, seat, action)
+                except IllegalAction as exc:
+                    raise Illegal(exc.reason, version=live.version) from None
+                finished = game.outcome(new_state) is not None
+                seq = live.version + 1
+                session.add(
+                    ActionRecord(
+                        room_id=room_id,
+                        seq=seq,
+                        seat=seat,
+                        action=action,
+                        idempotency_key=idempotency_key,
+                    )
+                )
+                values: dict[str, Any] = {"version": seq, "updated_at": utcnow()}
+                if finished:
+                    values["status"] = "finished"
+                await session.exec(
+                    update(Room).where(Room.id == room_id, Room.version == live.version).values(**values)
+                )
+                try:
+                    await session.commit()
+                except IntegrityError:
+                    self._games.pop(room_id, None)
+                    current = await self._current_version(room_id)
+                    raise Conflict("another move landed first", version=current) from None
+                advance(game, live, seat, action, new_state)
+        await self.bus.publish(room_id, seq)
+        return seq, False
+
+    async def _current_version(self, room_id: str) -> int:
+        async with self.sessionmaker() as session:
+            return (await session.exec(select(func.max(Room.version)).where(Room.id == room_id))).one() or 0
+
+    def forget(self, room_id: str) -> None:
+        """Drop the cached game (tests use it to force a rebuild from the log)."""
+        self._games.pop(room_id, None)
+
+
+def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:
+    """Move the cached game one action forward (replaying it when no new state is given)."""
+    live.state = new_state if new_state is not None else game.apply(live.state, seat, action)
+    live.version += 1
+    live.seats_by_version.append(seat)
+    live.awaited.append(frozenset(game.to_act(live.state)))
+
+
+def check_version(live: LiveGame, seat: int, version: int) -> None:
+    """Raise Conflict unless an action made against ``version`` may still land (module doc)."""
+    if version == live.version:
+        return
+    stale = Conflict(
+        f"your view is out of date (you acted on version {version}, the game is at "
+        f"{live.version}); reload and try again",
+        version=live.version,
+    )
+    if not 0 <= version < live.version:
+        raise stale
+    since = live.seats_by_version[version:]
+    continuously_awaited = all(seat in awaited for awaited in live.awaited[version:])
+    if seat in since or not continuously_awaited:
+        raise stale

@@ -1,0 +1,1 @@
+"""The browser side: HTML pages, per-seat fragments and the live websocket."""

@@ -1,0 +1,90 @@
+"""The live websocket: ``/ws/rooms/<id>`` pushes the room to one viewer whenever it changes.
+
+The socket is authorised once, at the handshake: a ``token`` query parameter binds it to that
+seat, none makes it a spectator's. The handshake's ``Origin`` must be this server's own (or one
+listed in ALLOWED_ORIGINS). On connect, and after every change published on the event bus, the
+viewer gets its current view rendered afresh: HTML fragments for the browser (swapped by id by
+htmx's ws extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view.
+Incoming frames are not commands (moves go through the validated POST routes); frames over the
+size limit close the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.rooms.errors import RoomError
+from app.rooms.service import RoomService
+from app.rooms.views import seat_view
+from app.web.render import room_fragment
+
+router = APIRouter()
+
+POLICY_VIOLATION = 1008
+TOO_BIG = 1009
+
+
+def origin_allowed(ws: WebSocket) -> bool:
+    origin = ws.headers.get("origin")
+    if not origin:
+        return False
+    allowed = ws.app.state.settings.origins()
+    if origin.rstrip("/") in allowed:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+async def render_for(service: RoomService, room_id: str, seat: int | None, token: str | None, fmt: str) -> str:
+    info, live = await service.game_state(room_id)
+    if fmt == "json":
+        return json.dumps(seat_view(info, live, seat))
+    return room_fragment(info, live, seat, token)
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, format: str = "html"):
+    service: RoomService = ws.app.state.rooms
+    if not origin_allowed(ws):
+        await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
+        return
+    try:
+        seat = await service.seat_of(room_id, token) if token else None
+        if token is None:
+            await service.room(room_id)
+    except RoomError as exc:
+        await ws.close(code=POLICY_VIOLATION, reason=exc.message)
+        return
+    fmt = "json" if format == "json" else "html"
+    await ws.accept()
+    limit = ws.app.state.settings.max_ws_message_bytes
+    with service.bus.subscribe(room_id) as subscription:
+        reader = asyncio.create_task(drain_incoming(ws, limit))
+        try:
+            await ws.send_text(await render_for(service, room_id, seat, token, fmt))
+            while True:
+                changed = asyncio.create_task(subscription.next())
+                done, _ = await asyncio.wait({reader, changed}, return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    changed.cancel()
+                    break
+                await ws.send_text(await render_for(service, room_id, seat, token, fmt))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            reader.cancel()
+
+
+async def drain_incoming(ws: WebSocket, limit: int) -> None:
+    """Read and drop incoming frames until the client leaves; close on an oversized frame."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        data = message.get("text") or message.get("bytes") or b""
+        if len(data) > limit:
+            await ws.close(code=TOO_BIG, reason="frame too large")
+            return

@@ -1,0 +1,154 @@
+"""HTML routes: lobby, room pages (spectator and seat), forms for create/join/start/leave/act,
+and the rules pages. A seat page lives at ``/rooms/<id>/seat/<token>``: that private link is the
+player's identity in the browser (one per tab, so one person can test several seats).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app.games.registry import GAMES
+from app.rooms.errors import BadRequest, RoomError
+from app.rooms.service import RoomService
+from app.web.render import room_fragment, templates
+
+router = APIRouter(include_in_schema=False)
+
+
+def rooms(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+def seat_url(room_id: str, token: str) -> str:
+    return f"/rooms/{room_id}/seat/{token}"
+
+
+def options_from_form(slug: str, form: Any) -> dict[str, Any]:
+    """Read a game's options from ``opt_<name>`` form fields (unchecked boxes mean False)."""
+    game = GAMES.get(slug)
+    if game is None:
+        raise BadRequest("choose a game")
+    options: dict[str, Any] = {}
+    for spec in game.options:
+        raw = form.get(f"opt_{spec.name}")
+        if spec.kind == "bool":
+            options[spec.name] = raw is not None
+        elif spec.kind in ("choice", "int") and raw is not None:
+            options[spec.name] = int(raw) if spec.kind == "int" and raw.lstrip("-").isdigit() else raw
+    return options
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request):
+    open_rooms = await rooms(request).list_rooms("open", limit=50)
+    return templates.TemplateResponse(
+        request, "lobby.html", {"open_rooms": open_rooms, "games": GAMES.values()}
+    )
+
+
+@router.get("/lobby/rooms", response_class=HTMLResponse)
+async def lobby_rooms(request: Request):
+    open_rooms = await rooms(request).list_rooms("open", limit=50)
+    return templates.TemplateResponse(request, "fragments/open_rooms.html", {"open_rooms": open_rooms})
+
+
+@router.post("/rooms")
+async def create_room(request: Request):
+    form = await request.form()
+    slug = str(form.get("game", ""))
+    try:
+        seats = int(str(form.get("seats", "")))
+    except ValueError:
+        raise BadRequest("choose the number of seats") from None
+    info, token = await rooms(request).create(
+        slug, seats, options_from_form(slug, form), str(form.get("name", ""))
+    )
+    return RedirectResponse(seat_url(info.id, token), status_code=303)
+
+
+@router.get("/rooms/{room_id}", response_class=HTMLResponse)
+async def room_page(room_id: str, request: Request):
+    info, live = await rooms(request).game_state(room_id)
+    return templates.TemplateResponse(
+        request,
+        "room.html",
+        {"info": info, "seat": None, "token": None, "main": room_fragment(info, live, None, None)},
+    )
+
+
+@router.post("/rooms/{room_id}/join")
+async def join_room(room_id: str, request: Request):
+    form = await request.form()
+    seat, token = await rooms(request).join(room_id, form.get("name", ""))
+    return RedirectResponse(seat_url(room_id, token), status_code=303)
+
+
+@router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
+async def seat_page(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    info, live = await service.game_state(room_id)
+    return templates.TemplateResponse(
+        request,
+        "room.html",
+        {"info": info, "seat": seat, "token": token, "main": room_fragment(info, live, seat, token)},
+    )
+
+
+async def seat_reply(service: RoomService, room_id: str, seat: int, token: str, message: str = ""):
+    """Reply to an HTMX form: the flash message plus the fresh room fragment, swapped by id."""
+    info, live = await service.game_state(room_id)
+    body = templates.env.get_template("fragments/flash.html").render(message=message)
+    return HTMLResponse(body + room_fragment(info, live, seat, token))
+
+
+@router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
+async def start_room(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    try:
+        await service.start(room_id, seat)
+    except RoomError as exc:
+        return await seat_reply(service, room_id, seat, token, exc.message)
+    return await seat_reply(service, room_id, seat, token)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/leave")
+async def leave_room(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    await service.leave(room_id, seat)
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
+async def act(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    form = await request.form()
+    try:
+        action = json.loads(str(form.get("action", "")))
+        version = int(str(form.get("version", "")))
+    except ValueError:
+        return await seat_reply(service, room_id, seat, token, "that request was malformed")
+    try:
+        await service.act(room_id, seat, action, version, form.get("key") or None)
+    except RoomError as exc:
+        return await seat_reply(service, room_id, seat, token, exc.message)
+    return await seat_reply(service, room_id, seat, token)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request):
+    return templates.TemplateResponse(request, "rules/index.html", {"games": GAMES.values()})
+
+
+@router.get("/rules/{slug}", response_class=HTMLResponse)
+async def rules_page(slug: str, request: Request):
+    if slug not in GAMES:
+        raise HTTPException(404, "no such game")
+    return templates.TemplateResponse(request, f"rules/{slug}.html", {"game": GAMES[slug]})

@@ -1,0 +1,58 @@
+"""Rendering of pages and of the per-seat room fragment that the websocket pushes.
+
+One function, :func:`room_fragment`, renders what a seat sees of a room; the page, the reply to
+an action and every push use it, so a refresh shows exactly what the socket showed. The template
+gets the seat's payload from :mod:`app.rooms.views` and an ``is_legal(action)`` test, and never
+the game state itself.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+
+from app.games.registry import GAMES
+from app.rooms.service import LiveGame, RoomInfo
+from app.rooms.views import seat_view
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+templates = Jinja2Templates(directory=TEMPLATES_DIR)
+templates.env.globals["GAMES"] = GAMES
+
+
+def action_key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def table_template(slug: str) -> str:
+    path = f"games/{slug}/table.html"
+    return path if (TEMPLATES_DIR / path).exists() else "games/generic_table.html"
+
+
+def room_context(
+    info: RoomInfo, live: LiveGame | None, seat: int | None, token: str | None
+) -> dict[str, Any]:
+    payload = seat_view(info, live, seat)
+    legal = {action_key(item["action"]): item["label"] for item in payload["legal_actions"]}
+    return {
+        "p": payload,
+        "room": payload["room"],
+        "view": payload["view"],
+        "seat": seat,
+        "token": token,
+        "names": [s["name"] for s in payload["room"]["seats"]],
+        "is_legal": lambda action: action_key(action) in legal,
+        "label_of": lambda action: legal.get(action_key(action), ""),
+        "action_json": action_key,
+        "act_url": f"/rooms/{info.id}/seat/{token}/act" if token else None,
+        "table_template": table_template(info.game),
+    }
+
+
+def room_fragment(info: RoomInfo, live: LiveGame | None, seat: int | None, token: str | None) -> str:
+    """The ``#room-main`` element for this seat, ready to be swapped in by id."""
+    template = templates.env.get_template("fragments/room_main.html")
+    return template.render(room_context(info, live, seat, token))

@@ -1,0 +1,30 @@
+// Small page helpers: the connection indicator, copy-to-clipboard and absolute invite links.
+(function () {
+  function setConnection(state, label) {
+    var el = document.getElementById("connection");
+    if (!el) return;
+    el.dataset.state = state;
+    el.querySelector(".label").textContent = label;
+  }
+  function absolutize() {
+    document.querySelectorAll("[data-path]").forEach(function (input) {
+      input.value = window.location.origin + input.dataset.path;
+    });
+  }
+  document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
+  document.addEventListener("htmx:wsClose", function () { setConnection("down", "reconnecting…"); });
+  document.addEventListener("htmx:wsError", function () { setConnection("down", "reconnecting…"); });
+  document.addEventListener("htmx:wsAfterMessage", absolutize);
+  document.addEventListener("htmx:afterSwap", absolutize);
+  document.addEventListener("DOMContentLoaded", absolutize);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var input = document.querySelector(button.dataset.copy);
+    if (!input) return;
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value);
+    button.textContent = "Copied";
+    setTimeout(function () { button.textContent = "Copy"; }, 1500);
+  });
+})();
