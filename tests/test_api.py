@@ -1,0 +1,218 @@
+"""The REST API: room lifecycle, a whole game played through the API alone, the authorisation
+matrix, version conflicts, idempotent resends and readable errors."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from tests.conftest import auth, create_started_room, play_random_moves
+
+
+async def test_games_are_listed_with_seat_ranges_and_options(client):
+    games = {g["slug"]: g for g in (await client.get("/api/games")).json()}
+    assert games["troika"]["min_players"] == 2 and games["troika"]["max_players"] == 5
+    assert any(o["name"] == "first_player" for o in games["troika"]["options"])
+
+
+async def test_healthz_and_openapi(client):
+    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    spec = (await client.get("/openapi.json")).json()
+    assert "/api/rooms/{room_id}/actions" in spec["paths"]
+
+
+async def test_lobby_lists_open_rooms_and_join_fills_seats_in_order(client):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
+    room = r.json()["room"]
+    assert room["status"] == "open" and room["seats"][0]["name"] == "Ana"
+    assert room["seed"] is None and len(room["seed_hash"]) == 64
+    listed = (await client.get("/api/rooms", params={"status": "open"})).json()
+    assert room["id"] in [x["id"] for x in listed]
+    joined = (await client.post(f"/api/rooms/{room['id']}/seats", json={"name": "Bruno"})).json()
+    assert joined["seat"] == 1 and joined["token"]
+    info = (await client.get(f"/api/rooms/{room['id']}")).json()
+    assert [s["name"] for s in info["seats"]] == ["Ana", "Bruno", None]
+
+
+async def test_create_refuses_bad_input_with_readable_messages(client):
+    cases = [
+        ({"game": "chess", "seats": 2, "name": "A"}, 400, "unknown game"),
+        ({"game": "troika", "seats": 6, "name": "A"}, 400, "2 to 5 seats"),
+        ({"game": "troika", "seats": 3, "name": "   "}, 400, "name must not be empty"),
+        ({"game": "troika", "seats": 3, "name": "x" * 25}, 400, "at most 24"),
+        ({"game": "troika", "seats": 3, "name": "A", "options": {"colour": 1}}, 400, "unknown option"),
+        ({"game": "troika", "seats": 3, "name": "A", "options": {"first_player": "4"}}, 400, "invalid options"),
+        ({"game": "troika", "seats": 3}, 422, "name"),
+    ]
+    before = len((await client.get("/api/rooms")).json())
+    for body, status, words in cases:
+        r = await client.post("/api/rooms", json=body)
+        assert r.status_code == status, (body, r.text)
+        assert words in r.json()["message"]
+    assert len((await client.get("/api/rooms")).json()) == before
+
+
+async def test_malformed_json_and_unknown_routes_answer_json(client):
+    r = await client.post(
+        "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 422 and r.json()["error"] == "invalid_request"
+    r = await client.get("/api/rooms/does-not-exist")
+    assert r.status_code == 404 and r.json() == {"error": "not_found", "message": "no such room"}
+    r = await client.get("/api/nothing-here")
+    assert r.status_code == 404 and "message" in r.json()
+
+
+async def test_start_only_by_host_and_only_when_full(client):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    r = await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+    assert r.status_code == 409 and "still free" in r.json()["message"]
+    guest = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
+    r = await client.post(f"/api/rooms/{room_id}/start", headers=auth(guest))
+    assert r.status_code == 403
+    r = await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+    assert r.status_code == 200 and r.json()["status"] == "playing"
+    r = await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Late"})
+    assert r.status_code == 409
+    r = await client.delete(f"/api/rooms/{room_id}/seats/me", headers=auth(guest))
+    assert r.status_code == 409
+
+
+async def test_leave_before_start_frees_the_seat_and_passes_the_host_role(client):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    bo = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
+    assert (await client.delete(f"/api/rooms/{room_id}/seats/me", headers=auth(host))).status_code == 200
+    info = (await client.get(f"/api/rooms/{room_id}")).json()
+    assert [s["name"] for s in info["seats"]] == [None, "Bo", None]
+    assert info["seats"][1]["host"] is True
+    assert (await client.delete(f"/api/rooms/{room_id}/seats/me", headers=auth(bo))).status_code == 200
+    assert (await client.get(f"/api/rooms/{room_id}")).json()["status"] == "closed"
+
+
+async def test_a_complete_troika_game_through_the_rest_api_alone(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    assert (await client.get(f"/api/rooms/{room_id}/record")).status_code == 409
+    view = await play_random_moves(client, room_id, tokens, 2000, random.Random(5))
+    assert view["status"] == "finished"
+    assert view["outcome"]["winners"] and len(view["outcome"]["scores"]) == 3
+    assert len(view["view"]["rounds"]) == 3
+    info = (await client.get(f"/api/rooms/{room_id}")).json()
+    assert hashlib.sha256(info["seed"].encode()).hexdigest() == info["seed_hash"]
+    record = (await client.get(f"/api/rooms/{room_id}/record")).json()
+    assert record["seed"] == info["seed"] and len(record["actions"]) == view["version"]
+    assert [a["seq"] for a in record["actions"]] == list(range(1, view["version"] + 1))
+    legal = await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[0]))
+    assert legal.json()["legal_actions"] == []
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers=auth(tokens[0]),
+        json={"version": view["version"], "action": {"type": "pass"}},
+    )
+    assert r.status_code == 409 and "over" in r.json()["message"]
+
+
+async def test_authorisation_matrix_refuses_and_changes_nothing(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    other_room, other_tokens = await create_started_room(client, "troika", 2)
+    view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+    current = view["to_act"][0]
+    idle = next(s for s in range(3) if s != current)
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[current]))).json()
+    move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    attempts = [
+        ({}, 401),  # no token
+        ({"Authorization": "Basic abc"}, 401),  # wrong scheme
+        (auth("not-a-token"), 403),  # unknown token
+        (auth(other_tokens[0]), 403),  # a seat of another room
+        (auth(tokens[idle]), 422),  # out of turn
+    ]
+    for headers, status in attempts:
+        r = await client.post(f"/api/rooms/{room_id}/actions", headers=headers, json=move)
+        assert r.status_code == status, (headers, r.text)
+        assert r.json()["message"]
+    after = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+    assert after["version"] == view["version"] and after["view"] == view["view"]
+    assert (await client.get(f"/api/rooms/{room_id}/legal-actions")).status_code == 401
+    assert (await client.get(f"/api/rooms/{other_room}/view")).status_code == 200
+
+
+async def test_stale_and_repeated_submissions_get_409_and_change_nothing(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    first = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+    assert first.status_code == 200 and first.json()["version"] == 1
+    again = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+    assert again.status_code == 409 and again.json()["version"] == 1
+    ahead = dict(move, version=7)
+    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=ahead)
+    assert r.status_code == 409 and r.json()["version"] == 1
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
+
+
+async def test_an_idempotency_key_makes_a_resend_land_once(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    move = {"version": 0, "action": legal["legal_actions"][0]["action"], "idempotency_key": "k-1"}
+    first = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+    resend = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+    assert first.status_code == resend.status_code == 200
+    assert first.json()["duplicate"] is False and resend.json()["duplicate"] is True
+    assert resend.json()["version"] == 1
+    record_len = (await client.get(f"/api/rooms/{room_id}/view")).json()["version"]
+    assert record_len == 1
+
+
+async def test_illegal_action_is_422_with_the_engines_reason(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    for action in ({"type": "take_up", "value": 99}, {"type": "fly"}, {}):
+        r = await client.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": 0, "action": action},
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == "illegal_action" and r.json()["version"] == 0
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json={"action": {"type": "pass"}}
+    )
+    assert r.status_code == 422 and "version" in r.json()["message"]
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
+async def test_simultaneous_commitments_do_not_reject_each_other(client):
+    """TriATri's start reveal awaits every seat: two commits made against the same version
+    both land (the boardgame.io #828 bug must not happen here)."""
+    room_id, tokens = await create_started_room(client, "triatri", 3)
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    assert sorted(view["to_act"]) == [0, 1, 2]
+    versions = []
+    for seat in (0, 1):
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+        r = await client.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": 0, "action": legal["legal_actions"][0]["action"]},
+        )
+        assert r.status_code == 200, r.text
+        versions.append(r.json()["version"])
+    assert versions == [1, 2]
+
+
+async def test_spectators_see_no_hand_and_seats_see_only_their_own(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    spectator = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    assert spectator["seat"] is None and spectator["view"]["hand"] == []
+    assert all(p["hand"] is None for p in spectator["view"]["players"])
+    assert spectator["legal_actions"] == []
+    for seat, token in enumerate(tokens):
+        view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()["view"]
+        assert view["you"] == seat and len(view["hand"]) == 1
+        hands = [p["hand"] for p in view["players"]]
+        assert hands[seat] == view["hand"]
+        assert all(h is None for i, h in enumerate(hands) if i != seat)

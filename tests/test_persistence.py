@@ -1,0 +1,66 @@
+"""Persistence on both databases: a room survives a restart with the same version and the same
+views for every seat, play continues after it, and two submissions racing for one sequence
+number cannot both land."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from tests.conftest import auth, create_started_room, play_random_moves, running_app
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request, sqlite_url):
+    return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+async def all_views(client, room_id, tokens):
+    views = [(await client.get(f"/api/rooms/{room_id}/view")).json()]
+    for token in tokens:
+        views.append((await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json())
+    return views
+
+
+@pytest.mark.parametrize("game", ["troika", "triatri"])
+async def test_a_room_survives_a_restart_with_identical_views(database_url, game):
+    async with running_app(database_url) as client:
+        room_id, tokens = await create_started_room(client, game, 3)
+        await play_random_moves(client, room_id, tokens, 25, random.Random(3))
+        before = await all_views(client, room_id, tokens)
+        logs = [(await client.get(f"/api/rooms/{room_id}/log", headers=auth(t))).json() for t in tokens]
+    async with running_app(database_url) as client:
+        after = await all_views(client, room_id, tokens)
+        assert after == before
+        assert after[0]["version"] == 25
+        again = [(await client.get(f"/api/rooms/{room_id}/log", headers=auth(t))).json() for t in tokens]
+        assert again == logs
+        view = await play_random_moves(client, room_id, tokens, 5, random.Random(4))
+        assert view["version"] == 30
+
+
+async def test_racing_submissions_for_one_turn_land_once(database_url):
+    async with running_app(database_url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+        move = {"version": 0, "action": legal["legal_actions"][0]["action"]}
+        url = f"/api/rooms/{room_id}/actions"
+        results = await asyncio.gather(
+            *[client.post(url, headers=auth(tokens[seat]), json=move) for _ in range(5)]
+        )
+        assert sorted(r.status_code for r in results) == [200, 409, 409, 409, 409]
+        assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
+
+
+async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(database_url):
+    """Two instances share one database: each catches up from the log before it answers."""
+    async with running_app(database_url) as first, running_app(database_url) as second:
+        room_id, tokens = await create_started_room(first, "troika", 2)
+        await play_random_moves(first, room_id, tokens, 6, random.Random(8))
+        assert await all_views(second, room_id, tokens) == await all_views(first, room_id, tokens)
+        await play_random_moves(second, room_id, tokens, 3, random.Random(9))
+        views = await all_views(first, room_id, tokens)
+        assert views[0]["version"] == 9
