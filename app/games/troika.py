@@ -152,6 +152,11 @@ def _name(seat: int) -> str:
     return f"Seat {seat}"
 
 
+def _a(value: int) -> str:
+    """The value with its article: "a 5", "an 8", "an 11"."""
+    return f"an {value}" if value in (8, 11) else f"a {value}"
+
+
 def _distinct(values: list[int]) -> list[int]:
     return sorted(set(values))
 
@@ -219,9 +224,9 @@ def _start_round(state: State, number: int, first: int) -> None:
     )
     aside = f" {SET_ASIDE_TWO_PLAYERS} tiles are set aside unseen." if set_aside else ""
     state["log"].append(base.log_entry(
-        f"Round {number} begins: {_name(first)} starts; a {face_up} is turned face up.{aside}"))
+        f"Round {number} begins: {_name(first)} starts; {_a(face_up)} is turned face up.{aside}"))
     for seat, hand in enumerate(hands):
-        state["log"].append(base.log_entry(f"You draw a {hand[0]}.", to=[seat]))
+        state["log"].append(base.log_entry(f"You draw {_a(hand[0])}.", to=[seat]))
 
 
 def _score_seat(state: State, seat: int) -> dict[str, Any]:
@@ -287,7 +292,7 @@ def _describe_record(record: dict[str, Any]) -> str:
     name = _name(record["seat"])
     if record["status"] == "failed":
         why = "a failed Troika! call" if record["reason"] == "failed_call" else "no fuel-set"
-        return f"{name} failed to leave ({why}); tiles {record['hand'] + record['container']}."
+        return f"{name} failed to leave ({why}); tiles {sorted(record['hand'] + record['container'])}."
     trios = ", ".join(
         f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"]
     )
@@ -308,7 +313,7 @@ def _end_round(state: State, ended_by: str) -> None:
         {"round": state["round"], "first_player": first, "ended_by": ended_by, "players": records}
     )
     why = "the table has no face-down tile left" if ended_by == "table_empty" else (
-        "at most one player has not called Troika!")
+        "at most one player has not called Troika")
     state["log"].append(base.log_entry(f"Round {state['round']} ends: {why}."))
     for record in records:
         tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or "none"
@@ -352,7 +357,7 @@ def _apply_reveal(state: State, seat: int, action: Action) -> None:
     value, mark = _pick_face_down(state, action["tile"])
     insort(state["table_up"], value)
     which = _mark_label(mark) if mark else "an unknown tile"
-    state["log"].append(base.log_entry(f"{_name(seat)} turns up {which}: a {value}."))
+    state["log"].append(base.log_entry(f"{_name(seat)} turns up {which}: {_a(value)}."))
     state["phase"] = "act"
 
 
@@ -369,7 +374,7 @@ def _apply_take_down(state: State, seat: int, action: Action) -> None:
     insort(state["hands"][seat], value)
     which = _mark_label(mark) if mark else "an unknown face-down tile"
     state["log"].append(base.log_entry(f"{_name(seat)} takes {which} into their hand."))
-    state["log"].append(base.log_entry(f"You take a {value}.", to=[seat]))
+    state["log"].append(base.log_entry(f"You take {_a(value)}.", to=[seat]))
     _end_turn(state, seat)
 
 
