@@ -1,0 +1,212 @@
+"""Vem aí a Troika: a Portuguese political card game for 2-4 players (basic rules).
+
+Rules in brief (our own summary; the server's rulings are V1-V10 in RULINGS.md)
+--------------------------------------------------------------------------------
+Each player leads a faction in Portugalândia with a Leader and gathers Group cards (gold, blue,
+red and grey Families, at most 4 per colour on the table). Cards carry Power (attacks and
+points), Votes (Elections) and Income (money). The deck is the project's own reconstruction
+(``deck.py``; another valid deck may be loaded with the ``deck`` option).
+
+* Setup (V3): a Treasury of 12/18/24 Mega-Euro for 2/3/4 players, 2 of them to each hand;
+  Deposit Titles highest on top; the Event pile with the Troika among the bottom four and an
+  Elections Event after every 4/3/2 Events; 3 Group cards each; every player is dealt 2 Leaders
+  and picks one in secret, all revealed together. Seat 0 is the first player.
+* A turn: draw 1 Group card or take 2 Mega-Euro; then one action - Organization (two moves:
+  place a card, possibly taking one of yours back, or discard a card to draw a new one),
+  Income (Leader + controlled Groups; Deposit Titles cost 6 and may be bought with the income
+  plus money in hand, V7; once the Titles are gone Mega-Euro may go to the Offshore), Attack,
+  or pass; then discard down to 6 cards, Mega-Euro counting as cards (V8).
+* Attack (V4): Leader Power (4 in an attack to discard) plus cards played against the target's
+  Power, +1 per other card in its column, +1 if the defending Leader shares its colour, +1 for
+  the Government defending gold. The opening must beat the defence; the defender answers with
+  any cards or gives up; then the side not ahead adds one card or stops. Ties go to the
+  defender. A winning attacker takes the card (or discards it); the loser draws, and with 3-4
+  players the attacker always draws. All played cards are discarded.
+* After every round the next Event is revealed and resolved (effects are data, see
+  ``effects.py``). Elections (V5): a secret simultaneous campaign of Group cards (their Votes)
+  and Mega-Euro (1 Vote each) on top of the Votes on the table (Leader, Groups, 2 per
+  Consensus, V6). The single winner becomes the Government, keeps the card and starts the
+  following rounds; a single runner-up draws. A tie for first: no Government, the tied draw.
+* The game ends after "Chegou a Troika" is resolved, or after a round that leaves the Treasury
+  and the Title pile empty (V9). Points: Power of controlled Groups, Consensuses (4/10/18),
+  10 per Elections card and 5 for the interim Government card, Deposit Titles, and 1 per 2
+  Mega-Euro in hand or Offshore. Tied winners all win.
+
+Options: ``advanced`` (refused for now: the advanced rules are not built yet) and ``deck``
+(a deck dict checked by :func:`deck.validate_deck`; None is the default deck).
+
+Actions (card ids are indexes into the deck's lists; only their holder sees hand ids)
+--------------------------------------------------------------------------------------
+``{"type": "choose_leader", "leader": id}``; ``{"type": "draw", "what": "group"|"money"}``
+(turn draw and every "draw 1 Group or 2 Mega-Euro" reward); ``{"type": "place", "card": id}``
+and ``{"type": "place", "card": id, "take": id}``; ``{"type": "replace", "card": id}``;
+``{"type": "stop"}`` (end Organization after one move, or stop in an attack);
+``{"type": "income", "titles": n, "offshore": m}``; ``{"type": "pass"}``;
+``{"type": "attack", "target": id, "mode": "control"|"discard", "cards": [ids]}``;
+``{"type": "add", "cards": [ids]}`` (attack answers); ``{"type": "campaign", "cards": [ids],
+"money": m}``; ``{"type": "discard", "card": id}`` and ``{"type": "discard_money"}``
+(hand limit, Event discards, payments covered by Power); ``{"type": "take", "card": id}``
+(back into hand when a won attack makes a fifth card of a Family).
+
+View keys (``view(state, seat)``; seat None is a spectator)
+-----------------------------------------------------------
+A *group card* is ``{"id", "name", "gloss", "colour", "type", "power", "votes", "income"}``;
+a *leader* is ``{"id", "name", "gloss", "colour", "power", "votes", "income", "bonus"}``; an
+*event* is ``{"id", "name", "gloss", "points", "text"}``.
+
+phase               "leaders", "turn", "event", "elections" or "over"
+step                the stage ("draw", "action", "organize", "attack", "campaign", ...) or the
+                    kind of the prompt awaited ("draw", "discard", "cover", "hand_limit",
+                    "overflow")
+you                 the viewer's seat or None
+round, first        round number; first player of the round
+current             whose turn it is (None while choosing Leaders or campaigning)
+awaiting            sorted seats whose input is awaited
+prompt              the awaited prompt {"kind", "seat", ...} or None
+organization_moves  Organization moves made this turn
+players             per seat: seat, leader (once revealed, else None), leader_chosen,
+                    families {colour: [group cards]}, titles (Offshore Title values),
+                    offshore_money, government (bool), government_cards [event + face_up],
+                    hand_count (Group cards and Mega-Euro), money (Mega-Euro in hand: every
+                    money move is public), committed (campaign), power, votes (on the
+                    table), income, consensus
+hand                the viewer's Group cards; leader_offer / leader_choice: the viewer's two
+                    Leaders and secret choice while Leaders are chosen; campaign: the viewer's
+                    own commitment or None
+treasury            Mega-Euro in the Treasury
+titles              the Deposit Title pile, top first
+events_left         size of the Event pile; last_event: the last Event revealed and resolved;
+                    event: the Event being resolved now, or None
+group_pile          size of the Group pile; discards: the face-up discarded Group cards
+government          the Government's seat or None
+attack              None or {attacker, defender, mode, target, attack_cards, defence_cards,
+                    attack_total, defence_total, answered, awaiting}
+election            the last Elections: {votes, table_votes (per seat), campaigns (per seat:
+                    cards, money), winner, tied, second}
+end_reason          None, "troika" or "bankruptcy"
+result              None until over; then {players: [{seat, consensuses, power, consensus,
+                    governments, titles, money, total, winner}], winners, ranking}
+seed                only once the game is over
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from app.games import base
+from app.games.base import Action, OptionSpec, Outcome, State
+from app.games.vem_ai_troika import engine, scoring, view
+from app.games.vem_ai_troika.deck import default_deck, validate_deck
+from app.games.vem_ai_troika.effects import describe_effect, describe_event
+
+__all__ = ["GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
+
+
+@lru_cache(maxsize=1)
+def _label_deck() -> dict[str, Any]:
+    return default_deck()
+
+
+class VemAiTroika:
+    slug = "vem-ai-a-troika"
+    title = "Vem aí a Troika"
+    min_players = 2
+    max_players = 4
+    options = (
+        OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
+        OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
+    )
+
+    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(f"Vem aí a Troika is for {self.min_players}-{self.max_players} players")
+        state = engine.new_state(num_players, base.resolve_options(self.options, options), seed)
+        engine.advance(state)
+        return state
+
+    def to_act(self, state: State) -> set[int]:
+        stage = state["stage"]
+        if stage == "over":
+            return set()
+        if state["prompts"]:
+            return {state["prompts"][0]["seat"]}
+        if stage == "leaders":
+            return {s for s, p in enumerate(state["players"]) if p["choice"] is None}
+        if stage == "campaign":
+            return {s for s, p in enumerate(state["players"]) if p["campaign"] is None}
+        if stage == "attack":
+            return {engine.attack.awaited(state)}
+        return {state["current"]}
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat, self.to_act(state))
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        return engine.perform(self, state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat, self.to_act(state))
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["stage"] != "over":
+            return None
+        result = scoring.result(state)
+        return Outcome(
+            scores=[p["total"] for p in result["players"]],
+            winners=result["winners"],
+            ranking=result["ranking"],
+            details={"players": result["players"], "end_reason": state["end_reason"]},
+        )
+
+    def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
+        return view.randomize_hidden(state, seat, r)
+
+    def describe(self, action: Action, state: State | None = None) -> str:
+        """A button label; card names come from ``state``'s deck, else from the default deck."""
+        deck = state["deck"] if state is not None else _label_deck()
+        return describe_action(deck, action)
+
+
+def describe_action(deck: dict[str, Any], action: Action) -> str:
+    def card(gid: int) -> str:
+        return deck["groups"][gid]["name"]
+
+    def cards(ids: list[int]) -> str:
+        return ", ".join(card(gid) for gid in ids) or "no cards"
+
+    kind = action["type"]
+    if kind == "choose_leader":
+        return f"Choose {deck['leaders'][action['leader']]['name']} as Leader"
+    if kind == "draw":
+        return "Draw a Group card" if action["what"] == "group" else "Take 2 Mega-Euro"
+    if kind == "place":
+        take = f" and take {card(action['take'])} back" if "take" in action else ""
+        return f"Place {card(action['card'])}{take}"
+    if kind == "replace":
+        return f"Discard {card(action['card'])} and draw a new Group card"
+    if kind == "income":
+        text = "Take Income"
+        if action["titles"]:
+            text += f" and buy {action['titles']} Deposit Title(s)"
+        if action["offshore"]:
+            text += f", {action['offshore']} Mega-Euro to the Offshore"
+        return text
+    if kind == "attack":
+        goal = "to discard" if action["mode"] == "discard" else "to control"
+        return f"Attack {card(action['target'])} {goal} with {cards(action['cards'])}"
+    if kind == "add":
+        return f"Play {cards(action['cards'])}"
+    if kind == "campaign":
+        return f"Campaign with {cards(action['cards'])} and {action['money']} Mega-Euro"
+    if kind == "discard":
+        return f"Discard {card(action['card'])}"
+    if kind == "discard_money":
+        return "Return 1 Mega-Euro to the Treasury"
+    if kind == "take":
+        return f"Take {card(action['card'])} back into hand"
+    return {"stop": "Stop", "pass": "Pass"}[kind]
+
+
+GAME = VemAiTroika()

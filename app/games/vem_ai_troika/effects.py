@@ -1,0 +1,231 @@
+"""Event effects for Vem aí a Troika as data (ruling V2): the primitives, their checks, their
+plain-English description and how they are carried out.
+
+An Event's ``effects`` is a list of effects resolved in order. An effect is an object with
+``do`` (the primitive) and, for primitives that act on players, ``who`` (a selector).
+
+Selectors (``who`` / ``to``)
+----------------------------
+``"all"``                 every player
+``"government"``          the Government (no one if there is no Government)
+``{"most": metric}``      the player(s) with the highest figure (all tied players; no one when
+                          the highest figure is 0)
+``{"fewest": metric}``    the player(s) with the lowest figure (all tied players)
+
+Metrics are public figures: ``"power"`` (Power of controlled Groups), ``"votes"`` (Votes on the
+table: Leader, controlled Groups, 2 per Consensus), ``"income"`` (Leader + controlled Groups),
+``"money"`` (Mega-Euro in hand) and ``"consensus"`` (number of Consensuses).
+
+Primitives
+----------
+``{"do": "receive", "who": S, "amount": 1-10}``   each selected player takes the amount from the
+    Treasury, in round order; when the Treasury runs short a player gets only what is left.
+``{"do": "pay", "who": S, "amount": 1-10, "to": S2 (optional)}``  each selected player pays the
+    amount to the Treasury, or to each player chosen by ``to`` (never to themselves). A player
+    who cannot pay in full keeps their Mega-Euro and instead discards Group cards (hand or
+    table, their choice) with total Power at least the amount owed; an unpaid payee takes the
+    amount from the Treasury instead.
+``{"do": "discard", "who": S, "count": 1-4, "from": "any"|"hand"|"table"}``  each selected
+    player discards that many Group cards of their choice (``from`` defaults to "any").
+``{"do": "draw", "who": S}``  each selected player draws 1 Group card or 2 Mega-Euro.
+``{"do": "elections"}``  Elections are held now; the winner keeps this Event card.
+``{"do": "end_game"}``  the game ends once this Event has been resolved.
+``{"do": "interim_government", "who": S}``  if exactly one player is selected, they become the
+    Government (the sitting one turns its card face down) and keep this Event card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import State
+from app.games.vem_ai_troika import table
+from app.games.vem_ai_troika.table import log, name
+
+METRICS = ("power", "votes", "income", "money", "consensus")
+METRIC_WORDS = {
+    "power": "Power on the table",
+    "votes": "Votes on the table",
+    "income": "Income",
+    "money": "Mega-Euro in hand",
+    "consensus": "Consensuses",
+}
+SOURCES = ("any", "hand", "table")
+FIELDS = {
+    "receive": {"who", "amount"},
+    "pay": {"who", "amount", "to"},
+    "discard": {"who", "count", "from"},
+    "draw": {"who"},
+    "elections": set(),
+    "end_game": set(),
+    "interim_government": {"who"},
+}
+
+
+# --- checking -------------------------------------------------------------------------------
+
+def check_selector(value: Any, path: str) -> Any:
+    if value in ("all", "government"):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        ((how, what),) = value.items()
+        if how in ("most", "fewest") and what in METRICS:
+            return {how: what}
+    raise ValueError(f'{path}: must be "all", "government", {{"most": metric}} or '
+                     f'{{"fewest": metric}} with a metric among {", ".join(METRICS)}')
+
+
+def check_amount(effect: dict[str, Any], key: str, path: str, high: int) -> int:
+    value = effect.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ValueError(f"{path}.{key}: must be an integer 1-{high}")
+    return value
+
+
+def check_effect(effect: Any, path: str) -> dict[str, Any]:
+    """A checked copy of one effect; ValueError naming the bad field otherwise."""
+    if not isinstance(effect, dict) or effect.get("do") not in FIELDS:
+        raise ValueError(f"{path}.do: must be one of {', '.join(FIELDS)}")
+    do = effect["do"]
+    unknown = sorted(set(effect) - FIELDS[do] - {"do"})
+    if unknown:
+        raise ValueError(f"{path}: unknown field '{unknown[0]}' for '{do}'")
+    checked: dict[str, Any] = {"do": do}
+    if "who" in FIELDS[do]:
+        checked["who"] = check_selector(effect.get("who"), f"{path}.who")
+    if do in ("receive", "pay"):
+        checked["amount"] = check_amount(effect, "amount", path, 10)
+    if do == "pay" and "to" in effect:
+        checked["to"] = check_selector(effect["to"], f"{path}.to")
+    if do == "discard":
+        checked["count"] = check_amount(effect, "count", path, 4)
+        checked["from"] = effect.get("from", "any")
+        if checked["from"] not in SOURCES:
+            raise ValueError(f"{path}.from: must be one of {', '.join(SOURCES)}")
+    return checked
+
+
+# --- describing -----------------------------------------------------------------------------
+
+def who_words(selector: Any) -> str:
+    if selector == "all":
+        return "every player"
+    if selector == "government":
+        return "the Government"
+    ((how, what),) = selector.items()
+    return f"the player with the {how} {METRIC_WORDS[what]} (every tied player)"
+
+
+def describe_effect(effect: dict[str, Any]) -> str:
+    """One effect in plain English, e.g. 'The Government receives 3 Mega-Euro from the Treasury.'"""
+    do = effect["do"]
+    if do == "elections":
+        return "Elections are held; the winner becomes the Government and keeps this card."
+    if do == "end_game":
+        return "The game ends once this Event has been resolved."
+    who = who_words(effect["who"])
+    if do == "receive":
+        text = f"{who} receives {effect['amount']} Mega-Euro from the Treasury."
+    elif do == "pay":
+        payee = who_words(effect["to"]) if "to" in effect else "the Treasury"
+        text = f"{who} pays {effect['amount']} Mega-Euro to {payee}."
+    elif do == "discard":
+        count = effect["count"]
+        where = {"any": "hand or table", "hand": "hand", "table": "table"}[effect["from"]]
+        text = f"{who} discards {count} Group card{'s' if count > 1 else ''} from their {where}."
+    elif do == "draw":
+        text = f"{who} draws 1 Group card or takes 2 Mega-Euro."
+    else:
+        text = f"{who} becomes the interim Government and keeps this card (only if one player qualifies)."
+    return text[0].upper() + text[1:]
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """All of an Event's effects in plain English, with the points it is worth when kept."""
+    text = " ".join(describe_effect(effect) for effect in event["effects"])
+    if event["points"]:
+        text += f" Worth {event['points']} Victory Points to the player who keeps it."
+    return text
+
+
+# --- resolving ------------------------------------------------------------------------------
+
+def select(state: State, selector: Any) -> list[int]:
+    """The seats a selector names, in round order."""
+    order = table.round_order(state)
+    if selector == "all":
+        return order
+    if selector == "government":
+        return [] if state["government"] is None else [state["government"]]
+    ((how, what),) = selector.items()
+    figures = {seat: table.metric(state, seat, what) for seat in order}
+    best = max(figures.values()) if how == "most" else min(figures.values())
+    if how == "most" and best == 0:
+        return []
+    return [seat for seat in order if figures[seat] == best]
+
+
+def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
+    """Carry out one effect on the working copy; choices it needs become prompts."""
+    do = effect["do"]
+    if do == "end_game":
+        state["game_ending"] = True
+        log(state, "The game will end once this Event is resolved.")
+        return
+    if do == "elections":
+        state["stage"] = "campaign"
+        log(state, "Elections! Each player may commit campaign cards in secret.")
+        return
+    seats = select(state, effect["who"])
+    if not seats:
+        log(state, "No player qualifies: this effect does nothing.")
+        return
+    if do == "receive":
+        for seat in seats:
+            paid = table.receive(state, seat, effect["amount"])
+            log(state, f"{name(seat)} receives {paid} Mega-Euro from the Treasury.")
+    elif do == "pay":
+        payees = select(state, effect["to"]) if "to" in effect else None
+        for seat in seats:
+            pay(state, seat, effect["amount"], payees)
+    elif do == "discard":
+        for seat in seats:
+            state["prompts"].append({"kind": "discard", "seat": seat, "count": effect["count"],
+                                     "from": effect["from"]})
+    elif do == "draw":
+        for seat in seats:
+            state["prompts"].append({"kind": "draw", "seat": seat, "reason": "event"})
+    elif len(seats) == 1:
+        install_government(state, seats[0], event_id)
+        log(state, f"{name(seats[0])} forms an interim Government.")
+    else:
+        log(state, "Several players tie: nobody forms an interim Government.")
+
+
+def pay(state: State, seat: int, amount: int, payees: list[int] | None) -> None:
+    """``seat`` pays ``amount`` to the Treasury (payees None) or to each other payee."""
+    targets = None if payees is None else [t for t in payees if t != seat]
+    if targets == []:
+        return
+    total = amount * (1 if targets is None else len(targets))
+    if table.player(state, seat)["money"] >= total:
+        table.pay_to_treasury(state, seat, total)
+        for target in targets or []:
+            table.receive(state, target, amount)
+        to_whom = "the Treasury" if targets is None else ", ".join(name(t) for t in targets)
+        log(state, f"{name(seat)} pays {total} Mega-Euro to {to_whom}.")
+        return
+    log(state, f"{name(seat)} cannot pay {total} Mega-Euro and must discard Group cards "
+               f"with at least {total} Power instead.")
+    state["prompts"].append({"kind": "cover", "seat": seat, "amount": total})
+    for target in targets or []:
+        paid = table.receive(state, target, amount)
+        log(state, f"{name(target)} takes {paid} Mega-Euro owed to them from the Treasury.")
+
+
+def install_government(state: State, seat: int, event_id: int | None) -> None:
+    """``seat`` becomes the Government; the card it wins (if any) is its face-up Government card."""
+    state["government"] = seat
+    state["government_card"] = event_id
+    if event_id is not None:
+        table.player(state, seat)["kept"].append(event_id)

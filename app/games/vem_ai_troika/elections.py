@@ -1,0 +1,103 @@
+"""Elections in Vem aí a Troika (ruling V5): a secret, simultaneous campaign, then the count.
+
+During the campaign each player commits ``{"type": "campaign", "cards": [ids], "money": m}``
+(any Group cards from hand, possibly none, and any Mega-Euro). Committed cards stay in the
+hand list until the reveal, stored in ``player["campaign"]``; other seats only learn that the
+player has committed. When all have committed, everything is revealed at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import Action, State, require
+from app.games.vem_ai_troika import effects, table
+from app.games.vem_ai_troika.attack import subsets
+from app.games.vem_ai_troika.table import group, log, name, player
+
+
+def commit_actions(state: State, seat: int) -> list[Action]:
+    p = player(state, seat)
+    card_sets = [[], *subsets(p["hand"])]
+    return [{"type": "campaign", "cards": cards, "money": money}
+            for cards in card_sets for money in range(p["money"] + 1)]
+
+
+def check_commit(state: State, seat: int, action: Action) -> None:
+    p = player(state, seat)
+    require(state["stage"] == "campaign" and not state["prompts"] and p["campaign"] is None,
+            "there is no campaign waiting for you")
+    require(set(action) == {"type", "cards", "money"}, "a campaign names 'cards' and 'money'")
+    cards, money = action["cards"], action["money"]
+    require(isinstance(cards, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
+            and len(set(cards)) == len(cards) and set(cards) <= set(p["hand"]),
+            "campaign cards must be distinct Group cards from your hand")
+    require(isinstance(money, int) and not isinstance(money, bool) and 0 <= money <= p["money"],
+            "you can invest at most the Mega-Euro in your hand")
+
+
+def commit(state: State, seat: int, action: Action) -> None:
+    check_commit(state, seat, action)
+    player(state, seat)["campaign"] = {"cards": sorted(action["cards"]), "money": action["money"]}
+    log(state, f"{name(seat)} has committed their campaign.")
+    if all(p["campaign"] is not None for p in state["players"]):
+        reveal(state)
+
+
+def campaign_votes(state: State, campaign: dict[str, Any]) -> int:
+    return sum(group(state, gid)["votes"] for gid in campaign["cards"]) + campaign["money"]
+
+
+def spend_campaign(state: State, seat: int) -> dict[str, Any]:
+    """Discard the revealed campaign cards and return its Mega-Euro to the Treasury."""
+    p = player(state, seat)
+    campaign, p["campaign"] = p["campaign"], None
+    for gid in campaign["cards"]:
+        table.discard_from_hand(state, seat, gid)
+    table.pay_to_treasury(state, seat, campaign["money"])
+    return campaign
+
+
+def reveal(state: State) -> None:
+    """Count the Votes, install the Government, queue the draws, and go back to the Event."""
+    order = table.round_order(state)
+    on_table = {seat: table.metric(state, seat, "votes") for seat in order}
+    campaigns = {seat: player(state, seat)["campaign"] for seat in order}
+    votes = {seat: on_table[seat] + campaign_votes(state, campaigns[seat]) for seat in order}
+    for seat in order:
+        spent = spend_campaign(state, seat)
+        cards = ", ".join(table.group_label(state, gid) for gid in spent["cards"]) or "no cards"
+        log(state, f"{name(seat)} campaigns with {cards} and {spent['money']} Mega-Euro: "
+                   f"{votes[seat]} Votes in all ({on_table[seat]} on the table).")
+    best = max(votes.values())
+    leaders = [seat for seat in order if votes[seat] == best]
+    second = None
+    if len(leaders) == 1:
+        effects.install_government(state, leaders[0], state["event"])
+        log(state, f"{name(leaders[0])} wins the Elections and forms the Government.")
+        second = runner_up(votes, order, leaders[0])
+        if second is not None:
+            state["prompts"].append({"kind": "draw", "seat": second, "reason": "second in the Elections"})
+    else:
+        state["government"] = None
+        state["government_card"] = None
+        log(state, "A tie for first place: there is no Government and the Elections card leaves the game.")
+        state["prompts"] += [{"kind": "draw", "seat": seat, "reason": "tied first in the Elections"}
+                             for seat in leaders]
+    state["election"] = {
+        "votes": [votes[s] for s in range(len(order))],
+        "table_votes": [on_table[s] for s in range(len(order))],
+        "campaigns": [campaigns[s] for s in range(len(order))],
+        "winner": leaders[0] if len(leaders) == 1 else None,
+        "tied": leaders if len(leaders) > 1 else [],
+        "second": second,
+    }
+    state["stage"] = "effects"
+
+
+def runner_up(votes: dict[int, int], order: list[int], winner: int) -> int | None:
+    """The single player in second place, or None when second place is tied."""
+    rest = [seat for seat in order if seat != winner]
+    best = max(votes[seat] for seat in rest)
+    second = [seat for seat in rest if votes[seat] == best]
+    return second[0] if len(second) == 1 else None

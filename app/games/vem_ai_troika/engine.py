@@ -1,0 +1,409 @@
+"""The Vem aí a Troika engine: setup, the flow of a round, turn actions and prompts.
+
+State layout (plain JSON data)
+------------------------------
+``seed``, ``rng_draws``; ``options`` ({"advanced": false}); ``deck`` (the validated deck in use,
+so a replay is self-contained); ``stage`` ("leaders", "draw", "action", "organize", "attack",
+"end_turn", "event", "effects", "campaign" or "over"); ``round``; ``first`` (first player of the
+round); ``current`` (whose turn); ``moves`` (Organization moves made this turn); ``treasury``;
+``titles`` (Deposit Title values, top first); ``events`` (Event ids, top first);
+``events_out`` (Events not used this game); ``events_revealed``; ``event`` (the Event being
+resolved) and ``effects`` (its effects still to resolve); ``draw_pile`` (Group ids, top
+first); ``discards``; ``leaders_out``; ``government`` / ``government_card``; ``attack`` (see
+``attack.py``); ``prompts`` (choices owed before the flow goes on, first one first);
+``election`` (the last count); ``game_ending``; ``end_reason``; ``log``; and ``players``, one
+per seat: ``offer`` (the 2 Leaders dealt), ``choice`` (secret choice), ``leader``, ``hand``
+(Group ids), ``money``, ``table`` (controlled Group ids), ``titles`` (Offshore Title values),
+``offshore_money``, ``kept`` (Government Event cards won) and ``campaign``.
+
+Prompts: ``{"kind": "draw"|"discard"|"cover"|"hand_limit"|"overflow", "seat": s, ...}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games import base
+from app.games.base import Action, IllegalAction, State
+from app.games.vem_ai_troika import attack, effects, elections, table
+from app.games.vem_ai_troika.deck import default_deck, validate_deck
+from app.games.vem_ai_troika.table import group, group_label, log, name, player
+
+TREASURY = {2: 12, 3: 18, 4: 24}
+TITLE_COUNTS = {2: (2, 4, 2), 3: (3, 4, 3), 4: (4, 4, 4)}  # titles worth 6, 5 and 4
+EVENTS_BETWEEN_ELECTIONS = {2: 4, 3: 3, 4: 2}
+START_MONEY = 2
+START_GROUPS = 3
+LEADERS_DEALT = 2
+TURN_STAGES = ("draw", "action", "organize", "attack", "end_turn")
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
+    if options["advanced"]:
+        raise ValueError("advanced rules are not available yet")
+    deck = default_deck() if options["deck"] is None else validate_deck(options["deck"])
+    state: State = {
+        "seed": seed, "rng_draws": 0, "options": {"advanced": False}, "deck": deck,
+        "stage": "leaders", "round": 1, "first": 0, "current": 0, "moves": 0,
+        "treasury": TREASURY[num_players],
+        "titles": [value for value, count in zip((6, 5, 4), TITLE_COUNTS[num_players], strict=True)
+                   for _ in range(count)],
+        "events": [], "events_out": [], "events_revealed": [], "event": None, "effects": [],
+        "draw_pile": [], "discards": [], "leaders_out": [],
+        "government": None, "government_card": None, "attack": None, "prompts": [],
+        "election": None, "game_ending": False, "end_reason": None, "log": [],
+        "players": [
+            {"offer": [], "choice": None, "leader": None, "hand": [], "money": 0, "table": [],
+             "titles": [], "offshore_money": 0, "kept": [], "campaign": None}
+            for _ in range(num_players)
+        ],
+    }
+    build_event_pile(state)
+    deal(state)
+    return state
+
+
+def build_event_pile(state: State) -> None:
+    """Troika among the bottom four, Elections after every 4/3/2 Events (V3); the rest out."""
+    events = state["deck"]["events"]
+    troika = next(i for i, e in enumerate(events) if e["role"] == "troika")
+    first_elections, second_elections = [i for i, e in enumerate(events) if e["role"] == "elections"]
+    others = [i for i, e in enumerate(events) if e["role"] == "normal"]
+    base.rng(state).shuffle(others)
+    bottom = [troika, *others[:3]]
+    base.rng(state).shuffle(bottom)
+    k = EVENTS_BETWEEN_ELECTIONS[len(state["players"])]
+    state["events"] = others[3 + k:3 + 2 * k] + [second_elections] + others[3:3 + k] + [first_elections] + bottom
+    state["events_out"] = others[3 + 2 * k:]
+
+
+def deal(state: State) -> None:
+    groups = list(range(len(state["deck"]["groups"])))
+    base.rng(state).shuffle(groups)
+    leaders = list(range(len(state["deck"]["leaders"])))
+    base.rng(state).shuffle(leaders)
+    for p in state["players"]:
+        p["hand"] = [groups.pop(0) for _ in range(START_GROUPS)]
+        p["money"] = START_MONEY
+        state["treasury"] -= START_MONEY
+        p["offer"] = [leaders.pop(0) for _ in range(LEADERS_DEALT)]
+    state["draw_pile"] = groups
+    state["leaders_out"] = leaders
+    log(state, "Each player receives 2 Mega-Euro, 3 Group cards and 2 Leaders to choose from.")
+    for seat, p in enumerate(state["players"]):
+        offered = " or ".join(state["deck"]["leaders"][lid]["name"] for lid in p["offer"])
+        dealt = ", ".join(group_label(state, gid) for gid in p["hand"])
+        log(state, f"You were dealt {dealt}; choose your Leader: {offered}.", to=[seat])
+
+
+# --- the flow -------------------------------------------------------------------------------
+
+def advance(state: State) -> None:
+    """Run every automatic step until some seat's input is awaited or the game is over."""
+    while state["stage"] != "over":
+        if state["prompts"]:
+            if prompt_possible(state, state["prompts"][0]):
+                return
+            state["prompts"].pop(0)
+            continue
+        stage = state["stage"]
+        if stage == "draw" and not table.draw_choices(state):
+            state["stage"] = "action"
+        elif stage == "attack" and attack.auto_stop(state):
+            continue
+        elif stage == "end_turn":
+            end_turn(state)
+        elif stage == "event":
+            reveal_event(state)
+        elif stage == "effects":
+            next_effect(state)
+        else:
+            return
+
+
+def end_turn(state: State) -> None:
+    seat = state["current"]
+    if table.hand_size(state, seat) > table.HAND_LIMIT:
+        state["prompts"].append({"kind": "hand_limit", "seat": seat})
+        return
+    state["current"] = (seat + 1) % len(state["players"])
+    state["moves"] = 0
+    state["stage"] = "event" if state["current"] == state["first"] else "draw"
+
+
+def reveal_event(state: State) -> None:
+    eid = state["events"].pop(0)
+    event = state["deck"]["events"][eid]
+    state["event"] = eid
+    state["effects"] = [dict(effect) for effect in event["effects"]]
+    state["stage"] = "effects"
+    log(state, f"End of round {state['round']}: the Event {event['name']} ({event['gloss']}) is revealed.")
+
+
+def next_effect(state: State) -> None:
+    if state["effects"]:
+        effects.resolve(state, state["effects"].pop(0), state["event"])
+        return
+    state["events_revealed"].append(state["event"])
+    state["event"] = None
+    if state["game_ending"]:
+        end_game(state, "troika")
+    elif state["treasury"] == 0 and not state["titles"]:
+        end_game(state, "bankruptcy")
+    else:
+        start_round(state)
+
+
+def start_round(state: State) -> None:
+    state["round"] += 1
+    if state["government"] is not None:
+        state["first"] = state["government"]
+    state["current"] = state["first"]
+    state["stage"] = "draw"
+    log(state, f"Round {state['round']} begins with {name(state['first'])}.")
+
+
+def end_game(state: State, reason: str) -> None:
+    state["stage"] = "over"
+    state["end_reason"] = reason
+    why = "the Troika has arrived" if reason == "troika" else "the Treasury and the Title pile are empty"
+    log(state, f"The game is over: {why}.")
+
+
+# --- prompts --------------------------------------------------------------------------------
+
+def prompt_cards(state: State, prompt: dict[str, Any]) -> list[int]:
+    """The Group cards a discard-type prompt lets its seat discard."""
+    p = player(state, prompt["seat"])
+    kind = prompt["kind"]
+    if kind == "hand_limit":
+        return list(p["hand"])
+    if kind == "cover":
+        return [gid for gid in p["hand"] + p["table"] if group(state, gid)["power"] > 0]
+    if kind == "overflow":
+        return [gid for gid in table.family(state, prompt["seat"], prompt["colour"]) if gid != prompt["keep"]]
+    return {"any": p["hand"] + p["table"], "hand": list(p["hand"]), "table": list(p["table"])}[prompt["from"]]
+
+
+def prompt_possible(state: State, prompt: dict[str, Any]) -> bool:
+    if prompt["kind"] == "draw":
+        return bool(table.draw_choices(state))
+    if prompt["kind"] == "hand_limit":
+        return True
+    return bool(prompt_cards(state, prompt))
+
+
+def prompt_actions(state: State, prompt: dict[str, Any]) -> list[Action]:
+    kind = prompt["kind"]
+    if kind == "draw":
+        return [{"type": "draw", "what": what} for what in table.draw_choices(state)]
+    cards = prompt_cards(state, prompt)
+    if kind == "overflow":
+        return [{"type": "take", "card": gid} for gid in cards]
+    actions = [{"type": "discard", "card": gid} for gid in cards]
+    if kind == "hand_limit" and player(state, prompt["seat"])["money"]:
+        actions.append({"type": "discard_money"})
+    return actions
+
+
+def answer_prompt(state: State, seat: int, action: Action) -> None:
+    prompt = state["prompts"][0]
+    kind = prompt["kind"]
+    done = True
+    if kind == "draw":
+        table.take_draw(state, seat, action["what"])
+    elif kind == "overflow":
+        player(state, seat)["table"].remove(action["card"])
+        player(state, seat)["hand"].append(action["card"])
+        log(state, f"{name(seat)} takes {group_label(state, action['card'])} back into hand (4 per Family).")
+    elif action["type"] == "discard_money":
+        table.pay_to_treasury(state, seat, 1)
+        log(state, f"{name(seat)} returns 1 Mega-Euro to the Treasury (hand limit).")
+    else:
+        table.discard_anywhere(state, seat, action["card"])
+        if kind == "discard":
+            prompt["count"] -= 1
+            done = prompt["count"] == 0
+        elif kind == "cover":
+            prompt["amount"] -= group(state, action["card"])["power"]
+            done = prompt["amount"] <= 0
+    if done:
+        state["prompts"].pop(0)
+
+
+# --- turn actions ---------------------------------------------------------------------------
+
+def choose_leader(state: State, seat: int, action: Action) -> None:
+    player(state, seat)["choice"] = action["leader"]
+    log(state, f"{name(seat)} has chosen a Leader.")
+    if all(p["choice"] is not None for p in state["players"]):
+        for other, p in enumerate(state["players"]):
+            p["leader"] = p["choice"]
+            card = state["deck"]["leaders"][p["leader"]]
+            log(state, f"{name(other)} leads with {card['name']} ({card['colour']}, {card['power']} Power, "
+                       f"{card['votes']} Votes, {card['income']} Income).")
+        state["stage"] = "draw"
+        log(state, f"Round 1 begins with {name(state['first'])}.")
+
+
+def draw(state: State, seat: int, action: Action) -> None:
+    table.take_draw(state, seat, action["what"])
+    state["stage"] = "action"
+
+
+def organize_actions(state: State, seat: int) -> list[Action]:
+    p = player(state, seat)
+    actions: list[Action] = []
+    for gid in p["hand"]:
+        colour = group(state, gid)["colour"]
+        size = len(table.family(state, seat, colour))
+        if size < table.FAMILY_LIMIT:
+            actions.append({"type": "place", "card": gid})
+        actions += [{"type": "place", "card": gid, "take": take} for take in p["table"]
+                    if size - (group(state, take)["colour"] == colour) < table.FAMILY_LIMIT]
+        actions.append({"type": "replace", "card": gid})
+    return actions
+
+
+def place(state: State, seat: int, action: Action) -> None:
+    p = player(state, seat)
+    gid = action["card"]
+    p["hand"].remove(gid)
+    text = f"{name(seat)} places {group_label(state, gid)} on the table"
+    if "take" in action:
+        p["table"].remove(action["take"])
+        p["hand"].append(action["take"])
+        text += f" and takes {group_label(state, action['take'])} back into hand"
+    p["table"].append(gid)
+    log(state, text + ".")
+    organized(state)
+
+
+def replace(state: State, seat: int, action: Action) -> None:
+    table.discard_from_hand(state, seat, action["card"])
+    log(state, f"{name(seat)} discards {group_label(state, action['card'])} and draws a new Group card.")
+    gid = table.draw_group(state, seat)
+    log(state, f"You drew {group_label(state, gid)}.", to=[seat])
+    organized(state)
+
+
+def organized(state: State) -> None:
+    state["moves"] += 1
+    state["stage"] = "organize" if state["moves"] < 2 else "end_turn"
+
+
+def income_plan(state: State, seat: int, titles: int) -> tuple[int, int]:
+    """(Mega-Euro taken from the Treasury, Mega-Euro paid from hand) when buying ``titles`` (V7)."""
+    income = table.metric(state, seat, "income")
+    cost = titles * table.TITLE_PRICE
+    if cost <= income:
+        return min(income - cost, state["treasury"]), 0
+    return 0, cost - income
+
+
+def income_actions(state: State, seat: int) -> list[Action]:
+    income, money = table.metric(state, seat, "income"), player(state, seat)["money"]
+    most = min(len(state["titles"]), (income + money) // table.TITLE_PRICE)
+    actions = []
+    for titles in range(most + 1):
+        gained, spent = income_plan(state, seat, titles)
+        room = money + gained - spent if titles == len(state["titles"]) else 0
+        actions += [{"type": "income", "titles": titles, "offshore": m} for m in range(room + 1)]
+    return actions
+
+
+def take_income(state: State, seat: int, action: Action) -> None:
+    p = player(state, seat)
+    gained, spent = income_plan(state, seat, action["titles"])
+    bought = state["titles"][:action["titles"]]
+    del state["titles"][:action["titles"]]
+    p["titles"] += bought
+    state["treasury"] -= gained
+    p["money"] += gained
+    table.pay_to_treasury(state, seat, spent)
+    p["money"] -= action["offshore"]
+    p["offshore_money"] += action["offshore"]
+    text = f"{name(seat)} takes Income ({table.metric(state, seat, 'income')} Mega-Euro)"
+    if bought:
+        text += f", buys Deposit Title(s) {', '.join(map(str, bought))}"
+        if spent:
+            text += f" paying {spent} Mega-Euro from hand"
+    text += f" and receives {gained} Mega-Euro from the Treasury"
+    if action["offshore"]:
+        text += f"; puts {action['offshore']} Mega-Euro in the Offshore"
+    log(state, text + ".")
+    state["stage"] = "end_turn"
+
+
+def pass_turn(state: State, seat: int, action: Action) -> None:
+    log(state, f"{name(seat)} passes.")
+    state["stage"] = "end_turn"
+
+
+def stop(state: State, seat: int, action: Action) -> None:
+    if state["stage"] == "attack":
+        attack.stop(state, seat)
+    else:
+        state["stage"] = "end_turn"
+
+
+def turn_actions(state: State, seat: int) -> list[Action]:
+    stage = state["stage"]
+    if stage == "draw":
+        return [{"type": "draw", "what": what} for what in table.draw_choices(state)]
+    if stage == "organize":
+        return organize_actions(state, seat) + [{"type": "stop"}]
+    if stage == "attack":
+        return attack.answer_actions(state, seat)
+    return (organize_actions(state, seat) + income_actions(state, seat)
+            + attack.start_actions(state, seat) + [{"type": "pass"}])
+
+
+HANDLERS = {
+    "choose_leader": choose_leader, "draw": draw, "place": place, "replace": replace,
+    "income": take_income, "pass": pass_turn, "stop": stop, "add": attack.add,
+}
+
+
+def legal_actions(state: State, seat: int, awaited: set[int]) -> list[Action]:
+    if seat not in awaited:
+        return []
+    if state["prompts"]:
+        return prompt_actions(state, state["prompts"][0])
+    if state["stage"] == "leaders":
+        return [{"type": "choose_leader", "leader": lid} for lid in player(state, seat)["offer"]]
+    if state["stage"] == "campaign":
+        return elections.commit_actions(state, seat)
+    return turn_actions(state, seat)
+
+
+def working_copy(state: State) -> State:
+    """``base.working_copy`` of the parts that change; the deck and past log entries are never
+    modified, so the copy shares them (copying them made every action several times slower)."""
+    work = base.working_copy({key: value for key, value in state.items() if key not in ("deck", "log")})
+    work["deck"] = state["deck"]
+    work["log"] = list(state["log"])
+    return work
+
+
+def perform(game: base.Game, state: State, seat: int, action: Action) -> State:
+    """Validate ``action`` against the (unchanged) ``state`` and return the next state."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("an action is an object with a 'type' field")
+    if seat not in game.to_act(state):
+        raise IllegalAction("it is not your turn")
+    work = working_copy(state)
+    if action["type"] == "attack" and not state["prompts"]:
+        attack.start(work, seat, action)
+    elif action["type"] == "campaign" and not state["prompts"]:
+        elections.commit(work, seat, action)
+    else:
+        base.check_listed(game, state, seat, action)
+        if state["prompts"]:
+            answer_prompt(work, seat, action)
+        else:
+            HANDLERS[action["type"]](work, seat, action)
+    advance(work)
+    return work

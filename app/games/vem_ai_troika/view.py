@@ -1,0 +1,189 @@
+"""What one seat may see of a Vem aí a Troika state, and re-dealing what it may not see.
+
+The view keys are documented in the package docstring (``__init__.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.base import State
+from app.games.vem_ai_troika import attack, scoring, table
+from app.games.vem_ai_troika.effects import describe_event
+from app.games.vem_ai_troika.engine import working_copy
+from app.games.vem_ai_troika.table import COLOURS, group, player
+
+PHASES = {"leaders": "leaders", "campaign": "elections", "event": "event", "effects": "event",
+          "over": "over"}
+
+
+def group_view(state: State, gid: int) -> dict[str, Any]:
+    card = group(state, gid)
+    shown = {key: card[key] for key in ("name", "gloss", "colour", "type", "power", "votes", "income")}
+    return {"id": gid, **shown}
+
+
+def leader_view(state: State, lid: int) -> dict[str, Any]:
+    card = state["deck"]["leaders"][lid]
+    shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income", "bonus")}
+    return {"id": lid, **shown}
+
+
+def event_view(state: State, eid: int) -> dict[str, Any]:
+    card = state["deck"]["events"][eid]
+    return {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"],
+            "text": describe_event(card)}
+
+
+def player_view(state: State, seat: int) -> dict[str, Any]:
+    p = player(state, seat)
+    return {
+        "seat": seat,
+        "leader": None if p["leader"] is None else leader_view(state, p["leader"]),
+        "leader_chosen": p["choice"] is not None,
+        "families": {c: [group_view(state, gid) for gid in table.family(state, seat, c)] for c in COLOURS},
+        "titles": list(p["titles"]),
+        "offshore_money": p["offshore_money"],
+        "government": state["government"] == seat,
+        "government_cards": [
+            {**event_view(state, eid), "face_up": state["government"] == seat and state["government_card"] == eid}
+            for eid in p["kept"]
+        ],
+        "hand_count": table.hand_size(state, seat),
+        "money": p["money"],
+        "committed": p["campaign"] is not None,
+        **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
+    }
+
+
+def attack_view(state: State) -> dict[str, Any] | None:
+    a = state["attack"]
+    if a is None:
+        return None
+    attack_total, defence_total = attack.totals(state)
+    return {
+        "attacker": a["attacker"], "defender": a["defender"], "mode": a["mode"],
+        "target": group_view(state, a["target"]),
+        "attack_cards": [group_view(state, gid) for gid in a["attack_cards"]],
+        "defence_cards": [group_view(state, gid) for gid in a["defence_cards"]],
+        "attack_total": attack_total, "defence_total": defence_total,
+        "answered": a["answered"], "awaiting": attack.awaited(state),
+    }
+
+
+def election_view(state: State) -> dict[str, Any] | None:
+    e = state["election"]
+    if e is None:
+        return None
+    campaigns = [{"cards": [group_view(state, gid) for gid in c["cards"]], "money": c["money"]}
+                 for c in e["campaigns"]]
+    return {**{key: e[key] for key in ("votes", "table_votes", "winner", "tied", "second")},
+            "campaigns": campaigns}
+
+
+def own_view(state: State, seat: int | None) -> dict[str, Any]:
+    if seat is None:
+        return {"hand": [], "leader_offer": [], "leader_choice": None, "campaign": None}
+    p = player(state, seat)
+    offer = [leader_view(state, lid) for lid in p["offer"]] if state["stage"] == "leaders" else []
+    campaign = None if p["campaign"] is None else {
+        "cards": [group_view(state, gid) for gid in p["campaign"]["cards"]], "money": p["campaign"]["money"]}
+    return {"hand": [group_view(state, gid) for gid in p["hand"]], "leader_offer": offer,
+            "leader_choice": p["choice"], "campaign": campaign}
+
+
+def view(state: State, seat: int | None, awaiting: set[int]) -> dict[str, Any]:
+    stage = state["stage"]
+    prompt = state["prompts"][0] if state["prompts"] else None
+    over = stage == "over"
+    shown: dict[str, Any] = {
+        "phase": PHASES.get(stage, "turn"),
+        "step": prompt["kind"] if prompt else stage,
+        "you": seat,
+        "round": state["round"],
+        "first": state["first"],
+        "current": None if stage in ("leaders", "campaign") else state["current"],
+        "awaiting": sorted(awaiting),
+        "prompt": None if prompt is None else dict(prompt),
+        "organization_moves": state["moves"],
+        "players": [player_view(state, s) for s in range(len(state["players"]))],
+        **own_view(state, seat),
+        "treasury": state["treasury"],
+        "titles": list(state["titles"]),
+        "events_left": len(state["events"]),
+        "last_event": event_view(state, state["events_revealed"][-1]) if state["events_revealed"] else None,
+        "event": None if state["event"] is None else event_view(state, state["event"]),
+        "group_pile": len(state["draw_pile"]),
+        "discards": [group_view(state, gid) for gid in state["discards"]],
+        "government": state["government"],
+        "attack": attack_view(state),
+        "election": election_view(state),
+        "end_reason": state["end_reason"],
+        "result": scoring.result(state) if over else None,
+    }
+    if over:
+        shown["seed"] = state["seed"]
+    return shown
+
+
+# --- re-dealing hidden information ------------------------------------------------------------
+
+def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
+    """A copy with everything ``seat`` cannot see re-dealt at random, consistently with its view."""
+    s = working_copy(state)
+    s["seed"] = f"resampled-{r.getrandbits(64):016x}"
+    others = [o for o in range(len(s["players"])) if o != seat]
+    redeal_groups(s, others, r)
+    redeal_leaders(s, seat, others, r)
+    redeal_events(s, r)
+    return s
+
+
+def redeal_groups(s: State, others: list[int], r: random.Random) -> None:
+    hands = [player(s, o)["hand"] for o in others]
+    pool = [gid for hand in hands for gid in hand] + s["draw_pile"]
+    r.shuffle(pool)
+    for o, hand in zip(others, hands, strict=True):
+        size = len(hand)
+        hand[:], pool = pool[:size], pool[size:]
+        p = player(s, o)
+        if p["campaign"] is not None:
+            cards = sorted(r.sample(hand, r.randint(0, size)))
+            p["campaign"] = {"cards": cards, "money": r.randint(0, p["money"])}
+    s["draw_pile"] = pool
+
+
+def redeal_leaders(s: State, seat: int | None, others: list[int], r: random.Random) -> None:
+    revealed = s["stage"] != "leaders"
+    known = set(player(s, seat)["offer"]) if seat is not None else set()
+    if revealed:
+        known |= {player(s, o)["leader"] for o in others}
+    pool = [lid for lid in range(len(s["deck"]["leaders"])) if lid not in known]
+    r.shuffle(pool)
+    for o in others:
+        p = player(s, o)
+        if revealed:
+            p["offer"] = [p["leader"], pool.pop()]
+        else:
+            p["offer"] = [pool.pop(), pool.pop()]
+            if p["choice"] is not None:
+                p["choice"] = r.choice(p["offer"])
+    s["leaders_out"] = pool
+
+
+def redeal_events(s: State, r: random.Random) -> None:
+    """Shuffle the face-down Events; Elections keep their places and the Troika stays in the bottom four."""
+    events = s["deck"]["events"]
+    pile = s["events"]
+    free = [i for i, eid in enumerate(pile) if events[eid]["role"] != "elections"]
+    normal = [eid for eid in pile + s["events_out"] if events[eid]["role"] == "normal"]
+    r.shuffle(normal)
+    troika = [eid for eid in pile if events[eid]["role"] == "troika"]
+    if troika:
+        spot = r.choice([i for i in free if i >= len(pile) - 4])
+        pile[spot] = troika[0]
+        free.remove(spot)
+    for i in free:
+        pile[i] = normal.pop()
+    s["events_out"] = normal
