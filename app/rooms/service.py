@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,16 @@ from app.realtime.bus import EventBus
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 
 MAX_NAME_LENGTH = 24
+SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
+
+
+def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+    """Log entries with the engines' "Seat N" mentions replaced by the players' names."""
+
+    def name(match: re.Match) -> str:
+        return names.get(int(match.group(1)), match.group(0))
+
+    return [{**e, "text": SEAT_MENTION.sub(name, e["text"])} for e in entries]
 
 
 def hash_token(token: str) -> str:
@@ -200,7 +211,7 @@ class RoomService:
 
     async def log(self, room_id: str, seat: int | None) -> list[dict[str, Any]]:
         info, live = await self.game_state(room_id)
-        return [] if live is None else visible_log(live.state.get("log", []), seat)
+        return [] if live is None else with_names(visible_log(live.state.get("log", []), seat), info.seats)
 
     async def record(self, room_id: str) -> dict[str, Any]:
         """The replayable record of a finished game: seed, options, seats and every action."""

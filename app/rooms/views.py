@@ -10,11 +10,9 @@ from typing import Any
 
 from app.games.base import visible_log
 from app.games.registry import GAMES
-from app.rooms.service import LiveGame, RoomInfo
+from app.rooms.service import LiveGame, RoomInfo, with_names
 
 LOG_TAIL = 30
-
-
 def seat_view(info: RoomInfo, live: LiveGame | None, seat: int | None) -> dict[str, Any]:
     """The whole payload for ``seat`` (None: spectator) at the room's current version."""
     game = GAMES[info.game]
@@ -42,7 +40,7 @@ def seat_view(info: RoomInfo, live: LiveGame | None, seat: int | None) -> dict[s
         your_turn=bool(legal),
         view=game.view(state, seat),
         legal_actions=[{"action": a, "label": game.describe(a)} for a in legal],
-        log=visible_log(state.get("log", []), seat)[-LOG_TAIL:],
+        log=with_names(visible_log(state.get("log", []), seat)[-LOG_TAIL:], info.seats),
         outcome=outcome.to_json() if outcome else None,
     )
     return payload
