@@ -26,7 +26,8 @@ Deck schema (a JSON object)
 
     {"name": str, "gloss": str, "role": "troika"|"elections"|"normal" (optional, default
      "normal"), "points": 0-20 (optional, default 0: Victory Points the card is worth to a
-     player who keeps it as a Government card), "effects": [effect, ...] (1-4 effects)}
+     player who keeps it as a Government card), "effects": [effect, ...] (1-4 effects),
+     "text": str (optional and ignored: validation writes the effects in plain English here)}
 
 Exactly one Event has role "troika" and is named "Chegou a Troika" (it must end the game);
 exactly two have role "elections" and are named "Eleições" (they must hold Elections); one
@@ -148,7 +149,7 @@ def check_leader(card: Any, path: str) -> dict[str, Any]:
 
 
 def check_event(card: Any, path: str) -> dict[str, Any]:
-    need_keys(card, path, {"name", "gloss", "role", "points", "effects"})
+    need_keys(card, path, {"name", "gloss", "role", "points", "effects", "text"})
     event = {
         "name": need_text(card, "name", path),
         "gloss": need_text(card, "gloss", path),
@@ -159,6 +160,7 @@ def check_event(card: Any, path: str) -> dict[str, Any]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= 4:
         fail(f"{path}.effects", "must be a list of 1-4 effects")
     event["effects"] = [effects.check_effect(e, f"{path}.effects[{i}]") for i, e in enumerate(raw)]
+    event["text"] = effects.describe_event(event)
     return event
 
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from app.games.base import State
 from app.games.vem_ai_troika import attack, scoring, table
-from app.games.vem_ai_troika.effects import describe_event
 from app.games.vem_ai_troika.engine import working_copy
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
@@ -33,7 +32,7 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
 def event_view(state: State, eid: int) -> dict[str, Any]:
     card = state["deck"]["events"][eid]
     return {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"],
-            "text": describe_event(card)}
+            "text": card["text"]}
 
 
 def player_view(state: State, seat: int) -> dict[str, Any]:
