@@ -1,0 +1,88 @@
+"""Hidden information through the whole server: what a seat (or a spectator) receives from any
+endpoint, page or pushed fragment must not change when everything it cannot see is re-dealt
+under the server; the seed and seat tokens appear nowhere before the end; logs stay clean."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+import pytest
+
+from app.games.registry import GAMES
+from app.logs import redact
+from app.web.render import room_fragment
+from tests.conftest import auth, create_started_room, play_random_moves
+
+
+async def everything_seen_by(client, room_id, token):
+    """Every answer the server gives this viewer (token None: a spectator), as text."""
+    headers = auth(token) if token else {}
+    paths = [f"/api/rooms/{room_id}/view", f"/api/rooms/{room_id}/log", f"/api/rooms/{room_id}"]
+    if token:
+        paths.append(f"/api/rooms/{room_id}/legal-actions")
+    answers = [(await client.get(path, headers=headers)).text for path in paths]
+    page = f"/rooms/{room_id}/seat/{token}" if token else f"/rooms/{room_id}"
+    answers.append((await client.get(page)).text)
+    service = client.app.state.rooms
+    info, live = await service.game_state(room_id)
+    seat = None if token is None else await service.seat_of(room_id, token)
+    answers.append(room_fragment(info, live, seat, token))
+    return answers
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug):
+    game = GAMES[slug]
+    seats = min(3, game.max_players)
+    room_id, tokens = await create_started_room(client, slug, seats)
+    service = client.app.state.rooms
+    rng = random.Random(11)
+    changed = 0
+    for step in range(4):
+        await play_random_moves(client, room_id, tokens, 6, random.Random(step))
+        info, live = await service.game_state(room_id)
+        if info.status != "playing":
+            break
+        original = live.state
+        for seat, token in [(None, None), *enumerate(tokens)]:
+            seen = await everything_seen_by(client, room_id, token)
+            live.state = game.randomize_hidden(original, seat, rng)
+            changed += json.dumps(live.state, sort_keys=True) != json.dumps(original, sort_keys=True)
+            try:
+                assert await everything_seen_by(client, room_id, token) == seen, (
+                    f"seat {seat} sees something it should not"
+                )
+            finally:
+                live.state = original
+    assert changed, "nothing hidden was ever re-dealt: this test would prove nothing"
+
+
+async def test_the_seed_and_tokens_stay_secret_until_the_end(client, caplog):
+    caplog.set_level(logging.INFO)  # the level a host runs at; DEBUG SQL echo is the host's own
+    caplog.set_level(logging.WARNING, logger="httpx")  # the test client's own request lines
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    info, _ = await client.app.state.rooms.game_state(room_id)
+    seed = info.seed
+    await play_random_moves(client, room_id, tokens, 40, random.Random(2))
+    for token in (None, *tokens):
+        for text in await everything_seen_by(client, room_id, token):
+            assert seed not in text
+            for other in tokens:
+                if other != token:
+                    assert other not in text
+    listing = (await client.get("/api/rooms")).text
+    assert seed not in listing and all(t not in listing for t in tokens)
+    assert (await client.get(f"/api/rooms/{room_id}/record")).status_code == 409
+    await play_random_moves(client, room_id, tokens, 3000, random.Random(3))
+    final = (await client.get(f"/api/rooms/{room_id}")).json()
+    assert final["status"] == "finished" and final["seed"] == seed
+    assert seed not in caplog.text and all(t not in caplog.text for t in tokens)
+
+
+def test_access_log_lines_have_seat_tokens_redacted():
+    line = 'GET /rooms/abc/seat/SECRET-tok_en/act HTTP/1.1 and /ws/rooms/abc?token=SECRET2&x=1'
+    cleaned = redact(line)
+    assert "SECRET" not in cleaned and cleaned.count("[redacted]") == 2
+    assert "/rooms/abc/seat/[redacted]/act" in cleaned

@@ -1,0 +1,163 @@
+"""A real server process: per-seat websocket pushes, the Origin check, and SIGKILL mid-game
+followed by a restart on the same database (SQLite and Postgres)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+
+import httpx
+import pytest
+import websockets
+from websockets.asyncio.client import connect
+
+from tests.conftest import auth
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def server_process(database_url: str, port: int):
+    """Run ``uvicorn app.main:app`` as a child process until the block ends (or it is killed)."""
+    env = dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warning")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.1)
+    try:
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request, sqlite_url):
+    return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+async def make_room(client: httpx.AsyncClient, seats: int = 2):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": seats, "name": "Ana"})
+    room_id, tokens = r.json()["room"]["id"], [r.json()["token"]]
+    for name in ["Bruno", "Carla"][: seats - 1]:
+        tokens.append((await client.post(f"/api/rooms/{room_id}/seats", json={"name": name})).json()["token"])
+    await client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0]))
+    return room_id, tokens
+
+
+async def play(client, room_id, tokens, moves, rng):
+    for _ in range(moves):
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        seat = rng.choice(view["to_act"])
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+        action = rng.choice([a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika"])
+        r = await client.post(
+            f"/api/rooms/{room_id}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": legal["version"], "action": action},
+        )
+        assert r.status_code == 200, r.text
+
+
+async def every_view(client, room_id, tokens):
+    views = [(await client.get(f"/api/rooms/{room_id}/view")).json()]
+    for token in tokens:
+        views.append((await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json())
+    return views
+
+
+def ws_url(base: str, room_id: str, token: str | None, fmt: str = "json") -> str:
+    query = f"?format={fmt}" + (f"&token={token}" if token else "")
+    return base.replace("http://", "ws://") + f"/ws/rooms/{room_id}{query}"
+
+
+async def test_each_socket_gets_its_own_seats_view_after_every_move(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client)
+            headers = {"Origin": base}
+            async with (
+                connect(ws_url(base, room_id, tokens[0]), additional_headers=headers) as ws0,
+                connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as ws1,
+                connect(ws_url(base, room_id, None), additional_headers=headers) as spectator,
+            ):
+                first = [json.loads(await ws.recv()) for ws in (ws0, ws1, spectator)]
+                assert [m["seat"] for m in first] == [0, 1, None]
+                assert all(m["version"] == 0 for m in first)
+                await play(client, room_id, tokens, 1, random.Random(1))
+                pushed = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for ws in (ws0, ws1, spectator)]
+                assert all(m["version"] == 1 for m in pushed)
+                for seat, message in enumerate(pushed[:2]):
+                    hands = [p["hand"] for p in message["view"]["players"]]
+                    assert hands[seat] == message["view"]["hand"] and hands[1 - seat] is None
+                assert pushed[2]["view"]["hand"] == [] and pushed[2]["legal_actions"] == []
+            async with connect(ws_url(base, room_id, tokens[0], "html"), additional_headers=headers) as ws:
+                html = await ws.recv()
+                assert 'id="room-main"' in html and 'data-version="1"' in html
+
+
+async def test_websocket_handshakes_need_this_servers_origin_and_a_real_seat(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client)
+        url = ws_url(base, room_id, tokens[0])
+        for headers in ({}, {"Origin": "http://evil.example"}):
+            with pytest.raises(websockets.exceptions.InvalidStatus):
+                async with connect(url, additional_headers=headers):
+                    pass
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            async with connect(ws_url(base, room_id, "forged"), additional_headers={"Origin": base}):
+                pass
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            async with connect(ws_url(base, "no-room", None), additional_headers={"Origin": base}):
+                pass
+
+
+async def test_sigkill_mid_game_then_restart_continues_from_the_same_version(database_url):
+    port = free_port()
+    with server_process(database_url, port) as (proc, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client, seats=3)
+            await play(client, room_id, tokens, 17, random.Random(4))
+            before = await every_view(client, room_id, tokens)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    with server_process(database_url, port) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            after = await every_view(client, room_id, tokens)
+            assert after == before and after[0]["version"] == 17
+            await play(client, room_id, tokens, 3, random.Random(5))
+            assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 20
