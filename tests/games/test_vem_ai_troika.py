@@ -1,0 +1,468 @@
+"""Scenario tests for the Vem aí a Troika engine (basic rules): setup, the turn, Organization,
+Income, attacks and the rulebook's worked examples, built from exact states."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.games.base import IllegalAction
+from app.games.vem_ai_troika import GAME
+from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
+
+DECK = default_deck()
+G = {card["name"]: i for i, card in enumerate(DECK["groups"])}
+L = {card["name"]: i for i, card in enumerate(DECK["leaders"])}
+E = {card["name"]: i for i, card in enumerate(DECK["events"])}
+ELECTIONS = [i for i, card in enumerate(DECK["events"]) if card["role"] == "elections"]
+LEADERS = ["O Autarca Eterno", "O Tecnocrata", "O Comentador de Domingo", "A Baronesa do Partido"]
+
+
+def arrange(n=2, *, hands=None, tables=None, leaders=None, money=None, treasury=10, pile=None,
+            stage="action", current=0, first=0, government=None, events=None, titles=None):
+    """A state after the Leader choice with exactly the given cards; unlisted Groups form the
+    pile (``pile`` names its top cards) and the log is empty."""
+    state = GAME.setup(n, {}, "scenario")
+    hands, tables, money = hands or {}, tables or {}, money or {}
+    used = []
+    for seat, p in enumerate(state["players"]):
+        p["hand"] = [G[name] for name in hands.get(seat, [])]
+        p["table"] = [G[name] for name in tables.get(seat, [])]
+        p["money"] = money.get(seat, 0)
+        p["leader"] = p["choice"] = L[(leaders or LEADERS)[seat]]
+        used += p["hand"] + p["table"]
+    top = [G[name] for name in pile or []]
+    state["draw_pile"] = top + [g for g in range(len(DECK["groups"])) if g not in used + top]
+    state.update(stage=stage, current=current, first=first, government=government,
+                 treasury=treasury, discards=[], log=[])
+    if events is not None:
+        state["events"] = list(events)
+    if titles is not None:
+        state["titles"] = list(titles)
+    return state
+
+
+def play(state, *steps):
+    for seat, action in steps:
+        state = GAME.apply(state, seat, action)
+    return state
+
+
+def names(ids):
+    return [DECK["groups"][gid]["name"] for gid in ids]
+
+
+def public_text(state):
+    return " ".join(entry["text"] for entry in state["log"] if entry["to"] is None)
+
+
+def attack(target, *cards, mode="control"):
+    return {"type": "attack", "target": G[target], "mode": mode, "cards": sorted(G[c] for c in cards)}
+
+
+def add(*cards):
+    return {"type": "add", "cards": sorted(G[c] for c in cards)}
+
+
+DRAW_GROUP = {"type": "draw", "what": "group"}
+STOP = {"type": "stop"}
+PASS = {"type": "pass"}
+
+
+# --- setup and options ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("n", "treasury", "titles", "gap"),
+    [(2, 12, [6, 6, 5, 5, 5, 5, 4, 4], 4),
+     (3, 18, [6, 6, 6, 5, 5, 5, 5, 4, 4, 4], 3),
+     (4, 24, [6, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4], 2)],
+)
+def test_setup_follows_v3(n, treasury, titles, gap):
+    state = GAME.setup(n, {}, f"setup-{n}")
+    assert state["treasury"] == treasury - 2 * n
+    assert state["titles"] == titles
+    for p in state["players"]:
+        assert (len(p["hand"]), p["money"], len(p["offer"]), p["leader"], p["table"]) == (3, 2, 2, None, [])
+    roles = [DECK["events"][eid]["role"] for eid in state["events"]]
+    assert roles == ["normal"] * gap + ["elections"] + ["normal"] * gap + ["elections"] + roles[-4:]
+    assert sorted(roles[-4:]) == ["normal", "normal", "normal", "troika"]
+    assert len(state["events_out"]) == 13 - 3 - 2 * gap
+    assert sorted(state["events"] + state["events_out"]) == list(range(16))
+    dealt = [gid for p in state["players"] for gid in p["hand"]]
+    assert sorted(dealt + state["draw_pile"]) == list(range(42))
+    offered = [lid for p in state["players"] for lid in p["offer"]]
+    assert sorted(offered + state["leaders_out"]) == list(range(9))
+    assert state["stage"] == "leaders" and GAME.to_act(state) == set(range(n))
+
+
+def test_setup_is_deterministic_and_depends_on_the_seed():
+    assert GAME.setup(3, {}, "a") == GAME.setup(3, {}, "a")
+    assert GAME.setup(3, {}, "a")["draw_pile"] != GAME.setup(3, {}, "b")["draw_pile"]
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="^advanced rules are not available yet$"):
+        GAME.setup(2, {"advanced": True}, "s")
+    with pytest.raises(ValueError, match="unknown option 'speed'"):
+        GAME.setup(2, {"speed": 1}, "s")
+    with pytest.raises(ValueError, match="2-4 players"):
+        GAME.setup(5, {}, "s")
+    bad = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    bad["groups"][3]["power"] = 9
+    with pytest.raises(ValueError, match=r"^groups\[3\]\.power: must be an integer 0-4$"):
+        GAME.setup(2, {"deck": bad}, "s")
+
+
+def test_a_loaded_deck_is_validated_stored_and_used():
+    custom = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for card in custom["groups"]:
+        card["name"] = "Grupo " + card["name"]
+    state = GAME.setup(2, {"deck": custom}, "custom")
+    assert state["deck"]["groups"][0]["name"] == "Grupo Procuradoria"
+    hand = GAME.view(state, 0)["hand"]
+    assert all(card["name"].startswith("Grupo ") for card in hand)
+    assert GAME.setup(2, {"deck": None}, "custom")["deck"] == DECK
+
+
+def test_leaders_are_chosen_in_secret_and_revealed_together():
+    state = GAME.setup(3, {}, "leaders")
+    offers = [p["offer"] for p in state["players"]]
+    state = GAME.apply(state, 1, {"type": "choose_leader", "leader": offers[1][1]})
+    assert GAME.to_act(state) == {0, 2}
+    seen_by_0 = GAME.view(state, 0)
+    assert seen_by_0["players"][1]["leader"] is None and seen_by_0["players"][1]["leader_chosen"] is True
+    assert [leader["id"] for leader in seen_by_0["leader_offer"]] == offers[0]
+    assert GAME.view(state, 1)["leader_choice"] == offers[1][1]
+    assert str(offers[1][1]) not in json.dumps(seen_by_0["players"])
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, {"type": "choose_leader", "leader": offers[1][0]})
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 1, {"type": "choose_leader", "leader": offers[1][0]})
+    state = play(state, (0, {"type": "choose_leader", "leader": offers[0][0]}))
+    every_leader = [card["name"] for card in DECK["leaders"]]
+    assert not any(name in public_text(state) for name in every_leader)
+    state = play(state, (2, {"type": "choose_leader", "leader": offers[2][1]}))
+    assert [p["leader"] for p in state["players"]] == [offers[0][0], offers[1][1], offers[2][1]]
+    assert [p["leader"]["id"] for p in GAME.view(state, None)["players"]] == [offers[0][0], offers[1][1], offers[2][1]]
+    assert (state["stage"], state["current"], GAME.to_act(state)) == ("draw", 0, {0})
+
+
+# --- the turn -------------------------------------------------------------------------------
+
+def test_drawing_a_group_card_is_private_and_money_is_public():
+    state = arrange(2, stage="draw", pile=["Juízes"], treasury=5)
+    drawn = GAME.apply(state, 0, DRAW_GROUP)
+    assert drawn["players"][0]["hand"] == [G["Juízes"]] and drawn["stage"] == "action"
+    assert "Juízes" not in public_text(drawn)
+    assert [e["text"] for e in drawn["log"] if e["to"] == [0]] == ["You drew Juízes (gold, 3 Power)."]
+    paid = GAME.apply(state, 0, {"type": "draw", "what": "money"})
+    assert (paid["players"][0]["money"], paid["treasury"]) == (2, 3)
+    assert GAME.view(paid, 1)["players"][0]["money"] == 2
+
+
+def test_an_empty_group_pile_is_refilled_from_the_discards():
+    state = arrange(2, stage="draw")
+    state["discards"], state["draw_pile"] = state["draw_pile"], []
+    drawn = GAME.apply(state, 0, DRAW_GROUP)
+    assert len(drawn["players"][0]["hand"]) == 1
+    assert (len(drawn["draw_pile"]), drawn["discards"]) == (41, [])
+
+
+def test_with_nothing_to_draw_the_draw_is_skipped():
+    state = arrange(2, treasury=0)
+    state["draw_pile"] = []
+    state = GAME.apply(state, 0, PASS)
+    assert (state["current"], state["stage"]) == (1, "action")
+    assert not any(a["type"] == "draw" for a in GAME.legal_actions(state, 1))
+
+
+def test_only_the_current_player_acts():
+    state = arrange(3)
+    assert GAME.legal_actions(state, 1) == []
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 1, PASS)
+
+
+def test_hand_limit_counts_group_cards_and_money():
+    state = arrange(2, hands={0: ["Juízes", "Claque", "Tabloides", "Pensionistas"]}, money={0: 3})
+    state = GAME.apply(state, 0, PASS)
+    assert (state["stage"], state["prompts"]) == ("end_turn", [{"kind": "hand_limit", "seat": 0}])
+    legal = GAME.legal_actions(state, 0)
+    assert {"type": "discard_money"} in legal and {"type": "discard", "card": G["Claque"]} in legal
+    state = GAME.apply(state, 0, {"type": "discard_money"})
+    assert (state["players"][0]["money"], state["treasury"], state["current"]) == (2, 11, 1)
+    assert state["stage"] == "draw"
+
+
+def test_hand_limit_discards_until_six():
+    state = arrange(2, hands={0: ["Juízes", "Claque", "Tabloides", "Pensionistas", "Revisão"]}, money={0: 3})
+    state = play(state, (0, PASS), (0, {"type": "discard", "card": G["Claque"]}))
+    assert GAME.to_act(state) == {0} and state["prompts"][0]["kind"] == "hand_limit"
+    state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
+    assert names(state["discards"]) == ["Claque", "Revisão"]
+    assert state["current"] == 1 and "Claque" in public_text(state)
+
+
+# --- Organization ---------------------------------------------------------------------------
+
+def test_organization_example_1_joana_places_two_vote_cards():
+    state = arrange(3, hands={0: ["Pensionistas", "TV Irritante", "Sindicatos"]})
+    state = GAME.apply(state, 0, {"type": "place", "card": G["Pensionistas"]})
+    assert (state["stage"], state["moves"]) == ("organize", 1)
+    state = GAME.apply(state, 0, {"type": "place", "card": G["TV Irritante"]})
+    assert names(state["players"][0]["table"]) == ["Pensionistas", "TV Irritante"]
+    assert GAME.view(state, 1)["players"][0]["votes"] == 2 + 4 + 3
+    assert (state["current"], state["stage"]) == (1, "draw")
+
+
+def test_organization_example_2_antonio_replaces_then_places():
+    state = arrange(2, hands={0: ["Procuradoria", "Bancos + ou - Honestos", "Pensionistas"]},
+                    pile=["Banco de Portugalândia"])
+    income_before = GAME.view(state, 0)["players"][0]["income"]
+    state = GAME.apply(state, 0, {"type": "replace", "card": G["Procuradoria"]})
+    assert names(state["players"][0]["hand"]) == ["Bancos + ou - Honestos", "Pensionistas", "Banco de Portugalândia"]
+    assert names(state["discards"]) == ["Procuradoria"]
+    assert "Banco de Portugalândia" not in public_text(state)
+    state = GAME.apply(state, 0, {"type": "place", "card": G["Bancos + ou - Honestos"]})
+    assert names(state["players"][0]["table"]) == ["Bancos + ou - Honestos"]
+    assert GAME.view(state, 0)["players"][0]["income"] == income_before + 2
+    assert state["current"] == 1
+
+
+def test_a_family_holds_at_most_four_cards():
+    gold = ["Procuradoria", "Juízes", "Opus Day", "Fundos Abutre"]
+    state = arrange(2, hands={0: ["Consultoras"]}, tables={0: gold + ["Expesso"]})
+    legal = GAME.legal_actions(state, 0)
+    assert {"type": "place", "card": G["Consultoras"]} not in legal
+    assert {"type": "place", "card": G["Consultoras"], "take": G["Juízes"]} in legal
+    assert {"type": "place", "card": G["Consultoras"], "take": G["Expesso"]} not in legal
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, {"type": "place", "card": G["Consultoras"]})
+    state = GAME.apply(state, 0, {"type": "place", "card": G["Consultoras"], "take": G["Juízes"]})
+    assert names(state["players"][0]["hand"]) == ["Juízes"]
+    families = GAME.view(state, 0)["players"][0]["families"]
+    assert [card["name"] for card in families["gold"]] == ["Procuradoria", "Opus Day", "Fundos Abutre", "Consultoras"]
+
+
+def test_organization_may_stop_after_one_move():
+    state = arrange(2, hands={0: ["Expesso"]}, tables={0: ["Tabloides"]})
+    state = GAME.apply(state, 0, {"type": "place", "card": G["Expesso"], "take": G["Tabloides"]})
+    assert names(state["players"][0]["hand"]) == ["Tabloides"]
+    assert {"type": "stop"} in GAME.legal_actions(state, 0)
+    state = GAME.apply(state, 0, STOP)
+    assert (state["current"], names(state["players"][0]["table"])) == (1, ["Expesso"])
+
+
+# --- Income ---------------------------------------------------------------------------------
+
+def income(titles, offshore=0):
+    return {"type": "income", "titles": titles, "offshore": offshore}
+
+
+def income_state(**kwargs):
+    kwargs.setdefault("tables", {0: ["Banco de Portugalândia", "Bancos + ou - Honestos"]})
+    return arrange(2, leaders=["O Tecnocrata", "O Autarca Eterno"], **kwargs)
+
+
+def test_income_example_joao_buys_a_title_and_keeps_two():
+    state = income_state(treasury=10)
+    assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "income"] == [income(0), income(1)]
+    state = GAME.apply(state, 0, income(1))
+    p = state["players"][0]
+    assert (p["titles"], p["money"], state["treasury"]) == ([6], 2, 8)
+    assert state["titles"] == [6, 5, 5, 5, 5, 4, 4]
+
+
+def test_titles_can_be_bought_with_money_already_in_hand():
+    state = GAME.apply(income_state(money={0: 4}, treasury=10), 0, income(2))
+    p = state["players"][0]
+    assert (p["titles"], p["money"], state["treasury"]) == ([6, 6], 0, 14)
+
+
+def test_income_the_treasury_cannot_pay_is_lost():
+    state = GAME.apply(income_state(treasury=3), 0, income(0))
+    assert (state["players"][0]["money"], state["treasury"]) == (3, 0)
+    state = GAME.apply(income_state(treasury=0), 0, income(1))
+    assert (state["players"][0]["titles"], state["players"][0]["money"], state["treasury"]) == ([6], 0, 0)
+
+
+def test_after_the_last_title_money_may_go_to_the_offshore():
+    state = income_state(treasury=10, titles=[4])
+    legal = [a for a in GAME.legal_actions(state, 0) if a["type"] == "income"]
+    assert legal == [income(0), income(1), income(1, 1), income(1, 2)]
+    state = GAME.apply(state, 0, income(1, 2))
+    p = state["players"][0]
+    assert (p["titles"], p["money"], p["offshore_money"], state["titles"]) == ([4], 0, 2, [])
+    none_left = income_state(treasury=10, titles=[], money={0: 1})
+    offshore = [a["offshore"] for a in GAME.legal_actions(none_left, 0) if a["type"] == "income"]
+    assert offshore == list(range(10))
+
+
+# --- Attacks --------------------------------------------------------------------------------
+
+def test_attack_example_1_miguel_takes_expesso_and_both_draw():
+    state = arrange(3, leaders=["A Sindicalista", "O Autarca Eterno", "O Tecnocrata"],
+                    hands={0: ["Revisão"], 1: ["Ambientalistas"]},
+                    tables={0: ["Tabloides"], 1: ["Expesso", "Pensionistas"]},
+                    pile=["Sindicatos", "Estudantes"])
+    state = GAME.apply(state, 0, attack("Expesso", "Revisão"))
+    fight = GAME.view(state, 2)["attack"]
+    assert (fight["attack_total"], fight["defence_total"], fight["awaiting"]) == (4, 2, 1)
+    assert GAME.legal_actions(state, 1) == [add("Ambientalistas"), STOP]
+    state = GAME.apply(state, 1, STOP)
+    assert names(state["players"][0]["table"]) == ["Tabloides", "Expesso"]
+    assert names(state["players"][1]["table"]) == ["Pensionistas"]
+    assert names(state["discards"]) == ["Revisão"]
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 1), ("draw", 0)]
+    state = play(state, (1, DRAW_GROUP), (0, DRAW_GROUP))
+    assert names(state["players"][1]["hand"]) == ["Ambientalistas", "Sindicatos"]
+    assert names(state["players"][0]["hand"]) == ["Estudantes"]
+    assert (state["current"], state["attack"]) == (1, None)
+
+
+def test_attack_example_2_sofia_wins_four_to_three_and_breaks_a_consensus():
+    state = arrange(2, leaders=["O Pivô da Televisão", "A Sindicalista"],
+                    hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas"]},
+                    tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso", "Pensionistas", "Autarcas"]})
+    maria = GAME.view(state, 1)["players"][1]
+    assert (maria["consensus"], maria["votes"]) == (1, 13)
+    state = GAME.apply(state, 0, attack("Procuradoria", "Patos Bravos"))
+    assert GAME.view(state, None)["attack"]["attack_total"] == 3
+    state = GAME.apply(state, 1, add("Meninas Boas"))
+    fight = GAME.view(state, None)["attack"]
+    assert (fight["attack_total"], fight["defence_total"], fight["awaiting"]) == (3, 3, 0)
+    state = GAME.apply(state, 0, add("Banco de Portugalândia"))
+    assert state["attack"] is None, "Maria has no card left: she loses without being asked"
+    assert names(state["players"][0]["table"]) == ["Fundos Abutre", "Procuradoria"]
+    assert sorted(names(state["discards"])) == ["Banco de Portugalândia", "Meninas Boas", "Patos Bravos"]
+    maria = GAME.view(state, 1)["players"][1]
+    assert (maria["consensus"], maria["votes"]) == (0, 9)
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 1)], "2 players: Sofia does not draw"
+
+
+def test_a_tie_goes_to_the_defender():
+    state = arrange(2, hands={0: ["Revisão"], 1: ["Ambientalistas"]}, tables={1: ["Expesso"]})
+    state = play(state, (0, attack("Expesso", "Revisão")), (1, add("Ambientalistas")))
+    assert state["attack"] is None, "at 4 to 4 the attacker, out of cards, has lost"
+    assert names(state["players"][1]["table"]) == ["Expesso"]
+    assert state["prompts"] == [] and state["current"] == 1
+
+
+def test_the_attacker_stopping_at_a_tie_loses_and_still_draws_with_three_players():
+    state = arrange(3, hands={0: ["Revisão", "Peregrinos"], 1: ["Ambientalistas"]}, tables={1: ["Expesso"]})
+    state = play(state, (0, attack("Expesso", "Revisão")), (1, add("Ambientalistas")))
+    assert GAME.legal_actions(state, 0) == [add("Peregrinos"), STOP]
+    state = GAME.apply(state, 0, STOP)
+    assert names(state["players"][1]["table"]) == ["Expesso"]
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 0)]
+
+
+def test_the_opening_must_beat_the_defence():
+    state = arrange(2, hands={0: ["Revisão"]}, tables={1: ["Juízes"]})
+    with pytest.raises(IllegalAction, match="opening attack must be stronger"):
+        GAME.apply(state, 0, attack("Juízes", "Revisão"))
+    assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack"] == [
+        attack("Juízes", "Revisão", mode="discard")]
+    with pytest.raises(IllegalAction, match="opponent's Group"):
+        GAME.apply(state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G["Revisão"]]})
+    with pytest.raises(IllegalAction, match="at least one"):
+        GAME.apply(state, 0, {"type": "attack", "target": G["Juízes"], "mode": "control", "cards": []})
+
+
+def test_defence_counts_the_column_the_leader_colour_and_the_government_on_gold():
+    tables = {1: ["Sindicatos", "Professores", "Procuradoria"]}
+    state = arrange(2, leaders=["O Autarca Eterno", "A Sindicalista"],
+                    hands={0: ["Revisão", "Claque"], 1: ["Peregrinos"]}, tables=tables, government=1)
+    opening = GAME.apply(state, 0, attack("Sindicatos", "Revisão", "Claque"))
+    assert GAME.view(opening, None)["attack"]["defence_total"] == 3 + 1 + 1
+    opening = GAME.apply(state, 0, attack("Procuradoria", "Claque"))
+    assert GAME.view(opening, None)["attack"]["defence_total"] == 2 + 1
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, attack("Procuradoria", "Revisão"))
+    state["government"] = None
+    assert GAME.view(GAME.apply(state, 0, attack("Procuradoria", "Revisão")), None)["attack"]["defence_total"] == 2
+
+
+def test_an_attack_to_discard_uses_four_leader_power_and_discards_the_target():
+    state = arrange(2, leaders=["O Tecnocrata", "O Autarca Eterno"], hands={0: ["Revisão"], 1: ["Peregrinos"]},
+                    tables={1: ["Expesso", "Pensionistas"]})
+    legal = GAME.legal_actions(state, 0)
+    assert attack("Expesso", "Revisão", mode="discard") in legal
+    assert attack("Expesso", "Revisão") not in legal
+    state = GAME.apply(state, 0, attack("Expesso", "Revisão", mode="discard"))
+    assert GAME.view(state, None)["attack"]["attack_total"] == 5
+    state = GAME.apply(state, 1, STOP)
+    assert names(state["players"][1]["table"]) == ["Pensionistas"]
+    assert state["players"][0]["table"] == []
+    assert sorted(names(state["discards"])) == ["Expesso", "Revisão"]
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 1)]
+
+
+def test_the_defenders_first_answer_may_be_several_cards():
+    state = arrange(2, leaders=["A Baronesa do Partido", "O Autarca Eterno"],
+                    hands={0: ["Claque", "Revisão"], 1: ["Sindicatos", "Camionistas"]}, tables={1: ["Expesso"]})
+    state = GAME.apply(state, 0, attack("Expesso", "Claque"))
+    assert add("Sindicatos", "Camionistas") in GAME.legal_actions(state, 1)
+    state = GAME.apply(state, 1, add("Sindicatos", "Camionistas"))
+    fight = GAME.view(state, None)["attack"]
+    assert (fight["attack_total"], fight["defence_total"], fight["awaiting"]) == (6, 8, 0)
+    assert GAME.legal_actions(state, 0) == [add("Revisão"), STOP]
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, {"type": "add", "cards": []})
+
+
+def test_a_defender_without_group_cards_loses_at_once():
+    state = arrange(2, hands={0: ["Claque"]}, tables={1: ["Expesso"]}, money={1: 3})
+    state = GAME.apply(state, 0, attack("Expesso", "Claque"))
+    assert state["attack"] is None and names(state["players"][0]["table"]) == ["Expesso"]
+    assert "does not defend" in public_text(state)
+
+
+def test_a_fifth_card_of_a_family_sends_one_back_to_hand():
+    blue = ["Tabloides", "Redes Sociais", "Clube de Futebol", "Rádio Pirata"]
+    state = arrange(2, hands={0: ["Claque"]}, tables={0: blue, 1: ["Expesso"]})
+    state = GAME.apply(state, 0, attack("Expesso", "Claque"))
+    assert state["prompts"][0] == {"kind": "overflow", "seat": 0, "colour": "blue", "keep": G["Expesso"]}
+    assert GAME.legal_actions(state, 0) == [{"type": "take", "card": G[name]} for name in blue]
+    state = GAME.apply(state, 0, {"type": "take", "card": G["Redes Sociais"]})
+    assert names(state["players"][0]["table"]) == ["Tabloides", "Clube de Futebol", "Rádio Pirata", "Expesso"]
+    assert names(state["players"][0]["hand"]) == ["Redes Sociais"]
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 1)]
+
+
+# --- views, log and labels ------------------------------------------------------------------
+
+def test_views_show_counts_of_other_hands_only():
+    state = arrange(2, hands={0: ["Juízes", "Claque"], 1: ["Pensionistas"]}, money={0: 1})
+    seen = GAME.view(state, 1)
+    assert [card["name"] for card in seen["hand"]] == ["Pensionistas"]
+    assert (seen["players"][0]["hand_count"], seen["players"][0]["money"]) == (3, 1)
+    text = json.dumps(seen, ensure_ascii=False)
+    assert "Juízes" not in text and "Claque" not in text
+    assert "Juízes" not in json.dumps(GAME.view(state, None), ensure_ascii=False)
+    assert "seed" not in seen and "scenario" not in json.dumps(seen)
+
+
+def test_public_log_hides_dealt_cards_and_offers():
+    state = GAME.setup(4, {}, "log")
+    text = public_text(state)
+    hidden = [DECK["groups"][gid]["name"] for p in state["players"] for gid in p["hand"]]
+    hidden += [DECK["leaders"][lid]["name"] for p in state["players"] for lid in p["offer"]]
+    assert hidden and not any(name in text for name in hidden)
+    private = [entry for entry in state["log"] if entry["to"] is not None]
+    assert [entry["to"] for entry in private] == [[0], [1], [2], [3]]
+
+
+def test_actions_have_readable_labels():
+    assert GAME.describe(attack("Expesso", "Revisão")) == "Attack Expesso to control with Revisão"
+    assert GAME.describe(income(1, 2)) == "Take Income and buy 1 Deposit Title(s), 2 Mega-Euro to the Offshore"
+    assert GAME.describe({"type": "place", "card": G["Expesso"], "take": G["Tabloides"]}) == (
+        "Place Expesso and take Tabloides back")
+    assert GAME.describe({"type": "campaign", "cards": [], "money": 2}) == "Campaign with no cards and 2 Mega-Euro"
+    assert GAME.describe({"type": "choose_leader", "leader": L["O Tecnocrata"]}) == "Choose O Tecnocrata as Leader"
+    assert GAME.describe(DRAW_GROUP) == "Draw a Group card"
+    state = arrange(2)
+    state["deck"] = json.loads(json.dumps(state["deck"]))
+    state["deck"]["groups"][G["Expesso"]]["name"] = "Semanário"
+    assert GAME.describe({"type": "discard", "card": G["Expesso"]}, state) == "Discard Semanário"
