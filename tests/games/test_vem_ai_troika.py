@@ -466,3 +466,253 @@ def test_actions_have_readable_labels():
     state["deck"] = json.loads(json.dumps(state["deck"]))
     state["deck"]["groups"][G["Expesso"]]["name"] = "Semanário"
     assert GAME.describe({"type": "discard", "card": G["Expesso"]}, state) == "Discard Semanário"
+
+
+# --- Events ---------------------------------------------------------------------------------
+
+def end_round(state):
+    """The last player of the round passes, which reveals and resolves the top Event."""
+    last = (state["first"] - 1) % len(state["players"])
+    state["current"] = last
+    return GAME.apply(state, last, PASS)
+
+
+def money_of(state):
+    return [p["money"] for p in state["players"]]
+
+
+def test_receipts_go_in_round_order_until_the_treasury_is_empty():
+    state = end_round(arrange(3, first=1, treasury=2, events=[E["Subsídio de Natal"]]))
+    assert (money_of(state), state["treasury"]) == ([0, 1, 1], 0)
+    assert GAME.view(state, None)["last_event"]["name"] == "Subsídio de Natal"
+    assert (state["round"], state["current"], state["stage"]) == (2, 1, "draw")
+
+
+def test_a_player_who_cannot_pay_discards_power_instead():
+    state = arrange(2, money={0: 3}, hands={1: ["Peregrinos", "Claque"]}, tables={1: ["Expesso"]},
+                    events=[E["Aumento de Impostos"]])
+    state = end_round(state)
+    assert (money_of(state), state["treasury"]) == ([2, 0], 11)
+    assert state["prompts"] == [{"kind": "cover", "seat": 1, "amount": 1}]
+    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Claque"]},
+                                            {"type": "discard", "card": G["Expesso"]}]
+    state = GAME.apply(state, 1, {"type": "discard", "card": G["Expesso"]})
+    assert names(state["discards"]) == ["Expesso"] and state["players"][1]["table"] == []
+    assert (state["prompts"], state["round"], state["stage"]) == ([], 2, "draw")
+
+
+def test_a_short_payer_keeps_money_and_discards_the_whole_amount_in_power():
+    state = arrange(2, money={0: 1}, tables={0: ["Revisão", "Ambientalistas"], 1: ["Peregrinos"]},
+                    events=[E["Greve Geral"]])
+    state = end_round(state)
+    assert state["prompts"] == [{"kind": "cover", "seat": 0, "amount": 2}]
+    state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
+    assert state["prompts"] == [{"kind": "cover", "seat": 0, "amount": 1}]
+    state = GAME.apply(state, 0, {"type": "discard", "card": G["Ambientalistas"]})
+    assert (state["prompts"], money_of(state), state["treasury"]) == ([], [1, 0], 10)
+
+
+def test_a_payer_without_enough_power_discards_all_it_has():
+    state = end_round(arrange(2, tables={0: ["Revisão", "Peregrinos"]}, events=[E["Greve Geral"]]))
+    state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
+    assert state["prompts"] == [] and names(state["players"][0]["table"]) == ["Peregrinos"]
+
+
+def test_a_payment_to_another_player():
+    state = arrange(2, government=0, money={0: 3}, tables={1: ["Claque"]}, treasury=5,
+                    events=[E["Tráfico de Influências"]])
+    state = end_round(state)
+    assert (money_of(state), state["treasury"]) == ([1, 2], 5)
+
+
+def test_an_unpaid_player_takes_what_is_owed_from_the_treasury():
+    state = arrange(2, government=0, tables={0: ["Revisão"], 1: ["Claque"]}, treasury=5,
+                    events=[E["Tráfico de Influências"]])
+    state = end_round(state)
+    assert (money_of(state), state["treasury"]) == ([0, 2], 3)
+    assert state["prompts"] == [{"kind": "cover", "seat": 0, "amount": 2}]
+
+
+def test_an_event_about_the_government_does_nothing_without_one():
+    state = arrange(2, tables={0: ["Claque"], 1: ["Expesso"]}, events=[E["Escândalo no Governo"]])
+    state = end_round(state)
+    assert (state["prompts"], state["discards"], state["stage"]) == ([], [], "draw")
+    assert "No player qualifies" in public_text(state)
+
+
+def test_a_table_discard_is_chosen_by_the_player_from_the_table():
+    state = arrange(2, government=1, hands={1: ["Juízes"]}, tables={1: ["Claque", "Expesso"]},
+                    events=[E["Escândalo no Governo"]])
+    state = end_round(state)
+    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Claque"]},
+                                            {"type": "discard", "card": G["Expesso"]}]
+    state = GAME.apply(state, 1, {"type": "discard", "card": G["Expesso"]})
+    assert names(state["players"][1]["table"]) == ["Claque"] and names(state["discards"]) == ["Expesso"]
+
+
+def test_every_player_discards_in_round_order_and_a_player_without_cards_is_skipped():
+    state = arrange(3, first=1, hands={1: ["Juízes"], 2: ["Claque"]}, tables={1: ["Expesso"]},
+                    events=[E["Crise Financeira"]])
+    state = end_round(state)
+    assert [(p["seat"], p["count"], p["from"]) for p in state["prompts"]] == [(1, 1, "any"), (2, 1, "any"), (0, 1, "any")]
+    assert GAME.to_act(state) == {1}
+    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Juízes"]},
+                                            {"type": "discard", "card": G["Expesso"]}]
+    state = play(state, (1, {"type": "discard", "card": G["Expesso"]}), (2, {"type": "discard", "card": G["Claque"]}))
+    assert (state["prompts"], state["round"], state["current"]) == ([], 2, 1)
+    assert names(state["discards"]) == ["Expesso", "Claque"]
+
+
+def test_tied_players_are_all_affected():
+    state = arrange(3, leaders=["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"],
+                    tables={1: ["Patos Bravos"]}, events=[E["Resgate aos Bancos"]])
+    assert money_of(end_round(state)) == [2, 2, 0]
+    state = arrange(3, leaders=["O Tecnocrata", "O Autarca Eterno", "A Baronesa do Partido"],
+                    events=[E["Fundos Europeus"]])
+    assert money_of(end_round(state)) == [0, 2, 2]
+
+
+def test_the_most_of_something_needs_more_than_zero():
+    state = end_round(arrange(2, tables={0: ["Claque"]}, events=[E["Comissão de Inquérito"]]))
+    assert state["prompts"] == [] and "No player qualifies" in public_text(state)
+    four = ["Procuradoria", "Expesso", "Pensionistas", "Revisão"]
+    state = end_round(arrange(2, tables={1: four}, events=[E["Comissão de Inquérito"]]))
+    assert state["prompts"] == [{"kind": "discard", "seat": 1, "count": 1, "from": "table"}]
+
+
+def test_a_draw_event_lets_the_player_choose():
+    state = end_round(arrange(2, tables={1: ["Pensionistas"]}, events=[E["Sondagem"]]))
+    assert state["prompts"] == [{"kind": "draw", "seat": 1, "reason": "event"}]
+    assert GAME.legal_actions(state, 1) == [DRAW_GROUP, {"type": "draw", "what": "money"}]
+    state = GAME.apply(state, 1, {"type": "draw", "what": "money"})
+    assert money_of(state) == [0, 2]
+
+
+def test_vote_of_confidence_makes_an_interim_government():
+    state = end_round(arrange(3, tables={2: ["Pensionistas"]}, events=[E["Voto de Confiança"]]))
+    assert (state["government"], state["government_card"]) == (2, E["Voto de Confiança"])
+    assert (state["first"], state["current"], state["round"]) == (2, 2, 2)
+    cards = GAME.view(state, 0)["players"][2]["government_cards"]
+    assert [(card["name"], card["points"], card["face_up"]) for card in cards] == [("Voto de Confiança", 5, True)]
+
+
+def test_vote_of_confidence_on_a_tie_does_nothing():
+    state = end_round(arrange(3, events=[E["Voto de Confiança"]]))
+    assert (state["government"], state["first"]) == (None, 0)
+    assert all(p["kept"] == [] for p in state["players"])
+
+
+# --- Elections ------------------------------------------------------------------------------
+
+def campaign(*cards, money=0):
+    return {"type": "campaign", "cards": sorted(G[c] for c in cards), "money": money}
+
+
+def test_elections_secret_campaign_government_and_runner_up():
+    state = arrange(3, hands={2: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={2: ["TV Irritante"]},
+                    money={2: 1, 1: 2}, treasury=5, events=[ELECTIONS[0]], pile=["Juízes"])
+    state = end_round(state)
+    assert (state["stage"], GAME.to_act(state), GAME.view(state, 0)["phase"]) == ("campaign", {0, 1, 2}, "elections")
+    assert [p["votes"] for p in GAME.view(state, None)["players"]] == [2, 1, 5]
+    state = GAME.apply(state, 2, campaign("Pensionistas", money=1))
+    seen = GAME.view(state, 0)["players"][2]
+    assert (seen["committed"], seen["hand_count"], seen["money"]) == (True, 3, 1)
+    assert "Pensionistas" not in json.dumps(GAME.view(state, 0), ensure_ascii=False)
+    assert "Pensionistas" not in public_text(state)
+    assert GAME.view(state, 2)["campaign"]["money"] == 1
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 2, campaign())
+    with pytest.raises(IllegalAction, match="at most the Mega-Euro"):
+        GAME.apply(state, 1, campaign(money=3))
+    with pytest.raises(IllegalAction, match="from your hand"):
+        GAME.apply(state, 1, campaign("Juízes"))
+    state = play(state, (1, campaign("Estudantes", money=2)), (0, campaign()))
+    election = state["election"]
+    assert (election["votes"], election["table_votes"]) == ([2, 6, 10], [2, 1, 5])
+    assert (election["winner"], election["second"], election["tied"]) == (2, 1, [])
+    assert (state["government"], state["players"][2]["kept"]) == (2, [ELECTIONS[0]])
+    assert sorted(names(state["discards"])) == ["Estudantes", "Pensionistas"]
+    assert (money_of(state), state["treasury"]) == ([0, 0, 0], 8)
+    assert state["prompts"] == [{"kind": "draw", "seat": 1, "reason": "second in the Elections"}]
+    state = GAME.apply(state, 1, DRAW_GROUP)
+    assert names(state["players"][1]["hand"]) == ["Juízes"]
+    assert (state["round"], state["first"], state["current"]) == (2, 2, 2)
+    assert "Pensionistas" in public_text(state), "campaigns are public once revealed"
+
+
+def test_a_new_government_turns_the_old_card_face_down():
+    state = arrange(2, government=1, tables={0: ["Pensionistas"]}, events=[ELECTIONS[1]])
+    state["players"][1]["kept"], state["government_card"] = [ELECTIONS[0]], ELECTIONS[0]
+    state = play(end_round(state), (0, campaign()), (1, campaign()))
+    players = GAME.view(state, None)["players"]
+    assert [c["face_up"] for c in players[0]["government_cards"]] == [True]
+    assert [c["face_up"] for c in players[1]["government_cards"]] == [False]
+    assert (players[0]["government"], players[1]["government"]) == (True, False)
+
+
+def test_a_tie_for_first_removes_the_government_and_the_tied_draw():
+    state = arrange(3, government=2, first=2, events=[ELECTIONS[0]])
+    state["players"][2]["kept"], state["government_card"] = [ELECTIONS[1]], ELECTIONS[1]
+    state = play(end_round(state), (0, campaign()), (1, campaign()), (2, campaign()))
+    assert (state["government"], state["government_card"]) == (None, None)
+    assert [p["kept"] for p in state["players"]] == [[], [], [ELECTIONS[1]]]
+    assert state["election"]["tied"] == [2, 0]
+    assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 2), ("draw", 0)]
+    state = play(state, (2, DRAW_GROUP), (0, DRAW_GROUP))
+    assert (state["first"], state["current"]) == (2, 2)
+
+
+def test_a_tie_for_second_means_nobody_draws():
+    state = arrange(3, tables={1: ["Revisão"], 2: ["Pensionistas"]}, events=[ELECTIONS[0]])
+    state = play(end_round(state), (0, campaign()), (1, campaign()), (2, campaign()))
+    assert (state["election"]["votes"], state["election"]["second"]) == ([2, 2, 6], None)
+    assert (state["government"], state["prompts"]) == (2, [])
+
+
+# --- End of the game and scoring --------------------------------------------------------------
+
+def test_the_troika_ends_the_game_after_it_is_resolved():
+    state = end_round(arrange(2, tables={0: ["Claque"]}, events=[E["Chegou a Troika"], E["Sondagem"]]))
+    assert (state["stage"], state["end_reason"]) == ("over", "troika")
+    assert GAME.to_act(state) == set() and GAME.legal_actions(state, 0) == []
+    outcome = GAME.outcome(state)
+    assert (outcome.scores, outcome.winners, outcome.ranking) == ([3, 0], [0], [0, 1])
+    seen = GAME.view(state, 1)
+    assert seen["seed"] == "scenario" and seen["result"]["winners"] == [0]
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, PASS)
+
+
+def test_an_empty_treasury_and_title_pile_end_the_game_at_the_end_of_the_round():
+    state = end_round(arrange(2, treasury=0, titles=[], events=[E["Escândalo no Governo"]]))
+    assert (state["stage"], state["end_reason"]) == ("over", "bankruptcy")
+    state = end_round(arrange(2, treasury=0, titles=[4], events=[E["Escândalo no Governo"]]))
+    assert (state["stage"], state["end_reason"]) == ("draw", None)
+    state = arrange(2, treasury=0, titles=[], events=[E["Escândalo no Governo"]])
+    assert GAME.apply(state, 0, PASS)["stage"] == "draw", "the game only ends when a round ends"
+
+
+def test_final_scoring_breakdown():
+    three = ["Procuradoria", "Juízes", "Opus Day", "Expesso", "Tabloides", "TV Irritante",
+             "Pensionistas", "Sindicatos", "Estudantes", "Revisão", "Claque", "Autarcas"]
+    two = ["Banco de Portugalândia", "Bancos + ou - Honestos", "Redes Sociais", "Rádio Pirata",
+           "Ambientalistas", "Precários", "Peregrinos", "Meninas Boas"]
+    one = ["Fundos Abutre", "Influenciadores", "Professores", "Obras Públicas"]
+    state = arrange(3, tables={0: three, 1: two, 2: one}, money={0: 3, 1: 1}, events=[E["Chegou a Troika"]])
+    state["players"][0].update(kept=[ELECTIONS[0], E["Voto de Confiança"]], titles=[6, 5], offshore_money=2)
+    state["players"][2]["titles"] = [4]
+    outcome = GAME.outcome(end_round(state))
+    parts = [{k: p[k] for k in ("consensuses", "power", "consensus", "governments", "titles", "money", "total")}
+             for p in outcome.details["players"]]
+    assert parts == [
+        {"consensuses": 3, "power": 23, "consensus": 18, "governments": 15, "titles": 11, "money": 2, "total": 69},
+        {"consensuses": 2, "power": 6, "consensus": 10, "governments": 0, "titles": 0, "money": 0, "total": 16},
+        {"consensuses": 1, "power": 8, "consensus": 4, "governments": 0, "titles": 4, "money": 0, "total": 16},
+    ]
+    assert (outcome.scores, outcome.winners, outcome.ranking) == ([69, 16, 16], [0], [0, 1, 2])
+
+
+def test_players_tied_for_first_all_win():
+    state = end_round(arrange(3, tables={1: ["Claque"], 2: ["Juízes"]}, events=[E["Chegou a Troika"]]))
+    outcome = GAME.outcome(state)
+    assert (outcome.scores, outcome.winners, outcome.ranking) == ([0, 3, 3], [1, 2], [1, 2, 0])
