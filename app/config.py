@@ -18,10 +18,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./troika-arena.db"
     host: str = "127.0.0.1"
     port: int = 8000
-    public_url: str = ""
     allowed_origins: str = ""
     max_ws_message_bytes: int = 4096
-    max_name_length: int = 24
     log_level: str = "info"
 
     def async_database_url(self) -> str:

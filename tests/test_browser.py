@@ -1,0 +1,108 @@
+"""A real browser (Debian's Chromium driven by Playwright's sync API): two players in two
+browser contexts create and join a Troika room through the pages, watch the waiting room fill
+live, start, and play several turns by clicking; each sees their own hand and never the other's.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.servers import free_port, server_process
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        yield base
+
+
+def seat_token(page: Page) -> str:
+    match = re.search(r"/seat/([^/?#]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def hand_values(page: Page, seat: int) -> list[str]:
+    return page.locator(f"#player-{seat} .hand-tiles .tile:not(.back)").all_inner_texts()
+
+
+def take_turn(page: Page) -> None:
+    """Play one whole turn by clicking: turn an unknown tile up, then take a face-up tile."""
+    version = int(page.locator("#room-main").get_attribute("data-version"))
+    page.get_by_role("button", name="Turn one up").click()
+    expect(page.locator("#room-main")).to_have_attribute("data-version", str(version + 1))
+    page.locator("#table-up button.tile-button").first.click()
+    expect(page.locator("#room-main")).to_have_attribute("data-version", str(version + 2))
+
+
+def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
+    host = browser.new_context(base_url=live).new_page()
+    guest = browser.new_context(base_url=live).new_page()
+
+    host.goto("/")
+    choice = host.locator("details.game-choice").filter(has=host.locator("input[value='troika']"))
+    if choice.get_attribute("open") is None:
+        choice.locator("summary").click()
+    form = host.locator("form[action='/rooms']").filter(has=host.locator("input[value='troika']"))
+    form.get_by_label("Your name").fill("Ana")
+    form.get_by_label("Seats").select_option("2")
+    form.get_by_role("button", name="Create Troika room").click()
+    expect(host.locator("#room-main")).to_have_attribute("data-status", "open")
+    expect(host.locator("#connection")).to_have_attribute("data-state", "live")
+    invite = host.locator("#invite-link").input_value()
+    assert invite.startswith(live) and "/seat/" not in invite
+
+    guest.goto(invite)
+    guest.get_by_label("Your name").fill("Bruno")
+    guest.get_by_role("button", name="Take a seat").click()
+    expect(guest.locator(".seat-list")).to_contain_text("Bruno")
+    # The host's waiting room fills live over the websocket, without a reload.
+    expect(host.locator(".seat-list")).to_contain_text("Bruno")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.locator("#room-main")).to_have_attribute("data-status", "playing")
+    expect(guest.locator("#room-main")).to_have_attribute("data-status", "playing")
+
+    pages = {0: host, 1: guest}
+    for _ in range(6):
+        current = next(s for s, pg in pages.items() if pg.locator(".status-line", has_text="Your turn").count())
+        take_turn(pages[current])
+        other = pages[1 - current]
+        expect(other.locator("#room-main")).to_have_attribute(
+            "data-version", pages[current].locator("#room-main").get_attribute("data-version")
+        )
+
+    api = httpx.Client(base_url=live)
+    for seat, page in pages.items():
+        page.reload()
+        truth = api.get(
+            re.sub(r"/rooms/([^/]+)/seat/.*", r"/api/rooms/\1/view", page.url.replace(live, "")),
+            headers={"Authorization": f"Bearer {seat_token(page)}"},
+        ).json()["view"]
+        own = sorted(int(v) for v in hand_values(page, seat))
+        assert own == truth["hand"] and own, "a player sees their own hand tiles"
+        assert page.locator("#your-hand .tile").count() == len(truth["hand"])
+        other = 1 - seat
+        assert hand_values(page, other) == [], "the other player's hand shows only tile backs"
+        assert page.locator(f"#player-{other} .hand-tiles .tile.back").count() == truth["players"][other]["hand_count"]
