@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from app.api.errors import install_error_handlers
@@ -25,6 +26,7 @@ from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
 ROOT = Path(__file__).resolve().parents[1]
+SWAGGER = "swagger-ui-5.35.0"
 log = logging.getLogger("troika_arena")
 
 
@@ -50,7 +52,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Play Troika, TriATri and Vem aí a Troika with friends, in the browser or by API.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs():
+        """Swagger UI served from the vendored copy in static/ (no CDN)."""
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Troika Arena API",
+            swagger_js_url=f"/static/vendor/{SWAGGER}/swagger-ui-bundle.js",
+            swagger_css_url=f"/static/vendor/{SWAGGER}/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
+
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(live_router)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 
 from tests.conftest import auth, create_started_room, play_random_moves
 
@@ -216,3 +217,13 @@ async def test_spectators_see_no_hand_and_seats_see_only_their_own(client):
         hands = [p["hand"] for p in view["players"]]
         assert hands[seat] == view["hand"]
         assert all(h is None for i, h in enumerate(hands) if i != seat)
+
+
+async def test_api_docs_and_pages_load_no_asset_from_another_host(client):
+    docs = await client.get("/docs")
+    assert docs.status_code == 200 and "swagger-ui-bundle.js" in docs.text
+    for page in (docs.text, (await client.get("/")).text, (await client.get("/rules/troika")).text):
+        for url in re.findall(r'(?:src|href)="([^"]+)"', page) + re.findall(r"(?:url|src):\s*'([^']+)'", page):
+            assert not url.startswith(("http://", "https://", "//")), url
+    for asset in ("/static/vendor/swagger-ui-5.35.0/swagger-ui-bundle.js", "/static/vendor/htmx-2.0.11.min.js"):
+        assert (await client.get(asset)).status_code == 200
