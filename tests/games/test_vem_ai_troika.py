@@ -4,6 +4,7 @@ Income, attacks and the rulebook's worked examples, built from exact states."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -444,6 +445,21 @@ def test_views_show_counts_of_other_hands_only():
     assert "seed" not in seen and "scenario" not in json.dumps(seen)
 
 
+def test_randomize_hidden_redeals_only_what_the_seat_cannot_see():
+    state = GAME.setup(3, {}, "redeal")
+    state = GAME.apply(state, 1, {"type": "choose_leader", "leader": state["players"][1]["offer"][0]})
+    other = GAME.randomize_hidden(state, 0, random.Random(5))
+    assert other["players"][0]["hand"] == state["players"][0]["hand"]
+    assert other["players"][0]["offer"] == state["players"][0]["offer"]
+    assert other["seed"] != state["seed"]
+    assert other["players"][1]["choice"] in other["players"][1]["offer"]
+    assert sorted([g for p in other["players"] for g in p["hand"]] + other["draw_pile"]) == list(range(42))
+    roles = [DECK["events"][eid]["role"] for eid in other["events"]]
+    assert roles[3] == roles[7] == "elections" and "troika" in roles[-4:]
+    assert sorted(other["events"] + other["events_out"]) == list(range(16))
+    assert GAME.view(other, 0) == GAME.view(state, 0)
+
+
 def test_public_log_hides_dealt_cards_and_offers():
     state = GAME.setup(4, {}, "log")
     text = public_text(state)
@@ -516,6 +532,7 @@ def test_a_payer_without_enough_power_discards_all_it_has():
     state = end_round(arrange(2, tables={0: ["Revisão", "Peregrinos"]}, events=[E["Greve Geral"]]))
     state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
     assert state["prompts"] == [] and names(state["players"][0]["table"]) == ["Peregrinos"]
+    assert "Player 1 has nothing left to discard." in public_text(state)
 
 
 def test_a_payment_to_another_player():

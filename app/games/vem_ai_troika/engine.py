@@ -106,7 +106,8 @@ def advance(state: State) -> None:
         if state["prompts"]:
             if prompt_possible(state, state["prompts"][0]):
                 return
-            state["prompts"].pop(0)
+            skipped = state["prompts"].pop(0)
+            log(state, f"{name(skipped['seat'])} has nothing left to {'draw' if skipped['kind'] == 'draw' else 'discard'}.")
             continue
         stage = state["stage"]
         if stage == "draw" and not table.draw_choices(state):
