@@ -35,7 +35,6 @@ EVENTS_BETWEEN_ELECTIONS = {2: 4, 3: 3, 4: 2}
 START_MONEY = 2
 START_GROUPS = 3
 LEADERS_DEALT = 2
-TURN_STAGES = ("draw", "action", "organize", "attack", "end_turn")
 
 
 # --- setup ----------------------------------------------------------------------------------
