@@ -57,7 +57,18 @@ def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:
         assert page.locator("#your-hand .unplayable").count() == len(hand) - len(playable)
     else:
         assert page.locator("#your-hand button").count() == 0
+    public = [table["commit"]] if table["commit"] else []
+    public += table["trick"]
+    reveal = table["last_reveal"]
+    if reveal and reveal["round"] == table["round"]:
+        public += reveal["cards"]
+    public += table["last_trick"]["cards"] if table["last_trick"] else []
+    public += [c for player in table["players"] for c in player["known_cards"]]
+    assert face_up(page, "#room-main") == [card_key(c) for c in public + hand]
+    # Cards are reshuffled each round: only last round's last trick may show one the other now holds.
     shown = face_up(page, "#room-main")
+    for c in face_up(page, "#last-trick"):
+        shown.remove(c)
     hidden = [card_key(c) for c in other_hand if not c["fake"]]
     assert not [c for c in hidden if c in shown], "another player's card is on the page"
     other = 1 - view["seat"]
@@ -66,7 +77,6 @@ def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:
     assert face_up(page, "#trick") == [card_key(c) for c in table["trick"]]
     doubled = [c for c in table["trick"] if c["doubled"]]
     assert page.locator("#trick .position.doubled").count() == len(doubled)
-    reveal = table["last_reveal"]
     if reveal and reveal["round"] == table["round"]:
         assert face_up(page, "#last-reveal") == [card_key(c) for c in reveal["cards"]]
     for seat, player in enumerate(table["players"]):
