@@ -227,3 +227,13 @@ async def test_api_docs_and_pages_load_no_asset_from_another_host(client):
             assert not url.startswith(("http://", "https://", "//")), url
     for asset in ("/static/vendor/swagger-ui-5.35.0/swagger-ui-bundle.js", "/static/vendor/htmx-2.0.11.min.js"):
         assert (await client.get(asset)).status_code == 200
+
+
+async def test_rules_pages_render_for_every_game_and_the_vem_card_list(client):
+    for slug in ("troika", "triatri", "vem-ai-a-troika"):
+        page = await client.get(f"/rules/{slug}", headers={"accept": "text/html"})
+        assert page.status_code == 200 and "How this server decides" in page.text, slug
+    cards = await client.get("/rules/vem-ai-a-troika/cards", headers={"accept": "text/html"})
+    assert cards.status_code == 200
+    assert "Chegou a Troika" in cards.text and "Procuradoria" in cards.text
+    assert (await client.get("/rules/troika/cards", headers={"accept": "text/html"})).status_code == 404

@@ -48,13 +48,19 @@ def hand_values(page: Page, seat: int) -> list[str]:
     return page.locator(f"#player-{seat} .hand-tiles .tile:not(.back)").all_inner_texts()
 
 
+def wait_for_version(page: Page, version: int | str) -> None:
+    """Wait until the page shows this version (a DOM wait: quicker than expect's backoff)."""
+    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+
+
 def take_turn(page: Page) -> None:
     """Play one whole turn by clicking: turn an unknown tile up, then take a face-up tile."""
+    page.bring_to_front()  # as a person switches to that tab (background tabs pause rAF)
     version = int(page.locator("#room-main").get_attribute("data-version"))
     page.get_by_role("button", name="Turn one up").click()
-    expect(page.locator("#room-main")).to_have_attribute("data-version", str(version + 1))
+    wait_for_version(page, version + 1)
     page.locator("#table-up button.tile-button").first.click()
-    expect(page.locator("#room-main")).to_have_attribute("data-version", str(version + 2))
+    wait_for_version(page, version + 2)
 
 
 def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
@@ -88,10 +94,7 @@ def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
     for _ in range(6):
         current = next(s for s, pg in pages.items() if pg.locator(".status-line", has_text="Your turn").count())
         take_turn(pages[current])
-        other = pages[1 - current]
-        expect(other.locator("#room-main")).to_have_attribute(
-            "data-version", pages[current].locator("#room-main").get_attribute("data-version")
-        )
+        wait_for_version(pages[1 - current], pages[current].locator("#room-main").get_attribute("data-version"))
 
     api = httpx.Client(base_url=live)
     for seat, page in pages.items():
@@ -106,3 +109,41 @@ def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
         other = 1 - seat
         assert hand_values(page, other) == [], "the other player's hand shows only tile backs"
         assert page.locator(f"#player-{other} .hand-tiles .tile.back").count() == truth["players"][other]["hand_count"]
+
+
+def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser, live):
+    """Done-when of the foundation: three tabs of one browser, one seat each, play a whole
+    Troika game to the final result by clicking, every tab following live."""
+    context = browser.new_context(base_url=live)
+    host = context.new_page()
+    host.goto("/")
+    form = host.locator("form[action='/rooms']").filter(has=host.locator("input[value='troika']"))
+    form.get_by_label("Your name").fill("Ana")
+    form.get_by_label("Seats").select_option("3")
+    form.get_by_role("button", name="Create Troika room").click()
+    invite = host.locator("#invite-link").input_value()
+    tabs = [host]
+    for name in ("Bruno", "Carla"):
+        tab = context.new_page()
+        tab.goto(invite)
+        tab.get_by_label("Your name").fill(name)
+        tab.get_by_role("button", name="Take a seat").click()
+        expect(tab.locator(".seat-list")).to_contain_text(name)
+        tabs.append(tab)
+    expect(host.locator(".seat-list")).to_contain_text("Carla")
+    host.get_by_role("button", name="Start the game").click()
+    for tab in tabs:
+        expect(tab.locator("#room-main")).to_have_attribute("data-status", "playing")
+
+    for _ in range(400):
+        if host.locator("#room-main").get_attribute("data-status") == "finished":
+            break
+        mover = next(t for t in tabs if t.locator(".status-line", has_text="Your turn").count())
+        take_turn(mover)
+        version = mover.locator("#room-main").get_attribute("data-version")
+        for tab in tabs:
+            wait_for_version(tab, version)
+    for tab in tabs:
+        expect(tab.locator("#room-main")).to_have_attribute("data-status", "finished")
+        expect(tab.locator("#final-result .winner-banner")).to_contain_text(re.compile("wins|Shared win"))
+        assert tab.locator("#round-results h3").count() == 3

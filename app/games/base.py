@@ -89,7 +89,10 @@ class Game(Protocol):
 
     def outcome(self, state: State) -> Outcome | None: ...
 
-    def describe(self, action: Action) -> str: ...
+    def describe(self, action: Action, state: State | None = None) -> str:
+        """A short button label for ``action``; ``state`` lets a label name cards of the game's
+        own data (a custom deck)."""
+        ...
 
 
 def rng(state: State) -> random.Random:
@@ -128,6 +131,11 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
     return resolved
 
 
+def seat_label(seat: int) -> str:
+    """How engines name a seat in log text; the server shows the player's name in its place."""
+    return f"Seat {seat}"
+
+
 def log_entry(text: str, to: list[int] | None = None, **data: Any) -> dict[str, Any]:
     """A log line: ``to=None`` is public, otherwise only the listed seats may read it."""
     return {"text": text, "to": to, **data}
@@ -156,6 +164,12 @@ def check_listed(game: Game, state: State, seat: int, action: Action) -> None:
         raise IllegalAction("it is not your turn")
     if action not in game.legal_actions(state, seat):
         raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
+
+
+class RulesPages(Protocol):
+    """Optional: data a game's extra rules pages (``templates/rules/<slug>-<page>.html``) need."""
+
+    def rules_context(self) -> dict[str, Any]: ...
 
 
 class HiddenSampler(Protocol):

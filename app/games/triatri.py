@@ -107,7 +107,7 @@ def label(card: int) -> str:
 
 
 def name(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return base.seat_label(seat)
 
 
 def card_view(card: int) -> dict[str, Any]:
@@ -468,7 +468,7 @@ class TriATri:
         handlers[action["type"]](state, seat, action)
         return state
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         if action["type"] == "choose_gem":
             if action["source"] == "own":
                 return f"Lead with your own {action['colour']} gem"

@@ -149,7 +149,7 @@ def can_leave(hand: list[int], container: list[int]) -> bool:
 
 
 def _name(seat: int) -> str:
-    return f"Seat {seat}"
+    return base.seat_label(seat)
 
 
 def _a(value: int) -> str:
@@ -554,7 +554,7 @@ class Troika:
             details={"round3_scores": last, "tokens": copy.deepcopy(state["tokens"])},
         )
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         kind = action["type"]
         tile = action.get("tile")
         which = "an unknown tile" if tile == "unknown" else f"marked tile #{tile}"

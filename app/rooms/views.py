@@ -39,7 +39,7 @@ def seat_view(info: RoomInfo, live: LiveGame | None, seat: int | None) -> dict[s
         to_act=to_act,
         your_turn=bool(legal),
         view=game.view(state, seat),
-        legal_actions=[{"action": a, "label": game.describe(a)} for a in legal],
+        legal_actions=[{"action": a, "label": game.describe(a, state)} for a in legal],
         log=with_names(visible_log(state.get("log", []), seat)[-LOG_TAIL:], info.seats),
         outcome=outcome.to_json() if outcome else None,
     )

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.service import RoomService
-from app.web.render import room_fragment, templates
+from app.web.render import TEMPLATES_DIR, room_fragment, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -152,3 +152,14 @@ async def rules_page(slug: str, request: Request):
     if slug not in GAMES:
         raise HTTPException(404, "no such game")
     return templates.TemplateResponse(request, f"rules/{slug}.html", {"game": GAMES[slug]})
+
+
+@router.get("/rules/{slug}/{page}", response_class=HTMLResponse)
+async def rules_extra_page(slug: str, page: str, request: Request):
+    """A game's extra rules page, such as the card list of Vem aí a Troika."""
+    template = f"rules/{slug}-{page}.html"
+    if slug not in GAMES or not page.isalnum() or not (TEMPLATES_DIR / template).exists():
+        raise HTTPException(404, "no such page")
+    game = GAMES[slug]
+    extra = game.rules_context() if hasattr(game, "rules_context") else {}
+    return templates.TemplateResponse(request, template, {"game": game, **extra})

@@ -135,7 +135,7 @@ def test_start_player_example_blue_three_beats_red_three():
         ("red", 2),
     ]
     assert (reveal["result"], reveal["starter"]) == ("start", 1)
-    assert "Player 1 red 3, Player 2 blue 3, Player 3 red 2" in public_text(state)
+    assert "Seat 0 red 3, Seat 1 blue 3, Seat 2 red 2" in public_text(state)
 
 
 def test_reveal_is_simultaneous_and_a_commitment_stays_secret():
@@ -314,7 +314,7 @@ def test_a_two_is_quadrupled_to_eight():
     state = play_cards(state, blue(3), green(2))
     cards = last_trick(state)["cards"]
     assert (cards[1]["value"], cards[1]["quadrupled"], cards[1]["doubled"]) == (8, True, False)
-    assert "Player 2 plays green 2 (quadrupled to 8)." in public_text(state)
+    assert "Seat 1 plays green 2 (quadrupled to 8)." in public_text(state)
 
 
 def test_swap_fake_takes_fire_seven_and_its_player_wins():
@@ -541,10 +541,10 @@ def test_log_shows_every_played_card_to_everyone():
     state = build([[red(7)], [FAKE], [blue(2)]], gem=("red", "supply"))
     state = play_cards(state, red(7), FAKE, blue(2))
     text = public_text(state)
-    assert "Player 1 plays red 7." in text
-    assert "Player 2 plays a fake; it swaps places with Player 1's red 7 (7)" in text
-    assert "Player 3 plays blue 2 (quadrupled to 8)." in text
-    assert "Player 3 wins the trick with blue 2 (8) and takes the red gem." in text
+    assert "Seat 0 plays red 7." in text
+    assert "Seat 1 plays a fake; it swaps places with Seat 0's red 7 (7)" in text
+    assert "Seat 2 plays blue 2 (quadrupled to 8)." in text
+    assert "Seat 2 wins the trick with blue 2 (8) and takes the red gem." in text
 
 
 def test_dealt_hands_appear_only_in_private_log_lines():

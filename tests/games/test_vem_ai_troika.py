@@ -532,7 +532,7 @@ def test_a_payer_without_enough_power_discards_all_it_has():
     state = end_round(arrange(2, tables={0: ["Revisão", "Peregrinos"]}, events=[E["Greve Geral"]]))
     state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
     assert state["prompts"] == [] and names(state["players"][0]["table"]) == ["Peregrinos"]
-    assert "Player 1 has nothing left to discard." in public_text(state)
+    assert "Seat 0 has nothing left to discard." in public_text(state)
 
 
 def test_a_payment_to_another_player():

@@ -163,6 +163,10 @@ class VemAiTroika:
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         return view.randomize_hidden(state, seat, r)
 
+    def rules_context(self) -> dict[str, Any]:
+        """The card list page shows the default deck."""
+        return {"deck": default_deck()}
+
     def describe(self, action: Action, state: State | None = None) -> str:
         """A button label; card names come from ``state``'s deck, else from the default deck."""
         deck = state["deck"] if state is not None else _label_deck()

@@ -18,7 +18,7 @@ COLOURS = ("gold", "blue", "red", "grey")
 
 
 def name(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return base.seat_label(seat)
 
 
 def log(state: State, text: str, to: list[int] | None = None) -> None:
