@@ -10,11 +10,12 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from app.logs import redact
 from app.rooms.errors import RoomError
+from app.web.render import templates
 
 log = logging.getLogger("troika_arena")
 
@@ -28,9 +29,6 @@ def wants_json(request: Request) -> bool:
 def error_response(request: Request, status: int, code: str, message: str, **extra):
     if wants_json(request):
         return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
-    templates = request.app.state.templates if hasattr(request.app.state, "templates") else None
-    if templates is None:
-        return HTMLResponse(f"<h1>{status}</h1><p>{message}</p>", status_code=status)
     return templates.TemplateResponse(
         request, "error.html", {"status": status, "message": message}, status_code=status
     )

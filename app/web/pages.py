@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from starlette.datastructures import UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.games.registry import GAMES
@@ -27,8 +28,12 @@ def seat_url(room_id: str, token: str) -> str:
     return f"/rooms/{room_id}/seat/{token}"
 
 
-def options_from_form(slug: str, form: Any) -> dict[str, Any]:
-    """Read a game's options from ``opt_<name>`` form fields (unchecked boxes mean False)."""
+MAX_UPLOAD_BYTES = 512 * 1024
+
+
+async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
+    """Read a game's options from ``opt_<name>`` form fields (unchecked boxes mean False; a
+    "deck" option is an uploaded JSON file, validated later by the game)."""
     game = GAMES.get(slug)
     if game is None:
         raise BadRequest("choose a game")
@@ -37,9 +42,25 @@ def options_from_form(slug: str, form: Any) -> dict[str, Any]:
         raw = form.get(f"opt_{spec.name}")
         if spec.kind == "bool":
             options[spec.name] = raw is not None
-        elif spec.kind in ("choice", "int") and raw is not None:
+        elif spec.kind == "deck":
+            if isinstance(raw, UploadFile) and raw.filename:
+                options[spec.name] = await read_json_upload(raw)
+        elif spec.kind in ("choice", "int") and isinstance(raw, str):
             options[spec.name] = int(raw) if spec.kind == "int" and raw.lstrip("-").isdigit() else raw
     return options
+
+
+async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
+    data = await upload.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise BadRequest(f"the file {upload.filename} is larger than {MAX_UPLOAD_BYTES // 1024} KB")
+    try:
+        parsed = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadRequest(f"the file {upload.filename} is not valid JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise BadRequest(f"the file {upload.filename} must hold a JSON object")
+    return parsed
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -65,7 +86,7 @@ async def create_room(request: Request):
     except ValueError:
         raise BadRequest("choose the number of seats") from None
     info, token = await rooms(request).create(
-        slug, seats, options_from_form(slug, form), str(form.get("name", ""))
+        slug, seats, await options_from_form(slug, form), str(form.get("name", ""))
     )
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 

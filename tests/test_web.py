@@ -1,0 +1,80 @@
+"""The browser routes, in-process: forms create, join, start and act; errors come back as
+readable text in place; HTML in names is escaped; a custom deck file is validated on upload."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from app.games.vem_ai_troika import default_deck
+
+HTML = {"accept": "text/html"}
+
+
+async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, **options):
+    data = {"game": game, "seats": seats, "name": name, **{f"opt_{k}": v for k, v in options.items()}}
+    return await client.post("/rooms", data=data, files=files, headers=HTML)
+
+
+async def test_lobby_lists_every_game_with_its_options(client):
+    page = (await client.get("/", headers=HTML)).text
+    for title in ("Troika", "TriATri", "Vem aí a Troika"):
+        assert f"Create {title} room" in page
+    assert 'name="opt_first_player"' in page and "seat 1" in page
+    assert 'name="opt_deck"' in page and 'type="file"' in page
+
+
+async def test_forms_create_join_start_and_play(client):
+    r = await create_by_form(client, name="<script>x()</script>", first_player="0")
+    assert r.status_code == 303, r.text[-300:]
+    host_url = r.headers["location"]
+    room_id = host_url.split("/")[2]
+    page = (await client.get(host_url, headers=HTML)).text
+    assert "<script>x()</script>" not in page and "&lt;script&gt;x()&lt;/script&gt;" in page
+    assert f'ws-connect="/ws/rooms/{room_id}?token=' in page
+    r = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
+    assert r.status_code == 303 and "/seat/" in r.headers["location"]
+    r = await client.post(host_url + "/start", headers=HTML)
+    assert r.status_code == 200 and 'data-status="playing"' in r.text and 'id="flash"' in r.text
+    page = (await client.get(host_url, headers=HTML)).text
+    version = re.search(r'data-version="(\d+)"', page).group(1)
+    assert "Your turn:" in page and version == "0"
+    action = json.dumps({"type": "reveal", "tile": "unknown"})
+    r = await client.post(host_url + "/act", data={"action": action, "version": version}, headers=HTML)
+    assert r.status_code == 200 and 'data-version="1"' in r.text
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
+
+
+async def test_an_illegal_or_malformed_click_shows_the_reason_in_place(client):
+    r = await create_by_form(client, seats="2")
+    host_url = r.headers["location"]
+    room_id = host_url.split("/")[2]
+    await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
+    await client.post(host_url + "/start", headers=HTML)
+    r = await client.post(host_url + "/act", data={"action": "{oops", "version": "0"}, headers=HTML)
+    assert r.status_code == 200 and "that request was malformed" in r.text
+    bad = json.dumps({"type": "take_up", "value": 99})
+    r = await client.post(host_url + "/act", data={"action": bad, "version": "0"}, headers=HTML)
+    assert r.status_code == 200 and 'class="flash shown"' in r.text
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
+async def test_a_foreign_seat_link_is_refused_with_a_page(client):
+    r = await create_by_form(client)
+    room_id = r.headers["location"].split("/")[2]
+    page = await client.get(f"/rooms/{room_id}/seat/forged-token", headers=HTML)
+    assert page.status_code == 403 and "holds no seat" in page.text and "<html" in page.text
+
+
+async def test_deck_upload_is_validated_and_named_in_the_error(client):
+    broken = default_deck()
+    broken["groups"][3]["power"] = 9
+    files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
+    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+    assert r.status_code == 400 and "groups[3].power" in r.text
+    files = {"opt_deck": ("mine.json", "{not json", "application/json")}
+    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+    assert r.status_code == 400 and "not valid JSON" in r.text
+    files = {"opt_deck": ("mine.json", json.dumps(default_deck()), "application/json")}
+    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+    assert r.status_code == 303, r.text[-300:]
