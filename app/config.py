@@ -21,12 +21,21 @@ class Settings(BaseSettings):
     allowed_origins: str = ""
     max_ws_message_bytes: int = 4096
     log_level: str = "info"
+    bot_delay_seconds: float = 0.8
+    bot_budget_seconds: float = 1.0
 
     def async_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=False)
 
     def sync_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=True)
+
+    def is_postgres(self) -> bool:
+        return self.async_database_url().startswith("postgresql")
+
+    def libpq_url(self) -> str:
+        """The Postgres URL as psycopg itself takes it (for the LISTEN/NOTIFY relay)."""
+        return self.async_database_url().replace("postgresql+psycopg://", "postgresql://", 1)
 
     def origins(self) -> set[str]:
         return {o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()}

@@ -21,6 +21,8 @@ from app.config import Settings, get_settings
 from app.db.engine import make_engine, make_sessionmaker, migrate_async
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
+from app.realtime.pg_relay import PostgresRelay
+from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
@@ -40,11 +42,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.async_database_url())
         app.state.settings = settings
         app.state.bus = EventBus()
+        relay = PostgresRelay(settings.libpq_url(), app.state.bus) if settings.is_postgres() else None
+        if relay is not None:
+            await relay.start()
+            app.state.bus.relay = relay
         app.state.rooms = RoomService(make_sessionmaker(engine), app.state.bus)
+        bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
+        app.state.bus.add_listener(bots.poke)
+        await bots.resume_all()
         log.info("Troika Arena ready on %s", engine.url.render_as_string(hide_password=True))
         try:
             yield
         finally:
+            await bots.stop()
+            if relay is not None:
+                await relay.stop()
             await engine.dispose()
 
     app = FastAPI(

@@ -42,9 +42,9 @@ def sqlite_url(tmp_path):
 
 
 @asynccontextmanager
-async def running_app(database_url: str):
+async def running_app(database_url: str, **settings):
     """An app with its lifespan entered, and an httpx client talking to it in-process."""
-    app = create_app(Settings(database_url=database_url))
+    app = create_app(Settings(database_url=database_url, **settings))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://arena.test") as client:

@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 
@@ -22,15 +23,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(database_url: str, port: int):
-    """Run ``uvicorn app.main:app`` as a child process until the block ends (or it is killed)."""
-    env = dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warning")
+def server_process(database_url: str, port: int, **settings: str):
+    """Run ``uvicorn app.main:app`` as a child process until the block ends (or it is killed).
+
+    Its output goes to a temporary file (a pipe nobody reads could fill up and stall it)."""
+    env = dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warning", **settings)
+    output = tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=output,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -42,7 +46,8 @@ def server_process(database_url: str, port: int):
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"server did not start: {proc.stderr.read().decode()[-2000:]}")
+            output.seek(0)
+            pytest.fail(f"server did not start: {output.read().decode()[-2000:]}")
         time.sleep(0.1)
     try:
         yield proc, base
@@ -53,3 +58,4 @@ def server_process(database_url: str, port: int):
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        output.close()

@@ -27,7 +27,17 @@ class CreateRoom(BaseModel):
 
 
 class JoinRoom(BaseModel):
-    name: str = Field(description="your display name")
+    name: str | None = Field(default=None, description="your display name (to take a seat yourself)")
+    bot: Literal["random", "strong"] | None = Field(
+        default=None, description="host only: seat a bot of this level instead"
+    )
+    seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
+
+
+class Autopilot(BaseModel):
+    bot: Literal["random", "strong"] | None = Field(
+        description="a bot level to play your seat for you, or null to play it yourself again"
+    )
 
 
 class SubmitAction(BaseModel):
@@ -97,8 +107,16 @@ async def get_room(room_id: str, request: Request):
 
 
 @router.post("/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"])
-async def join_room(room_id: str, body: JoinRoom, request: Request):
-    seat, token = await rooms(request).join(room_id, body.name)
+async def join_room(
+    room_id: str, body: JoinRoom, request: Request, authorization: str | None = Header(None)
+):
+    """Take a free seat with a name, or (host token) seat a bot: ``{"bot": "strong"}``."""
+    service = rooms(request)
+    if body.bot is not None:
+        host = await service.seat_of(room_id, bearer(authorization))
+        seat = await service.add_bot(room_id, host, body.bot, body.seat)
+        return {"seat": seat, "bot": body.bot}
+    seat, token = await service.join(room_id, body.name)
     return {"seat": seat, "token": token}
 
 
@@ -108,6 +126,28 @@ async def leave_room(room_id: str, request: Request, authorization: str | None =
     seat = await service.seat_of(room_id, bearer(authorization))
     await service.leave(room_id, seat)
     return {"left": seat}
+
+
+@router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"])
+async def remove_bot(
+    room_id: str, seat: int, request: Request, authorization: str | None = Header(None)
+):
+    """Host only, before the start: free a seat that a bot holds."""
+    service = rooms(request)
+    host = await service.seat_of(room_id, bearer(authorization))
+    await service.remove_bot(room_id, host, seat)
+    return {"removed": seat}
+
+
+@router.put("/api/rooms/{room_id}/seats/me/autopilot", tags=["rooms"])
+async def set_autopilot(
+    room_id: str, body: Autopilot, request: Request, authorization: str | None = Header(None)
+):
+    """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
+    service = rooms(request)
+    seat = await service.seat_of(room_id, bearer(authorization))
+    await service.set_autopilot(room_id, seat, body.bot)
+    return {"seat": seat, "bot": body.bot}
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["rooms"])

@@ -39,6 +39,7 @@ class Seat(SQLModel, table=True):
     seat: int = Field(primary_key=True)
     name: str = Field(max_length=64)
     token_hash: str = Field(max_length=64, index=True)
+    bot: str | None = Field(default=None, max_length=16)
     joined_at: datetime = Field(default_factory=utcnow)
 
 

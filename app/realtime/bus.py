@@ -1,8 +1,10 @@
-"""In-process event bus: ``publish(room_id)`` wakes every subscriber of that room.
+"""Event bus: ``publish(room_id, version)`` wakes every subscriber of that room.
 
 Events carry only the room id and its version, never game data: each subscriber renders its
 own seat's view afresh, so nothing one seat may not see can travel on the bus. A subscriber that
-falls behind keeps only the newest event (a room's current view supersedes older ones).
+falls behind keeps only the newest event (a room's current view supersedes older ones). With
+several server instances, a relay (Postgres LISTEN/NOTIFY) forwards local events to the other
+instances, which ``deliver`` them to their own subscribers without relaying them back.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator, Protocol
 
 
 class Subscription:
@@ -29,9 +31,19 @@ class Subscription:
         return version if version is not None else -1
 
 
+class Relay(Protocol):
+    def send(self, room_id: str, version: int) -> None: ...
+
+
 class EventBus:
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
+        self._listeners: list[Callable[[str, int], None]] = []
+        self.relay: Relay | None = None
+
+    def add_listener(self, listener: Callable[[str, int], None]) -> None:
+        """Call ``listener(room_id, version)`` on every publish, for every room (bots use it)."""
+        self._listeners.append(listener)
 
     @contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:
@@ -45,8 +57,17 @@ class EventBus:
                 del self._subscribers[room_id]
 
     async def publish(self, room_id: str, version: int) -> None:
+        """A change made on this instance: wake local subscribers and tell the other instances."""
+        self.deliver(room_id, version)
+        if self.relay is not None:
+            self.relay.send(room_id, version)
+
+    def deliver(self, room_id: str, version: int) -> None:
+        """Wake this instance's subscribers and listeners (for local and relayed changes)."""
         for sub in list(self._subscribers.get(room_id, ())):
             sub.notify(version)
+        for listener in self._listeners:
+            listener(room_id, version)
 
-    def subscriber_count(self, room_id: str) -> int:
-        return len(self._subscribers.get(room_id, ()))
+    def watched_rooms(self) -> list[str]:
+        return list(self._subscribers)

@@ -47,12 +47,24 @@ def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dic
     return [{**e, "text": SEAT_MENTION.sub(name, e["text"])} for e in entries]
 
 
+BOT_LEVELS = ("random", "strong")
+LEVELS = ("random", "strong")  # TODO: import from app.bots once that package is complete
+BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
+
+
+def check_level(level: Any) -> None:
+    if level not in BOT_LEVELS:
+        raise BadRequest(f"bot level must be one of: {', '.join(BOT_LEVELS)}")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def clean_name(name: Any) -> str:
     """A display name: trimmed, 1 to 24 printable characters (HTML is escaped on output)."""
+    if name is None:
+        raise BadRequest("name is required")
     if not isinstance(name, str):
         raise BadRequest("name must be text")
     name = " ".join(name.split())
@@ -78,6 +90,8 @@ class RoomInfo:
     version: int
     seed_hash: str
     seats: dict[int, str]
+    bots: dict[int, str] = field(default_factory=dict)
+    humans: set[int] = field(default_factory=set)
     seed: str = field(repr=False, default="")
 
     @property
@@ -93,7 +107,13 @@ class RoomInfo:
             "options": public_options(self.options),
             "num_seats": self.num_seats,
             "seats": [
-                {"seat": s, "name": self.seats.get(s), "host": s == self.host_seat}
+                {
+                    "seat": s,
+                    "name": self.seats.get(s),
+                    "host": s == self.host_seat,
+                    "bot": self.bots.get(s),
+                    "human": s in self.humans,
+                }
                 for s in range(self.num_seats)
             ],
             "status": self.status,
@@ -152,6 +172,8 @@ class RoomService:
             version=row.version,
             seed_hash=row.seed_hash,
             seats={s.seat: s.name for s in seats},
+            bots={s.seat: s.bot for s in seats if s.bot},
+            humans={s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
             seed=row.seed,
         )
 
@@ -301,14 +323,15 @@ class RoomService:
         return seat, token
 
     async def leave(self, room_id: str, seat: int) -> None:
-        """Give up a seat before the start; the host role passes on, an empty room closes."""
+        """Give up a seat before the start; the host role passes to the next person, and a
+        room with no person left closes."""
         async with self._lock(room_id):
             async with self.sessionmaker() as session:
                 info = await self._room(session, room_id)
                 if info.status != "open":
                     raise Conflict("you can only leave before the game starts")
                 await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
-                others = sorted(s for s in info.seats if s != seat)
+                others = sorted(s for s in info.humans if s != seat)
                 values: dict[str, Any] = {"updated_at": utcnow()}
                 if not others:
                     values["status"] = "closed"
@@ -317,6 +340,79 @@ class RoomService:
                 await session.exec(update(Room).where(Room.id == room_id).values(**values))
                 await session.commit()
         await self.bus.publish(room_id, info.version)
+
+    async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
+        """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
+        check_level(level)
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if by_seat != info.host_seat:
+                    raise Forbidden("only the host can add bots")
+                if info.status != "open":
+                    raise Conflict("bots can be added before the game starts")
+                if seat is None:
+                    if not info.free_seats:
+                        raise Conflict("every seat is taken")
+                    seat = info.free_seats[0]
+                if seat not in info.free_seats:
+                    raise Conflict(f"seat {seat} is not free" if isinstance(seat, int) else "no such seat")
+                name = f"{level.capitalize()} bot {seat + 1}"
+                session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=BOT_TOKEN_HASH, bot=level))
+                await self._touch(session, room_id)
+                try:
+                    await session.commit()
+                except IntegrityError:
+                    raise Conflict("that seat was just taken; try again") from None
+        await self.bus.publish(room_id, info.version)
+        return seat
+
+    async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
+        """The host frees a bot's seat before the start."""
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if by_seat != info.host_seat:
+                    raise Forbidden("only the host can remove bots")
+                if info.status != "open":
+                    raise Conflict("bots can be removed before the game starts")
+                result = await session.exec(
+                    delete(Seat).where(
+                        Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH
+                    )
+                )
+                if result.rowcount != 1:
+                    raise NotFound("no bot sits in that seat")
+                await self._touch(session, room_id)
+                await session.commit()
+        await self.bus.publish(room_id, info.version)
+
+    async def set_autopilot(self, room_id: str, seat: int, level: Any) -> None:
+        """A player hands their own seat to a bot (``level``) or takes it back (None)."""
+        if level is not None:
+            check_level(level)
+        async with self._lock(room_id):
+            async with self.sessionmaker() as session:
+                info = await self._room(session, room_id)
+                if info.status not in ("open", "playing"):
+                    raise Conflict("the game is over")
+                await session.exec(
+                    update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level)
+                )
+                await self._touch(session, room_id)
+                await session.commit()
+        await self.bus.publish(room_id, info.version)
+
+    async def rooms_awaiting_bots(self) -> list[str]:
+        """Rooms in play with a bot seat (the bot runner resumes them at start)."""
+        async with self.sessionmaker() as session:
+            query = (
+                select(Room.id)
+                .join(Seat, Seat.room_id == Room.id)
+                .where(Room.status == "playing", Seat.bot.is_not(None))
+                .distinct()
+            )
+            return list((await session.exec(query)).all())
 
     async def start(self, room_id: str, seat: int) -> RoomInfo:
         async with self._lock(room_id):

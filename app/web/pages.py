@@ -138,6 +138,44 @@ async def start_room(room_id: str, token: str, request: Request):
     return await seat_reply(service, room_id, seat, token)
 
 
+@router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
+async def add_bot(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    form = await request.form()
+    target = form.get("seat")
+    try:
+        await service.add_bot(
+            room_id, seat, form.get("level"), int(target) if str(target).isdigit() else None
+        )
+    except RoomError as exc:
+        return await seat_reply(service, room_id, seat, token, exc.message)
+    return await seat_reply(service, room_id, seat, token)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
+async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    try:
+        await service.remove_bot(room_id, seat, bot_seat)
+    except RoomError as exc:
+        return await seat_reply(service, room_id, seat, token, exc.message)
+    return await seat_reply(service, room_id, seat, token)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
+async def autopilot(room_id: str, token: str, request: Request):
+    service = rooms(request)
+    seat = await service.seat_of(room_id, token)
+    level = (await request.form()).get("level") or None
+    try:
+        await service.set_autopilot(room_id, seat, level)
+    except RoomError as exc:
+        return await seat_reply(service, room_id, seat, token, exc.message)
+    return await seat_reply(service, room_id, seat, token)
+
+
 @router.post("/rooms/{room_id}/seat/{token}/leave")
 async def leave_room(room_id: str, token: str, request: Request):
     service = rooms(request)
