@@ -1,4 +1,5 @@
-"""The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database.
+"""The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database,
+``simulate`` plays bots against each other and ``bench engines`` measures the rule engines.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -6,6 +7,7 @@ Settings come from the environment (see README); ``serve`` flags override host a
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from app.config import get_settings
@@ -33,6 +35,82 @@ def migrate(_args: argparse.Namespace) -> int:
     return 0
 
 
+def option_pair(text: str) -> tuple[str, object]:
+    """``key=value`` for ``--option``; the value is read as JSON when it parses, else as text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError("an option is written key=value")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from app.games.registry import GAMES
+    from app.sim import Config, render
+    from app.sim import simulate as run
+
+    game = GAMES[args.game]
+    players = args.players or game.min_players
+    bots = tuple(args.bots.split(","))
+    config = Config(
+        game=args.game, players=players, games=args.games,
+        bots=bots * players if len(bots) == 1 else bots,
+        seed=args.seed, workers=args.workers, budget=args.budget, iterations=args.iterations,
+        rotate=args.rotate, options=dict(args.option), breakdown=args.breakdown,
+    )
+    try:
+        report = run(config)
+    except ValueError as exc:
+        print(f"troika-arena simulate: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else render(report))
+    return 0
+
+
+def bench(args: argparse.Namespace) -> int:
+    from app.sim.bench import bench_engines, render
+
+    rows = bench_engines(args.seconds)
+    print(json.dumps(rows, indent=2) if args.json else render(rows))
+    return 0
+
+
+def add_simulate(commands) -> None:
+    from app.bots import LEVELS
+    from app.games.registry import GAMES
+
+    p = commands.add_parser("simulate", help="play bots against each other and report win rates")
+    p.add_argument("--game", required=True, choices=sorted(GAMES))
+    p.add_argument("--players", type=int, help="seats (default: the game's minimum)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--bots", default="strong,random",
+                   help=f"bot level per seat, comma-separated, among {', '.join(LEVELS)}; "
+                        "one level fills every seat (default strong,random)")
+    p.add_argument("--seed", default="sim", help="run seed; game i uses '<seed>-<i>' (default sim)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--budget", type=float, default=1.0, help="seconds per bot move (default 1.0)")
+    p.add_argument("--iterations", type=int,
+                   help="search iterations per move; makes the run reproducible (0: policy only)")
+    p.add_argument("--rotate", action="store_true",
+                   help="rotate the bots round the seats from game to game")
+    p.add_argument("--option", type=option_pair, action="append", default=[],
+                   help="a game option, key=value (repeatable)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also win rates by Leader, Leaders offered and Groups held (Vem aí a Troika)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=simulate)
+
+
+def add_bench(commands) -> None:
+    p = commands.add_parser("bench", help="benchmarks that print figures")
+    p.add_argument("what", choices=["engines"], help="engines: random playouts per second")
+    p.add_argument("--seconds", type=float, default=1.0, help="time per game and player count")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=bench)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="troika-arena", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.set_defaults(func=serve)
     p_migrate = commands.add_parser("migrate", help="apply database migrations")
     p_migrate.set_defaults(func=migrate)
+    add_simulate(commands)
+    add_bench(commands)
     return parser
 
 

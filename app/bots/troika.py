@@ -1,0 +1,235 @@
+"""Troika heuristics for the strong bot: what a collection of tiles is worth, move scores from
+that worth, and a position evaluation from the tokens plus the round in progress.
+
+A collection's *potential* is its best split into groups: complete trios at their points,
+unfinished pairs (two equal values, or two values of a gem) at their expected points given the
+chance of finding the missing tile before the round ends, and loose tiles at -1; a split
+without a complete fuel-set pays the price of failing to leave, softened by the chance of
+completing a pair into one. Chances come from the tiles the seat has not seen and the turns
+left. Moves are scored by how they change the mover's potential; only the mover's own
+knowledge is read, so candidate lists agree across sampled states.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections import Counter
+
+from app.bots.search import Heuristics, logistic
+from app.games.base import Action, State
+from app.games.troika import ROUNDS, TILES, best_split, can_leave
+
+FAILED = 8.0  # what failing to leave costs, in round points (a -1 token instead of +1/+2)
+CANDIDATES = 4
+HORIZON = 10
+CHANCE_LEVELS = 4  # chances are rounded to quarters, so worths of similar positions are shared
+COUNTS = Counter(TILES)
+
+
+def _chances(state: State, seat: int) -> tuple[int, ...]:
+    """Per value 1-15, the chance (in tenths) that ``seat`` still gets one more such tile."""
+    seen = Counter(state["hands"][seat])
+    for container in state["containers"]:
+        seen.update(container)
+    seen.update(state["table_up"])
+    seen.update(m["value"] for m in state["down_marked"] if m["by"] == seat)
+    unseen = {v: COUNTS[v] - seen[v] for v in range(1, 16)}
+    unseen_total = max(1, sum(unseen.values()))
+    face_down = len(state["down_unmarked"]) + len(state["down_marked"])
+    playing = max(1, state["status"].count("playing"))
+    my_turns = face_down / 1.5 / playing
+    up = Counter(state["table_up"])
+    levels = []
+    for v in range(1, 16):
+        per_turn = min(0.9, (0.5 if up[v] else 0.0) + 1.2 * unseen[v] / unseen_total)
+        chance = 1 - (1 - per_turn) ** my_turns if my_turns > 0 else (0.6 if up[v] else 0.0)
+        levels.append(min(CHANCE_LEVELS - 1, round(CHANCE_LEVELS * chance)))
+    return tuple(levels)
+
+
+def _gem_points(top: int) -> int:
+    return top % 10
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _best(counts: tuple[int, ...], chances: tuple[int, ...]) -> tuple[float, float]:
+    """(best value with a fuel-set, best value without) for the tiles counted by value-1."""
+    low = next((i for i, count in enumerate(counts) if count), None)
+    if low is None:
+        return (-math.inf, 0.0)
+    v = low + 1
+
+    def q(value: int) -> float:
+        return chances[value - 1] / CHANCE_LEVELS if 1 <= value <= 15 else 0.0
+
+    def partial(points: float, chance: float) -> float:
+        return chance * points - 2 * (1 - chance)
+
+    options: list[tuple[tuple[int, ...], float, bool]] = [((low,), -1.0, False)]
+    if counts[low] >= 3:
+        options.append(((low,) * 3, 0.0, True))
+    if counts[low] >= 2:
+        pair = partial(0, q(v))
+        options.append(((low,) * 2, pair, False))
+        options.append(((low,) * 2, pair - FAILED * (1 - q(v)), True))
+    if low + 1 < 15 and counts[low + 1]:
+        if low + 2 < 15 and counts[low + 2]:
+            options.append(((low, low + 1, low + 2), float(_gem_points(v + 2)), False))
+        ends = [partial(_gem_points(v + 2), q(v + 2)) if v + 2 <= 15 else -2.0,
+                partial(_gem_points(v + 1), q(v - 1)) if v >= 2 else -2.0]
+        options.append(((low, low + 1), max(ends), False))
+    if low + 2 < 15 and counts[low + 2]:
+        options.append(((low, low + 2), partial(_gem_points(v + 2), q(v + 1)), False))
+    with_fuel, without = -math.inf, -math.inf
+    for used, value, fuel in options:
+        rest = list(counts)
+        for i in used:
+            rest[i] -= 1
+        rest_fuel, rest_without = _best(tuple(rest), chances)
+        with_fuel = max(with_fuel, value + rest_fuel, value + rest_without if fuel else -math.inf)
+        without = max(without, value + rest_without)
+    return with_fuel, without
+
+
+def potential(tiles: list[int], chances: tuple[int, ...]) -> float:
+    """The expected round points of ``tiles`` (see the module docstring)."""
+    counts = tuple(tiles.count(v) for v in range(1, 16))
+    with_fuel, without = _best(counts, chances)
+    return max(with_fuel, without - FAILED)
+
+
+def _unseen(state: State, seat: int) -> list[int]:
+    """Values ``seat`` has not seen, one entry per tile (the face-down ones it could draw)."""
+    seen = Counter(state["hands"][seat])
+    for container in state["containers"]:
+        seen.update(container)
+    seen.update(state["table_up"])
+    seen.update(m["value"] for m in state["down_marked"] if m["by"] == seat)
+    return [v for v in range(1, 16) for _ in range(COUNTS[v] - seen[v])]
+
+
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """A heuristic score per legal action, from ``seat``'s knowledge only."""
+    hand, container = state["hands"][seat], state["containers"][seat]
+    tiles = hand + container
+    chances = _chances(state, seat)
+    now = potential(tiles, chances)
+    own_marks = {m["id"]: m["value"] for m in state["down_marked"] if m["by"] == seat}
+
+    def gain(value: int) -> float:
+        return potential(tiles + [value], chances) - now
+
+    def without(value: int) -> float:
+        rest = list(tiles)
+        rest.remove(value)
+        return potential(rest, chances) - now
+
+    unseen = Counter(_unseen(state, seat))
+    total = max(1, sum(unseen.values()))
+    blind = sum(count * gain(v) for v, count in unseen.items()) / total if unseen else 0.0
+
+    def score(action: Action) -> float:
+        kind = action["type"]
+        tile = action.get("tile")
+        if kind == "troika":
+            return 100.0 if can_leave(hand, container) else -100.0
+        if kind == "reveal":
+            return max(0.0, gain(own_marks[tile])) - 0.3 if tile in own_marks else (
+                0.0 if tile == "unknown" else -0.2)
+        if kind == "take_up":
+            return gain(action["value"])
+        if kind == "take_down":
+            return gain(own_marks[tile]) if tile in own_marks else blind - 0.1
+        if kind == "discard":
+            leak = 0.2 if action["from"] == "hand" else -0.3
+            return without(action["value"]) + leak
+        return 0.0
+
+    return [score(action) for action in legal]
+
+
+def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    ranked = sorted(zip(scores(state, seat, legal), range(len(legal))), key=lambda p: (-p[0], p[1]))
+    if legal[ranked[0][1]]["type"] == "troika" and ranked[0][0] > 0:
+        return [legal[ranked[0][1]]]  # leaving the planet safely is never searched away
+    return [legal[i] for _, i in ranked[:CANDIDATES]]
+
+
+def usefulness(value: int, tiles: list[int]) -> float:
+    """A quick guess of how much ``value`` helps ``tiles`` (rollouts cannot afford ``potential``)."""
+    near = sum(0.6 for v in (value - 1, value + 1) if v in tiles)
+    near += sum(0.3 for v in (value - 2, value + 2) if v in tiles)
+    return 1.0 * min(2, tiles.count(value)) + near + 0.05 * (value % 10) - 0.5
+
+
+def quick_score(state: State, seat: int, action: Action) -> float:
+    hand, container = state["hands"][seat], state["containers"][seat]
+    tiles = hand + container
+    kind, tile = action["type"], action.get("tile")
+    mark = next((m["value"] for m in state["down_marked"] if m["id"] == tile and m["by"] == seat), None)
+    if kind == "troika":
+        return 100.0 if can_leave(hand, container) else -100.0
+    if kind == "reveal":
+        return usefulness(mark, tiles) - 0.5 if mark is not None else 0.0
+    if kind == "take_up":
+        return usefulness(action["value"], tiles)
+    if kind == "take_down":
+        return usefulness(mark, tiles) if mark is not None else 0.1
+    if kind == "discard":
+        rest = list(tiles)
+        rest.remove(action["value"])
+        return 0.2 - usefulness(action["value"], rest) - (0.3 if action["from"] == "container" else 0.0)
+    return 0.0
+
+
+def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    values = [quick_score(state, seat, action) for action in legal]
+    order = sorted(range(len(legal)), key=lambda i: -values[i])
+    if len(order) > 1 and rng.random() < 0.1:
+        return legal[order[1]]
+    return legal[order[0]]
+
+
+def trim(state: State) -> None:
+    state["rounds"] = []  # finished rounds' breakdowns: only views read them
+
+
+def round_estimates(state: State) -> list[float | None]:
+    """Each seat's expected round points (None: it has already failed to leave)."""
+    estimates: list[float | None] = []
+    for seat, status in enumerate(state["status"]):
+        tiles = state["hands"][seat] + state["containers"][seat]
+        if status == "failed":
+            estimates.append(None)
+        elif status == "left":
+            split = best_split(tiles)
+            bonus = 5 if state["bonus_seat"] == seat else 0
+            estimates.append((split[0] if split else -FAILED) + bonus)
+        else:
+            estimates.append(potential(tiles, _chances(state, seat)))
+    return estimates
+
+
+def evaluate(state: State, seat: int) -> float:
+    """Token totals plus this round's likely tokens, compared with the best rival."""
+    estimates = round_estimates(state)
+    totals = [float(sum(tokens)) for tokens in state["tokens"]]
+    order = sorted((s for s, e in enumerate(estimates) if e is not None),
+                   key=lambda s: -estimates[s])
+    for s, e in enumerate(estimates):
+        if e is None or e <= -FAILED / 2:
+            totals[s] -= 1
+    for s, token in zip([s for s in order if estimates[s] > -FAILED / 2], (2, 1)):
+        totals[s] += token
+    rivals = [s for s in range(len(totals)) if s != seat]
+    best = max(rivals, key=lambda s: totals[s])
+    mine_est = estimates[seat] if estimates[seat] is not None else -FAILED
+    rival_est = estimates[best] if estimates[best] is not None else -FAILED
+    advantage = totals[seat] - totals[best] + 0.05 * (mine_est - rival_est)
+    rounds_left = ROUNDS - state["round"] + 1
+    return logistic(1.5 * advantage / math.sqrt(rounds_left))
+
+
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, trim=trim)

@@ -1,0 +1,295 @@
+"""Vem aí a Troika heuristics for the strong bot: a points estimate per seat, a handful of
+sensible options per decision, and rules to score them.
+
+The *estimate* of a seat is its score if the game ended now (Power, Consensuses, Government
+cards, Titles, half its Mega-Euro) plus what its position should still bring: Income for the
+rounds left, the Elections still to come (shared by Votes on the table and money) and the Power
+of the Group cards in hand. The evaluation compares it with the best rival's.
+
+The legal lists are large (every subset of the hand to attack, defend or campaign with), so
+each decision is first cut to a few options: the cheapest winning opening per target and mode,
+the cheapest answer that holds or retakes the lead, a few campaign sizes, the best purchase of
+Titles. Options are scored by rules on the mover's own cards and public figures only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from app.bots.search import Heuristics, logistic
+from app.games.base import Action, State
+from app.games.vem_ai_troika import attack, table
+from app.games.vem_ai_troika.scoring import CONSENSUS_POINTS
+from app.games.vem_ai_troika.table import COLOURS, group, player
+
+CANDIDATES = 5
+HORIZON = 16
+KEEP_MONEY = 3  # Mega-Euro kept in hand (campaigns, payments) when the Offshore is open
+TITLE_VALUE_PER_EURO = 0.8
+
+
+# --- the situation ----------------------------------------------------------------------------
+
+def rounds_left(state: State) -> float:
+    """Rounds still to play, expected: the Troika Event hides among the bottom four."""
+    return max(1.0, len(state["events"]) - 1.5)
+
+
+def elections_left(state: State) -> int:
+    events = state["deck"]["events"]
+    return sum(events[eid]["role"] == "elections" for eid in state["events"])
+
+
+def weights(state: State) -> tuple[float, float]:
+    """(value of a Vote on the table, value of a point of Income), in points."""
+    votes = 0.2 + 0.8 * elections_left(state)
+    income = min(3.0, 0.4 * rounds_left(state))
+    return votes, income
+
+
+def table_value(state: State, seat: int, ids: Iterable[int]) -> float:
+    """What controlling ``ids`` is worth to ``seat``: points now plus Votes, Income and progress
+    towards the next Consensus."""
+    cards = [group(state, gid) for gid in ids]
+    lead = table.leader(state, seat) or {"votes": 0, "income": 0}
+    counts = [sum(c["colour"] == colour for c in cards) for colour in COLOURS]
+    sets = min(counts)
+    step = CONSENSUS_POINTS[min(sets + 1, 3)] - CONSENSUS_POINTS[min(sets, 3)]
+    progress = sum(count > sets for count in counts)
+    w_votes, w_income = weights(state)
+    votes = lead["votes"] + sum(c["votes"] for c in cards) + 2 * sets
+    income = lead["income"] + sum(c["income"] for c in cards)
+    return (sum(c["power"] for c in cards) + CONSENSUS_POINTS[min(sets, 3)]
+            + 0.15 * step * progress + w_votes * votes + w_income * income)
+
+
+def hand_worth(state: State, gid: int) -> float:
+    """What a Group card in hand is worth: ammunition for attacks, defence and campaigns."""
+    card = group(state, gid)
+    return 0.5 + 0.4 * card["power"] + 0.2 * card["votes"]
+
+
+def points_now(state: State, seat: int) -> float:
+    p = player(state, seat)
+    kept = sum(state["deck"]["events"][eid]["points"] for eid in p["kept"])
+    sets = table.consensus(state, seat)
+    return (table.metric(state, seat, "power") + CONSENSUS_POINTS[min(sets, 3)] + kept
+            + sum(p["titles"]) + (p["money"] + p["offshore_money"]) / 2)
+
+
+def estimates(state: State) -> list[float]:
+    """Every seat's expected final points (see the module docstring)."""
+    seats = range(len(state["players"]))
+    left = rounds_left(state)
+    strength = [table.metric(state, s, "votes") + 0.6 * player(state, s)["money"] for s in seats]
+    top = max(strength)
+    shares = [math.exp((x - top) / 2.5) for x in strength]
+    total = sum(shares)
+    elections = 10 * (elections_left(state) * 0.75)
+    result = []
+    for s in seats:
+        p = player(state, s)
+        income = table.metric(state, s, "income") * min(3.0, 0.4 * left)
+        hand = sum(0.4 * group(state, gid)["power"] for gid in p["hand"])
+        result.append(points_now(state, s) + income + hand + elections * shares[s] / total)
+    return result
+
+
+def evaluate(state: State, seat: int) -> float:
+    values = estimates(state)
+    best = max(v for s, v in enumerate(values) if s != seat)
+    return logistic((values[seat] - best) / (3 + 0.7 * rounds_left(state)))
+
+
+# --- options per decision ----------------------------------------------------------------------
+
+def power(state: State, ids: Iterable[int]) -> int:
+    return sum(group(state, gid)["power"] for gid in ids)
+
+
+def cheapest(state: State, actions: list[Action]) -> Action:
+    return min(actions, key=lambda a: (power(state, a["cards"]), len(a["cards"]), a["cards"]))
+
+
+def by_key(actions: list[Action], key) -> dict[Any, list[Action]]:
+    grouped: dict[Any, list[Action]] = {}
+    for action in actions:
+        grouped.setdefault(key(action), []).append(action)
+    return grouped
+
+
+def leader_score(state: State, action: Action) -> float:
+    card = state["deck"]["leaders"][action["leader"]]
+    return card["power"] * 1.0 + card["votes"] * 1.2 + card["income"] * 2.0
+
+
+def draw_score(state: State, seat: int, action: Action) -> float:
+    p = player(state, seat)
+    room = table.HAND_LIMIT - table.hand_size(state, seat)
+    if action["what"] == "group":
+        return 1.5 if len(p["hand"]) < 3 else (0.8 if room >= 1 else -0.5)
+    return 1.0 if room >= 2 else 0.2
+
+
+def place_score(state: State, seat: int, action: Action) -> float:
+    mine = player(state, seat)["table"]
+    after = [gid for gid in mine if gid != action.get("take")] + [action["card"]]
+    gained = table_value(state, seat, after) - table_value(state, seat, mine)
+    swapped = hand_worth(state, action["take"]) if "take" in action else 0.0
+    return gained - hand_worth(state, action["card"]) + swapped
+
+
+def income_score(state: State, seat: int, action: Action) -> float:
+    p = player(state, seat)
+    income = table.metric(state, seat, "income")
+    spend = action["titles"] * table.TITLE_PRICE
+    gained = min(max(0, income - spend), state["treasury"])
+    paid = max(0, spend - income)
+    titles = sum(state["titles"][: action["titles"]])
+    money_after = p["money"] + gained - paid - action["offshore"]
+    overflow = max(0, table.hand_size(state, seat) + gained - paid - action["offshore"] - table.HAND_LIMIT)
+    keep = -0.3 * abs(min(money_after, KEEP_MONEY) - KEEP_MONEY) if action["offshore"] else 0.0
+    return titles + (gained - paid) / 2 - overflow / 2 + keep + 0.3
+
+
+def attack_score(state: State, seat: int, action: Action) -> float:
+    defender = attack.owner(state, action["target"])
+    target = action["target"]
+    theirs = player(state, defender)["table"]
+    loss = table_value(state, defender, theirs) - table_value(state, defender, [g for g in theirs if g != target])
+    gain = 0.0
+    if action["mode"] == "control":
+        mine = player(state, seat)["table"]
+        if len(table.family(state, seat, group(state, target)["colour"])) < table.FAMILY_LIMIT:
+            gain = table_value(state, seat, mine + [target]) - table_value(state, seat, mine)
+    lead = (attack.attack_base(state, seat, action["mode"]) + power(state, action["cards"])
+            - attack.defence_base(state, defender, target))
+    answers = len(player(state, defender)["hand"])
+    chance = 1.0 if answers == 0 else logistic((lead - 1.5 - 0.8 * min(answers, 3)) * 1.2)
+    cost = sum(hand_worth(state, gid) for gid in action["cards"])
+    refill = 1.0 if len(state["players"]) >= 3 else 0.0
+    return chance * (gain + loss) - (1 - chance) * 0.5 - cost + refill - 1.0
+
+
+def answer_score(state: State, seat: int, action: Action) -> float:
+    a = state["attack"]
+    target = a["target"]
+    if action["type"] == "stop":
+        return 0.0
+    attack_total, defence_total = attack.totals(state)
+    added = power(state, action["cards"])
+    if seat == a["defender"]:
+        owned = player(state, seat)["table"]
+        stake = table_value(state, seat, owned) - table_value(state, seat, [g for g in owned if g != target])
+        ahead = defence_total + added >= attack_total
+        margin = defence_total + added - attack_total
+    else:
+        mine = player(state, seat)["table"]
+        stake = 1.0 + (table_value(state, seat, mine + [target]) - table_value(state, seat, mine)
+                       if a["mode"] == "control" else 0.5)
+        ahead = attack_total + added > defence_total
+        margin = attack_total + added - defence_total - 1
+    if not ahead:
+        return -1.0
+    rival = a["attacker"] if seat == a["defender"] else a["defender"]
+    answers = len(player(state, rival)["hand"])
+    chance = 1.0 if answers == 0 else logistic((margin + 0.5 - 0.8 * min(answers, 3)) * 1.2)
+    return chance * stake - sum(hand_worth(state, gid) for gid in action["cards"])
+
+
+def campaign_options(state: State, seat: int, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Nothing, money only, and the cheapest card sets that beat the rivals' likely Votes."""
+    p = player(state, seat)
+    mine = table.metric(state, seat, "votes")
+    rivals = [s for s in range(len(state["players"])) if s != seat]
+    likely = max(table.metric(state, s, "votes") + 0.7 * player(state, s)["money"]
+                 + 0.8 * len(player(state, s)["hand"]) for s in rivals)
+    hand = sorted(p["hand"], key=lambda gid: (-group(state, gid)["votes"], hand_worth(state, gid), gid))
+    plans = [([], 0), ([], p["money"])]
+    for size in range(1, len(hand) + 1):
+        plans.append((sorted(hand[:size]), p["money"]))
+    options = []
+    for cards, money in plans:
+        action = {"type": "campaign", "cards": cards, "money": money}
+        if action not in legal:
+            continue
+        votes = mine + money + sum(group(state, gid)["votes"] for gid in cards)
+        chance = logistic((votes - likely) / 1.5)
+        cost = sum(hand_worth(state, gid) for gid in cards) + money / 2
+        options.append((10 * chance - cost, legal[legal.index(action)]))
+    return options
+
+
+def discard_score(state: State, seat: int, action: Action) -> float:
+    if action["type"] == "discard_money":
+        return -0.5
+    gid = action["card"]
+    owned = player(state, seat)["table"]
+    if gid in owned:
+        loss = table_value(state, seat, owned) - table_value(state, seat, [g for g in owned if g != gid])
+    else:
+        loss = hand_worth(state, gid)
+    prompt = state["prompts"][0] if state["prompts"] else None
+    if prompt and prompt["kind"] == "cover":
+        loss -= 0.3 * min(group(state, gid)["power"], prompt["amount"])
+    return -loss
+
+
+def options(state: State, seat: int, legal: list[Action]) -> list[tuple[float, Action]]:
+    """The sensible options among ``legal`` with their rule scores."""
+    by_type = by_key(legal, lambda a: a["type"])
+    scored: list[tuple[float, Action]] = []
+    for kind, actions in by_type.items():
+        if kind == "attack":
+            for group_ in by_key(actions, lambda a: (a["target"], a["mode"])).values():
+                best = cheapest(state, group_)
+                scored.append((attack_score(state, seat, best), best))
+        elif kind == "add":
+            for group_ in by_key(actions, lambda a: power(state, a["cards"])).values():
+                best = cheapest(state, group_)
+                scored.append((answer_score(state, seat, best), best))
+        elif kind == "campaign":
+            scored += campaign_options(state, seat, legal)
+        elif kind == "income":
+            for group_ in by_key(actions, lambda a: a["titles"]).values():
+                scored.append(max(((income_score(state, seat, a), a) for a in group_), key=lambda p: p[0]))
+        else:
+            scored += [(single_score(state, seat, a), a) for a in actions]
+    return sorted(scored, key=lambda p: -p[0])
+
+
+def single_score(state: State, seat: int, action: Action) -> float:
+    kind = action["type"]
+    if kind == "choose_leader":
+        return leader_score(state, action)
+    if kind == "draw":
+        return draw_score(state, seat, action)
+    if kind == "place":
+        return place_score(state, seat, action)
+    if kind == "replace":
+        return 0.6 - hand_worth(state, action["card"])
+    if kind in ("discard", "discard_money"):
+        return discard_score(state, seat, action)
+    if kind == "take":
+        owned = player(state, seat)["table"]
+        return table_value(state, seat, [g for g in owned if g != action["card"]])
+    if kind == "stop":
+        return answer_score(state, seat, action) if state["attack"] else 0.0
+    return -0.2  # pass
+
+
+def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    return [action for _, action in options(state, seat, legal)[:CANDIDATES]]
+
+
+def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    ranked = options(state, seat, legal)
+    if len(ranked) > 1 and rng.random() < 0.1:
+        return ranked[1][1]
+    return ranked[0][1]
+
+
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON)

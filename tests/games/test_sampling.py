@@ -1,0 +1,91 @@
+"""Sampling hidden information must not leak: ``randomize_hidden(S, seat, r)`` may depend only
+on what ``seat`` knows.
+
+For states along random playouts of every game and player count, and for every seat and the
+spectator: a sample drawn from the true state equals the sample drawn (with the same generator)
+from any other state the seat cannot tell apart from it (we use a first sample as that other
+state), the sample looks the same to the seat, and it carries no log line the seat cannot read.
+A last test checks that the samplers really re-deal hidden cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from app.games.registry import GAMES
+
+CASES = [
+    (slug, n)
+    for slug, game in sorted(GAMES.items())
+    for n in range(game.min_players, game.max_players + 1)
+]
+STATES_PER_PLAYOUT = 12
+KS = (2, 3, 17)
+
+
+def dump(data) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def playout_states(game, n, seed, r):
+    """States along one random playout, terminal state included."""
+    state = game.setup(n, {}, seed)
+    states = [state]
+    while game.outcome(state) is None:
+        seat = r.choice(sorted(game.to_act(state)))
+        state = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+        states.append(state)
+    step = max(1, len(states) // STATES_PER_PLAYOUT)
+    return states[::step] + [states[-1]]
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_a_sample_depends_only_on_what_the_seat_knows(slug, n):
+    game = GAMES[slug]
+    for i in range(2):
+        for state in playout_states(game, n, f"sampling-{slug}-{n}-{i}", random.Random(i)):
+            for seat in [None, *range(n)]:
+                twin = game.randomize_hidden(state, seat, random.Random(1))
+                seen = dump(game.view(state, seat))
+                assert dump(game.view(twin, seat)) == seen
+                for k in KS:
+                    sample = game.randomize_hidden(state, seat, random.Random(k))
+                    assert dump(sample) == dump(game.randomize_hidden(twin, seat, random.Random(k))), (
+                        f"seat {seat}'s sample depends on information it cannot see"
+                    )
+                    assert dump(game.view(sample, seat)) == seen
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_a_sample_carries_only_log_lines_the_seat_can_read(slug, n):
+    game = GAMES[slug]
+    for state in playout_states(game, n, f"sampling-log-{slug}-{n}", random.Random(5)):
+        if game.outcome(state) is not None:
+            continue
+        for seat in [None, *range(n)]:
+            sample = game.randomize_hidden(state, seat, random.Random(9))
+            assert all(e["to"] is None or seat in e["to"] for e in sample["log"])
+
+
+def hidden_hands(slug: str, state, seat: int):
+    """The other seats' hidden cards, as a comparable value."""
+    if slug == "vem-ai-a-troika":
+        return [sorted(p["hand"]) for s, p in enumerate(state["players"]) if s != seat]
+    return [sorted(hand) for s, hand in enumerate(state["hands"]) if s != seat]
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_the_sampler_re_deals_other_hands(slug, n):
+    game = GAMES[slug]
+    states = playout_states(game, n, f"sampling-redeal-{slug}-{n}", random.Random(3))
+    state = states[len(states) // 3]
+    r = random.Random(4)
+    deals = {dump(hidden_hands(slug, game.randomize_hidden(state, 0, r), 0)) for _ in range(30)}
+    assert len(deals) > 5, "the other hands are (nearly) never re-dealt"
+    mine = {dump(game.randomize_hidden(state, 0, r)["hands" if slug != "vem-ai-a-troika" else "players"][0])
+            for _ in range(5)}
+    truth = state["hands"][0] if slug != "vem-ai-a-troika" else state["players"][0]
+    assert mine == {dump(truth)}, "the seat's own cards must never change"
