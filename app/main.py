@@ -7,6 +7,7 @@ applied at start, so a fresh database needs no separate step.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
+from app.rooms.social import Social
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
@@ -46,7 +48,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if relay is not None:
             await relay.start()
             app.state.bus.relay = relay
-        app.state.rooms = RoomService(make_sessionmaker(engine), app.state.bus)
+        sessionmaker = make_sessionmaker(engine)
+        app.state.rooms = RoomService(sessionmaker, app.state.bus)
+        app.state.social = Social(sessionmaker, app.state.bus)
+        heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
         app.state.bus.add_listener(bots.poke)
         await bots.resume_all()
@@ -54,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            heartbeat.cancel()
             await bots.stop()
             if relay is not None:
                 await relay.stop()

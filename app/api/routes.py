@@ -34,6 +34,10 @@ class JoinRoom(BaseModel):
     seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
 
 
+class ChatLine(BaseModel):
+    text: str = Field(description="1 to 300 characters")
+
+
 class Autopilot(BaseModel):
     bot: Literal["random", "strong"] | None = Field(
         description="a bot level to play your seat for you, or null to play it yourself again"
@@ -198,6 +202,22 @@ async def get_log(room_id: str, request: Request, authorization: str | None = He
     service = rooms(request)
     seat = await optional_seat(service, room_id, authorization)
     return {"seat": seat, "log": await service.log(room_id, seat)}
+
+
+@router.get("/api/rooms/{room_id}/chat", tags=["chat"])
+async def get_chat(room_id: str, request: Request):
+    await rooms(request).room(room_id)
+    return {"messages": await request.app.state.social.messages(room_id)}
+
+
+@router.post("/api/rooms/{room_id}/chat", status_code=201, tags=["chat"])
+async def post_chat(
+    room_id: str, body: ChatLine, request: Request, authorization: str | None = Header(None)
+):
+    """Players only; at most 5 messages per 10 seconds (429 beyond)."""
+    seat = await rooms(request).seat_of(room_id, bearer(authorization))
+    await request.app.state.social.post(room_id, seat, body.text)
+    return {"messages": await request.app.state.social.messages(room_id)}
 
 
 @router.get("/api/rooms/{room_id}/record", tags=["play"])

@@ -54,3 +54,29 @@ class ActionRecord(SQLModel, table=True):
     action: dict = Field(sa_column=Column(JSON, nullable=False))
     idempotency_key: str | None = Field(default=None, max_length=64)
     at: datetime = Field(default_factory=utcnow)
+
+
+class ChatMessage(SQLModel, table=True):
+    """A line of a room's chat, kept with the room (text is stored raw and escaped on output)."""
+
+    __tablename__ = "chat_messages"
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: str = Field(foreign_key="rooms.id", max_length=16, index=True)
+    seat: int
+    name: str = Field(max_length=64)
+    text: str = Field(max_length=500)
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Presence(SQLModel, table=True):
+    """Open sockets per seat and server instance; rows not refreshed for a while are stale
+    (their instance stopped), so a crash never leaves a seat shown as connected."""
+
+    __tablename__ = "presence"
+
+    room_id: str = Field(primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    instance: str = Field(primary_key=True, max_length=16)
+    sockets: int = 0
+    seen_at: datetime = Field(default_factory=utcnow)

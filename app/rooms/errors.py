@@ -42,3 +42,7 @@ class Conflict(RoomError):
 
 class Illegal(RoomError):
     status, code = 422, "illegal_action"
+
+
+class TooMany(RoomError):
+    status, code = 429, "rate_limited"

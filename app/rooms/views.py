@@ -13,8 +13,11 @@ from app.games.registry import GAMES
 from app.rooms.service import LiveGame, RoomInfo, with_names
 
 LOG_TAIL = 30
-def seat_view(info: RoomInfo, live: LiveGame | None, seat: int | None) -> dict[str, Any]:
-    """The whole payload for ``seat`` (None: spectator) at the room's current version."""
+def seat_view(
+    info: RoomInfo, live: LiveGame | None, seat: int | None, connected: set[int] = frozenset()
+) -> dict[str, Any]:
+    """The whole payload for ``seat`` (None: spectator) at the room's current version;
+    ``connected`` lists the seats with an open socket (presence)."""
     game = GAMES[info.game]
     payload: dict[str, Any] = {
         "room": info.public(),
@@ -27,6 +30,7 @@ def seat_view(info: RoomInfo, live: LiveGame | None, seat: int | None) -> dict[s
         "legal_actions": [],
         "log": [],
         "outcome": None,
+        "connected": sorted(connected),
     }
     if live is None:
         return payload

@@ -5,14 +5,16 @@ seat, none makes it a spectator's. The handshake's ``Origin`` must be this serve
 listed in ALLOWED_ORIGINS). On connect, and after every change published on the event bus, the
 viewer gets its current view rendered afresh: HTML fragments for the browser (swapped by id by
 htmx's ws extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view.
-Incoming frames are not commands (moves go through the validated POST routes); frames over the
-size limit close the socket.
+Incoming frames are not commands (moves go through the validated POST routes); a frame over the
+size limit, or a flood of frames, closes the socket. Open seat sockets count as presence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -20,12 +22,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.rooms.views import seat_view
-from app.web.render import room_fragment
+from app.web.render import render_room
 
 router = APIRouter()
 
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
 
 
 def origin_allowed(ws: WebSocket) -> bool:
@@ -38,11 +41,12 @@ def origin_allowed(ws: WebSocket) -> bool:
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
-async def render_for(service: RoomService, room_id: str, seat: int | None, token: str | None, fmt: str) -> str:
-    info, live = await service.game_state(room_id)
+async def render_for(ws: WebSocket, room_id: str, seat: int | None, token: str | None, fmt: str) -> str:
+    service, social = ws.app.state.rooms, ws.app.state.social
     if fmt == "json":
-        return json.dumps(seat_view(info, live, seat))
-    return room_fragment(info, live, seat, token)
+        info, live = await service.game_state(room_id)
+        return json.dumps(seat_view(info, live, seat, await social.present(room_id)))
+    return "".join(await render_room(service, social, room_id, seat, token))
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -60,31 +64,46 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
         return
     fmt = "json" if format == "json" else "html"
     await ws.accept()
+    social = ws.app.state.social
     limit = ws.app.state.settings.max_ws_message_bytes
     with service.bus.subscribe(room_id) as subscription:
         reader = asyncio.create_task(drain_incoming(ws, limit))
+        if seat is not None:
+            await social.connected(room_id, seat)
         try:
-            await ws.send_text(await render_for(service, room_id, seat, token, fmt))
+            await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
             while True:
                 changed = asyncio.create_task(subscription.next())
                 done, _ = await asyncio.wait({reader, changed}, return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
                     changed.cancel()
                     break
-                await ws.send_text(await render_for(service, room_id, seat, token, fmt))
+                await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             reader.cancel()
+            if seat is not None:
+                await social.disconnected(room_id, seat)
 
 
 async def drain_incoming(ws: WebSocket, limit: int) -> None:
-    """Read and drop incoming frames until the client leaves; close on an oversized frame."""
+    """Read and drop incoming frames until the client leaves; close the socket on a frame over
+    the size limit or on a flood (more than FLOOD_FRAMES frames within FLOOD_SECONDS)."""
+    recent: deque[float] = deque()
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         data = message.get("text") or message.get("bytes") or b""
-        if len(data) > limit:
+        size = len(data.encode()) if isinstance(data, str) else len(data)
+        if size > limit:
             await ws.close(code=TOO_BIG, reason="frame too large")
+            return
+        now = time.monotonic()
+        recent.append(now)
+        while now - recent[0] > FLOOD_SECONDS:
+            recent.popleft()
+        if len(recent) > FLOOD_FRAMES:
+            await ws.close(code=POLICY_VIOLATION, reason="too many messages")
             return

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.service import RoomService
-from app.web.render import TEMPLATES_DIR, room_fragment, templates
+from app.web.render import TEMPLATES_DIR, render_room, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -91,14 +91,19 @@ async def create_room(request: Request):
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
 
-@router.get("/rooms/{room_id}", response_class=HTMLResponse)
-async def room_page(room_id: str, request: Request):
-    info, live = await rooms(request).game_state(room_id)
+async def room_page_for(request: Request, room_id: str, seat: int | None, token: str | None):
+    main, chat = await render_room(rooms(request), request.app.state.social, room_id, seat, token)
+    info = await rooms(request).room(room_id)
     return templates.TemplateResponse(
         request,
         "room.html",
-        {"info": info, "seat": None, "token": None, "main": room_fragment(info, live, None, None)},
+        {"info": info, "seat": seat, "token": token, "main": main, "chat": chat},
     )
+
+
+@router.get("/rooms/{room_id}", response_class=HTMLResponse)
+async def room_page(room_id: str, request: Request):
+    return await room_page_for(request, room_id, None, None)
 
 
 @router.post("/rooms/{room_id}/join")
@@ -110,70 +115,65 @@ async def join_room(room_id: str, request: Request):
 
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
 async def seat_page(room_id: str, token: str, request: Request):
+    seat = await rooms(request).seat_of(room_id, token)
+    return await room_page_for(request, room_id, seat, token)
+
+
+async def seat_form(request: Request, room_id: str, token: str, operation) -> HTMLResponse:
+    """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
+    or empty), the fresh room and the chat, each swapped in by id."""
     service = rooms(request)
     seat = await service.seat_of(room_id, token)
-    info, live = await service.game_state(room_id)
-    return templates.TemplateResponse(
-        request,
-        "room.html",
-        {"info": info, "seat": seat, "token": token, "main": room_fragment(info, live, seat, token)},
-    )
-
-
-async def seat_reply(service: RoomService, room_id: str, seat: int, token: str, message: str = ""):
-    """Reply to an HTMX form: the flash message plus the fresh room fragment, swapped by id."""
-    info, live = await service.game_state(room_id)
-    body = templates.env.get_template("fragments/flash.html").render(message=message)
-    return HTMLResponse(body + room_fragment(info, live, seat, token))
+    form = await request.form()
+    message = ""
+    try:
+        await operation(service, seat, form)
+    except RoomError as exc:
+        message = exc.message
+    main, chat = await render_room(service, request.app.state.social, room_id, seat, token)
+    flash = templates.env.get_template("fragments/flash.html").render(message=message)
+    return HTMLResponse(flash + main + chat)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
 async def start_room(room_id: str, token: str, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    try:
+    async def start(service: RoomService, seat: int, form):
         await service.start(room_id, seat)
-    except RoomError as exc:
-        return await seat_reply(service, room_id, seat, token, exc.message)
-    return await seat_reply(service, room_id, seat, token)
+
+    return await seat_form(request, room_id, token, start)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
 async def add_bot(room_id: str, token: str, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    form = await request.form()
-    target = form.get("seat")
-    try:
-        await service.add_bot(
-            room_id, seat, form.get("level"), int(target) if str(target).isdigit() else None
-        )
-    except RoomError as exc:
-        return await seat_reply(service, room_id, seat, token, exc.message)
-    return await seat_reply(service, room_id, seat, token)
+    async def add(service: RoomService, seat: int, form):
+        target = str(form.get("seat", ""))
+        await service.add_bot(room_id, seat, form.get("level"), int(target) if target.isdigit() else None)
+
+    return await seat_form(request, room_id, token, add)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
 async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    try:
+    async def remove(service: RoomService, seat: int, form):
         await service.remove_bot(room_id, seat, bot_seat)
-    except RoomError as exc:
-        return await seat_reply(service, room_id, seat, token, exc.message)
-    return await seat_reply(service, room_id, seat, token)
+
+    return await seat_form(request, room_id, token, remove)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
 async def autopilot(room_id: str, token: str, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    level = (await request.form()).get("level") or None
-    try:
-        await service.set_autopilot(room_id, seat, level)
-    except RoomError as exc:
-        return await seat_reply(service, room_id, seat, token, exc.message)
-    return await seat_reply(service, room_id, seat, token)
+    async def toggle(service: RoomService, seat: int, form):
+        await service.set_autopilot(room_id, seat, form.get("level") or None)
+
+    return await seat_form(request, room_id, token, toggle)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)
+async def chat(room_id: str, token: str, request: Request):
+    async def post(service: RoomService, seat: int, form):
+        await request.app.state.social.post(room_id, seat, form.get("text"))
+
+    return await seat_form(request, room_id, token, post)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/leave")
@@ -186,19 +186,15 @@ async def leave_room(room_id: str, token: str, request: Request):
 
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
 async def act(room_id: str, token: str, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    form = await request.form()
-    try:
-        action = json.loads(str(form.get("action", "")))
-        version = int(str(form.get("version", "")))
-    except ValueError:
-        return await seat_reply(service, room_id, seat, token, "that request was malformed")
-    try:
+    async def play(service: RoomService, seat: int, form):
+        try:
+            action = json.loads(str(form.get("action", "")))
+            version = int(str(form.get("version", "")))
+        except ValueError:
+            raise BadRequest("that request was malformed") from None
         await service.act(room_id, seat, action, version, form.get("key") or None)
-    except RoomError as exc:
-        return await seat_reply(service, room_id, seat, token, exc.message)
-    return await seat_reply(service, room_id, seat, token)
+
+    return await seat_form(request, room_id, token, play)
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -15,7 +15,8 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.games.registry import GAMES
-from app.rooms.service import LiveGame, RoomInfo
+from app.rooms.service import LiveGame, RoomInfo, RoomService
+from app.rooms.social import Social
 from app.rooms.views import seat_view
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -33,9 +34,13 @@ def table_template(slug: str) -> str:
 
 
 def room_context(
-    info: RoomInfo, live: LiveGame | None, seat: int | None, token: str | None
+    info: RoomInfo,
+    live: LiveGame | None,
+    seat: int | None,
+    token: str | None,
+    connected: set[int] = frozenset(),
 ) -> dict[str, Any]:
-    payload = seat_view(info, live, seat)
+    payload = seat_view(info, live, seat, connected)
     legal = {action_key(item["action"]): item["label"] for item in payload["legal_actions"]}
     return {
         "p": payload,
@@ -52,7 +57,26 @@ def room_context(
     }
 
 
-def room_fragment(info: RoomInfo, live: LiveGame | None, seat: int | None, token: str | None) -> str:
+def room_fragment(
+    info: RoomInfo,
+    live: LiveGame | None,
+    seat: int | None,
+    token: str | None,
+    connected: set[int] = frozenset(),
+) -> str:
     """The ``#room-main`` element for this seat, ready to be swapped in by id."""
     template = templates.env.get_template("fragments/room_main.html")
-    return template.render(room_context(info, live, seat, token))
+    return template.render(room_context(info, live, seat, token, connected))
+
+
+async def render_room(
+    rooms: RoomService, social: Social, room_id: str, seat: int | None, token: str | None
+) -> tuple[str, str]:
+    """What a viewer is shown of a room: ``#room-main`` (with presence) and ``#chat-log``;
+    a push sends both, each swapped in by id."""
+    info, live = await rooms.game_state(room_id)
+    main = room_fragment(info, live, seat, token, await social.present(room_id))
+    chat = templates.env.get_template("fragments/chat_log.html").render(
+        messages=await social.messages(room_id), seat=seat
+    )
+    return main, chat

@@ -1,0 +1,124 @@
+"""The social side of a room: chat and presence.
+
+Chat lines are stored with the room, 1 to 300 characters, at most 5 per 10 seconds per seat
+(per server instance), and escaped wherever they are shown. Presence counts the sockets each
+seat holds open, per server instance, in the database, so every instance shows the same
+connected/away state; each instance refreshes its rows on a heartbeat, and rows not refreshed
+for ``STALE_AFTER`` are ignored, so a crashed instance never leaves a seat "connected".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import defaultdict, deque
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.models import ChatMessage, Presence, Seat, utcnow
+from app.realtime.bus import EventBus
+from app.rooms.errors import BadRequest, NotFound, TooMany
+
+MAX_CHAT_LENGTH = 300
+CHAT_BURST, CHAT_WINDOW = 5, 10.0
+CHAT_SHOWN = 50
+HEARTBEAT = 10.0
+STALE_AFTER = timedelta(seconds=35)
+
+
+class Social:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], bus: EventBus):
+        self.sessionmaker = sessionmaker
+        self.bus = bus
+        self.instance = secrets.token_hex(4)
+        self._recent: dict[tuple[str, int], deque[float]] = defaultdict(deque)
+        self._presence_lock = asyncio.Lock()
+
+    # ---- chat ----------------------------------------------------------------------------
+
+    async def post(self, room_id: str, seat: int, text: Any) -> None:
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest("a chat message needs some text")
+        text = " ".join(text.split())
+        if len(text) > MAX_CHAT_LENGTH:
+            raise BadRequest(f"chat messages are at most {MAX_CHAT_LENGTH} characters")
+        self._throttle(room_id, seat)
+        async with self.sessionmaker() as session:
+            name = (
+                await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))
+            ).first()
+            if name is None:
+                raise NotFound("no such seat")
+            session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
+            await session.commit()
+        await self.bus.publish(room_id, -1)
+
+    def _throttle(self, room_id: str, seat: int) -> None:
+        now = time.monotonic()
+        recent = self._recent[(room_id, seat)]
+        while recent and now - recent[0] > CHAT_WINDOW:
+            recent.popleft()
+        if len(recent) >= CHAT_BURST:
+            raise TooMany(f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW:.0f} seconds")
+        recent.append(now)
+
+    async def messages(self, room_id: str, limit: int = CHAT_SHOWN) -> list[dict[str, Any]]:
+        async with self.sessionmaker() as session:
+            rows = (
+                await session.exec(
+                    select(ChatMessage)
+                    .where(ChatMessage.room_id == room_id)
+                    .order_by(ChatMessage.id.desc())
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            {"seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
+            for m in reversed(rows)
+        ]
+
+    # ---- presence ------------------------------------------------------------------------
+
+    async def connected(self, room_id: str, seat: int) -> None:
+        await self._adjust(room_id, seat, +1)
+
+    async def disconnected(self, room_id: str, seat: int) -> None:
+        await self._adjust(room_id, seat, -1)
+
+    async def _adjust(self, room_id: str, seat: int, delta: int) -> None:
+        async with self._presence_lock, self.sessionmaker() as session:
+            row = await session.get(Presence, (room_id, seat, self.instance))
+            if row is None:
+                session.add(Presence(room_id=room_id, seat=seat, instance=self.instance, sockets=max(delta, 0)))
+            else:
+                row.sockets = max(row.sockets + delta, 0)
+                row.seen_at = utcnow()
+            await session.commit()
+        await self.bus.publish(room_id, -1)
+
+    async def present(self, room_id: str) -> set[int]:
+        async with self.sessionmaker() as session:
+            seats = await session.exec(
+                select(Presence.seat).where(
+                    Presence.room_id == room_id,
+                    Presence.sockets > 0,
+                    Presence.seen_at > utcnow() - STALE_AFTER,
+                )
+            )
+            return set(seats.all())
+
+    async def heartbeat_forever(self) -> None:
+        """Keep this instance's presence rows fresh while it runs."""
+        while True:
+            async with self.sessionmaker() as session:
+                await session.exec(
+                    update(Presence).where(Presence.instance == self.instance).values(seen_at=utcnow())
+                )
+                await session.commit()
+            await asyncio.sleep(HEARTBEAT)

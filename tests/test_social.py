@@ -1,0 +1,51 @@
+"""Chat and presence: chat is for players, length- and rate-limited, escaped, and kept with the
+room across restarts; presence shows which seats have a socket open, live."""
+
+from __future__ import annotations
+
+import httpx
+from websockets.asyncio.client import connect
+
+from tests.conftest import auth, create_started_room, running_app
+from tests.servers import free_port, server_process
+from tests.test_live_server import make_room, until_version, ws_url
+
+
+async def test_chat_is_for_players_limited_escaped_and_kept(sqlite_url):
+    async with running_app(sqlite_url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        url = f"/api/rooms/{room_id}/chat"
+        assert (await client.post(url, json={"text": "hi"})).status_code == 401
+        assert (await client.post(url, json={"text": "x" * 301}, headers=auth(tokens[0]))).status_code == 400
+        assert (await client.post(url, json={"text": "   "}, headers=auth(tokens[0]))).status_code == 400
+        r = await client.post(url, json={"text": "<img src=x onerror=alert(1)>"}, headers=auth(tokens[1]))
+        assert r.status_code == 201
+        page = (await client.get(f"/rooms/{room_id}", headers={"accept": "text/html"})).text
+        assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+        codes = [
+            (await client.post(url, json={"text": f"m{i}"}, headers=auth(tokens[0]))).status_code
+            for i in range(6)
+        ]
+        assert codes == [201] * 5 + [429]
+        r = await client.post(url, json={"text": "still here"}, headers=auth(tokens[1]))
+        assert r.status_code == 201, "one seat's flood does not silence another"
+    async with running_app(sqlite_url) as client:
+        messages = (await client.get(f"/api/rooms/{room_id}/chat")).json()["messages"]
+        assert [m["text"] for m in messages][-2:] == ["m4", "still here"]
+        assert messages[0]["name"] == "Bruno" and len(messages) == 7
+
+
+async def test_presence_shows_open_seat_sockets_live(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client)
+            headers = {"Origin": base}
+            async with connect(ws_url(base, room_id, None), additional_headers=headers) as watcher:
+                assert (await until_version(watcher, 0))["connected"] == []
+                async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers):
+                    while (await until_version(watcher, 0))["connected"] != [1]:
+                        pass
+                while (await until_version(watcher, 0))["connected"] != []:
+                    pass
+            page = (await client.get(f"/rooms/{room_id}")).text
+            assert 'class="away"' in page and 'class="online"' not in page
