@@ -1,0 +1,110 @@
+// Vem aí a Troika table: a combo form (class "vem-combo") posts ONE JSON action, like the act
+// macro does, built from its data-base JSON and the controls tied to it (inside it, or outside
+// with form="its id": the ticked hand cards, the target radios). A control named like a list in
+// the base (e.g. "cards") collects every ticked value; other controls give one value; digits
+// become numbers. Ticks survive the live re-renders while the form's data-keep key is the same,
+// and data-summary forms show a running total. The server still validates every action.
+(function () {
+  if (window.vemTable) return;
+  window.vemTable = true;
+  var kept = {};
+
+  function controls(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.name !== "action" && el.name !== "version";
+    });
+  }
+
+  function value(raw) {
+    return /^-?\d+$/.test(raw) ? parseInt(raw, 10) : raw;
+  }
+
+  function ticked(el) {
+    return (el.type !== "checkbox" && el.type !== "radio") || el.checked;
+  }
+
+  function build(form) {
+    var action = JSON.parse(form.dataset.base);
+    controls(form).forEach(function (el) {
+      if (!ticked(el)) return;
+      if (Array.isArray(action[el.name])) action[el.name].push(value(el.value));
+      else action[el.name] = value(el.value);
+    });
+    form.querySelector("input[name=action]").value = JSON.stringify(action);
+    return action;
+  }
+
+  function sum(form, attribute) {
+    return controls(form).reduce(function (total, el) {
+      return total + (el.name === "cards" && el.checked ? parseInt(el.dataset[attribute] || "0", 10) : 0);
+    }, 0);
+  }
+
+  function show(form, name, text) {
+    var out = form.querySelector("[data-out=" + name + "]");
+    if (out) out.textContent = text;
+  }
+
+  function summarize(form) {
+    var kind = form.dataset.summary;
+    var action = build(form);
+    if (kind === "attack") {
+      var mode = form.querySelector("input[name=mode]:checked");
+      var target = controls(form).filter(function (el) { return el.name === "target" && el.checked; })[0];
+      show(form, "total", parseInt(mode ? mode.dataset.basePower : "0", 10) + sum(form, "power"));
+      show(form, "defence", target ? target.dataset.defence : "?");
+    } else if (kind === "add") {
+      show(form, "total", parseInt(form.querySelector(".summary").dataset.own, 10) + sum(form, "power"));
+    } else if (kind === "votes") {
+      var own = parseInt(form.querySelector(".summary").dataset.own, 10);
+      show(form, "total", own + sum(form, "votes") + (parseInt(action.money, 10) || 0));
+    }
+  }
+
+  function remember(form) {
+    if (!form.dataset.keep) return;
+    kept[form.dataset.keep] = controls(form).map(function (el) {
+      return { name: el.name, value: el.value, checked: el.checked };
+    });
+  }
+
+  function restore(form) {
+    var saved = kept[form.dataset.keep];
+    if (!saved) return;
+    controls(form).forEach(function (el) {
+      saved.forEach(function (s) {
+        if (s.name !== el.name) return;
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (s.value === el.value) el.checked = s.checked;
+        } else {
+          el.value = s.value;
+        }
+      });
+    });
+  }
+
+  function refresh() {
+    document.querySelectorAll("form.vem-combo").forEach(function (form) {
+      restore(form);
+      summarize(form);
+    });
+  }
+
+  function onEdit(event) {
+    var form = event.target.form;
+    if (!form || !form.classList.contains("vem-combo")) return;
+    summarize(form);
+    remember(form);
+  }
+
+  document.addEventListener("change", onEdit);
+  document.addEventListener("input", onEdit);
+  document.addEventListener("submit", function (event) {
+    if (event.target.classList && event.target.classList.contains("vem-combo")) build(event.target);
+  }, true);
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refresh);
+  else refresh();
+})();

@@ -1,0 +1,176 @@
+"""A real browser plays Vem aí a Troika: two players in two browser contexts choose their
+Leaders, play turns, fight an attack (the defender answers on their own page), see the Event
+of every round end and commit their secret campaigns in the first Elections, all by clicking. The
+moves are picked from the seat's legal actions (steered towards an attack) and made through
+the page: buttons for single actions, ticked cards and fields for attacks, answers, campaigns
+and Income. After every move each page shows exactly its own hand and none of the other's cards.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.servers import free_port, server_process
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+GROUP_IDS = "els => els.map(e => Number(e.dataset.id))"
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        yield base
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def pick_card(page: Page, gid: int) -> None:
+    page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
+
+
+def click_action(page: Page, action: dict, label: str) -> None:
+    """Make ``action`` on the page as a player would: a button, or a form filled by clicking."""
+    kind = action["type"]
+    if kind == "attack":
+        page.locator(f'label.target:has(input[value="{action["target"]}"])').click()
+        page.locator(f'#vem-attack input[name=mode][value={action["mode"]}]').check()
+        for gid in action["cards"]:
+            pick_card(page, gid)
+        page.locator("#vem-attack button[type=submit]").click()
+    elif kind == "add":
+        for gid in action["cards"]:
+            pick_card(page, gid)
+        page.locator("#vem-add button[type=submit]").click()
+    elif kind == "campaign":
+        for gid in action["cards"]:
+            pick_card(page, gid)
+        page.locator("#vem-campaign input[name=money]").fill(str(action["money"]))
+        page.locator("#vem-campaign button[type=submit]").click()
+    elif kind == "income" and page.locator("#vem-income select, #vem-income input[type=number]").count():
+        if page.locator("#vem-income select[name=titles]").count():
+            page.locator("#vem-income select[name=titles]").select_option(str(action["titles"]))
+        if page.locator("#vem-income input[name=offshore]").count():
+            page.locator("#vem-income input[name=offshore]").fill(str(action["offshore"]))
+        page.locator("#vem-income button[type=submit]").click()
+    elif kind == "income":
+        page.locator("#vem-income button[type=submit]").click()
+    elif kind == "place" and "take" in action:
+        page.locator("#vem-swap select[name=card]").select_option(str(action["card"]))
+        page.locator("#vem-swap select[name=take]").select_option(str(action["take"]))
+        page.locator("#vem-swap button[type=submit]").click()
+    else:
+        page.locator(f'#room-main button[title="{label}"]').click()
+
+
+def choose(view: dict, legal: list[dict], attacks_done: int) -> dict:
+    """A quick, steerable player: build a table in round 1, then attack once as soon as possible,
+    defend with one card, and otherwise take the shortest way to the end of the round."""
+    by_type: dict[str, list[dict]] = {}
+    for item in legal:
+        by_type.setdefault(item["action"]["type"], []).append(item)
+    step, attack = view["step"], view["attack"]
+    if "attack" in by_type and not attacks_done:
+        control = [i for i in by_type["attack"] if i["action"]["mode"] == "control"] or by_type["attack"]
+        return min(control, key=lambda i: len(i["action"]["cards"]))
+    if step == "attack" and "add" in by_type and view["you"] == attack["defender"] and not attack["answered"]:
+        return min(by_type["add"], key=lambda i: len(i["action"]["cards"]))
+    if step == "campaign":
+        money = min(1, view["players"][view["you"]]["money"])
+        return next(i for i in by_type["campaign"]
+                    if len(i["action"]["cards"]) == min(1, len(view["hand"])) and i["action"]["money"] == money)
+    if "draw" in by_type:
+        return by_type["draw"][0]
+    places = [i for i in by_type.get("place", []) if "take" not in i["action"]]
+    if places and view["round"] == 1:
+        return places[0]
+    for kind in ("stop", "pass"):
+        if kind in by_type:
+            return by_type[kind][0]
+    return legal[0]
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    """A DOM wait for the page to show this version (quicker than expect's polling backoff)."""
+    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+
+
+def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:
+    """This seat's hand is on its page, in order; no card of the other's hand is anywhere on it."""
+    hand = page.locator("#your-hand .vem-card.group").evaluate_all(GROUP_IDS)
+    assert hand == [c["id"] for c in view["hand"]]
+    # A card shown in the last Elections may since have been reshuffled and drawn.
+    shown = set(page.locator("#room-main .vem-card.group:not(#election *)").evaluate_all(GROUP_IDS))
+    assert not shown & {c["id"] for c in other_hand}, "another player's card is on the page"
+    for seat, player in enumerate(view["players"]):
+        backs = page.locator(f"#player-{seat} .in-hand .vem-card.back").count()
+        assert backs == player["hand_count"] - player["money"]
+
+
+def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, live):
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 2, "name": "Ana"}).json()
+    room, tokens = created["room"]["id"], [created["token"]]
+    tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])
+    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+
+    pages = []
+    for token in tokens:
+        page = browser.new_context(base_url=live, viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(f"/rooms/{room}/seat/{token}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        pages.append(page)
+
+    clicked: dict[str, int] = {}
+    defended_on_own_page = events_seen = attacks_done = 0
+    for _ in range(150):
+        views = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json() for t in tokens]
+        for seat, page in enumerate(pages):
+            wait_for_version(page, views[seat]["version"])
+            assert page.locator("#flash").inner_text() == ""
+            check_page(page, views[seat]["view"], views[1 - seat]["view"]["hand"])
+        if attacks_done and clicked.get("campaign") == 2:
+            break
+        seat = views[0]["to_act"][0]
+        view = views[seat]["view"]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
+        item = choose(view, legal, attacks_done)
+        action = item["action"]
+        if view["step"] == "attack" and seat == view["attack"]["defender"] and not view["attack"]["answered"]:
+            expect(pages[seat].locator("#prompt")).to_contain_text("attacks your")
+            expect(pages[seat].locator("#vem-add")).to_be_visible()
+            expect(pages[1 - seat].locator("#vem-add")).to_have_count(0)
+            defended_on_own_page += 1
+        pages[seat].bring_to_front()
+        click_action(pages[seat], action, item["label"])
+        clicked[action["type"]] = clicked.get(action["type"], 0) + 1
+        version = views[0]["version"] + 1
+        for page in pages:
+            wait_for_version(page, version)
+        after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[seat])).json()["view"]
+        attacks_done += view["attack"] is not None and after["attack"] is None
+        if after["election"] and not view["election"]:
+            for page in pages:
+                for s, votes in enumerate(after["election"]["votes"]):
+                    expect(page.locator(f"#election-{s} .votes b")).to_have_text(str(votes))
+        if after["events_left"] < view["events_left"]:
+            events_seen += 1
+            for page in pages:
+                expect(page.locator("#event .vem-card.event .name")).to_have_text(
+                    (after["event"] or after["last_event"])["name"])
+                expect(page.locator("#event-pile .count")).to_have_text(str(after["events_left"]))
+
+    assert clicked["choose_leader"] == 2
+    assert clicked["attack"] == 1 and attacks_done == 1 and defended_on_own_page == 1
+    assert events_seen >= 4 and clicked["campaign"] == 2
