@@ -14,6 +14,7 @@ import asyncio
 import logging
 import random
 
+from app.bots import choose
 from app.games.registry import GAMES
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.service import RoomService
@@ -67,7 +68,7 @@ class BotRunner:
             seat, state, version = waiting[0], fresh.state, fresh.version
             action = await asyncio.to_thread(self._decide, game, info.bots[seat], seat, state)
             try:
-                await self.service.act(room_id, seat, action, version)
+                await self.service.act(room_id, seat, action, version, as_bot=True)
             except Conflict:
                 continue
             except RoomError as exc:

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.bots import LEVELS
 from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.base import Game, IllegalAction, State, visible_log
 from app.games.registry import GAMES
@@ -48,7 +49,6 @@ def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dic
 
 
 BOT_LEVELS = ("random", "strong")
-LEVELS = ("random", "strong")  # TODO: import from app.bots once that package is complete
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
 
@@ -448,8 +448,10 @@ class RoomService:
         action: Any,
         version: Any,
         idempotency_key: str | None = None,
+        as_bot: bool = False,
     ) -> tuple[int, bool]:
-        """Apply one action for ``seat``; returns (new version, whether it was a resend)."""
+        """Apply one action for ``seat``; returns (new version, whether it was a resend).
+        ``as_bot``: a bot's move, refused if the seat's owner has taken the seat back."""
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("version must be the whole number of the view you acted on")
         if not isinstance(action, dict):
@@ -477,6 +479,8 @@ class RoomService:
                     raise Conflict("the game has not started yet", version=info.version)
                 if info.status != "playing":
                     raise Conflict("the game is over", version=info.version)
+                if as_bot and seat not in info.bots:
+                    raise Conflict("the seat's owner took it back", version=info.version)
                 live = await self._catch_up(session, info)
                 check_version(live, seat, version)
                 game = GAMES[info.game]

@@ -1,0 +1,110 @@
+"""Bots in rooms: the host seats bots, a player can hand their seat to a bot and take it back,
+bot-only rooms play to the end through the server, and bots resume after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.conftest import auth, running_app
+
+FAST = {"bot_delay_seconds": 0.0, "bot_budget_seconds": 0.02}
+
+
+async def wait_until(client, room_id, predicate, timeout=60.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        if predicate(view):
+            return view
+        assert asyncio.get_running_loop().time() < deadline, f"timed out at version {view['version']}"
+        await asyncio.sleep(0.05)
+
+
+async def new_room(client, game, seats, name="Ana"):
+    r = await client.post("/api/rooms", json={"game": game, "seats": seats, "name": name})
+    return r.json()["room"]["id"], r.json()["token"]
+
+
+async def test_only_the_host_seats_bots_and_only_before_the_start(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, host = await new_room(client, "troika", 3)
+        guest = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
+        url = f"/api/rooms/{room_id}/seats"
+        assert (await client.post(url, json={"bot": "strong"})).status_code == 401
+        assert (await client.post(url, json={"bot": "strong"}, headers=auth(guest))).status_code == 403
+        assert (await client.post(url, json={"bot": "genius"}, headers=auth(host))).status_code == 422
+        assert (await client.post(url, json={"bot": "random", "seat": 1}, headers=auth(host))).status_code == 409
+        r = await client.post(url, json={"bot": "random"}, headers=auth(host))
+        assert r.status_code == 201 and r.json() == {"seat": 2, "bot": "random"}
+        seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
+        assert seats[2]["bot"] == "random" and seats[2]["human"] is False and seats[1]["human"] is True
+        assert (await client.delete(f"{url}/1", headers=auth(host))).status_code == 404  # a person
+        assert (await client.delete(f"{url}/2", headers=auth(host))).status_code == 200
+        assert (await client.post(url, json={"bot": "random"}, headers=auth(host))).status_code == 201
+        await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        assert (await client.delete(f"{url}/2", headers=auth(host))).status_code == 409
+        assert (await client.post(url, json={"bot": "random"}, headers=auth(host))).status_code == 409
+
+
+async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, host = await new_room(client, "troika", 3)
+        for level in ("random", "strong"):
+            await client.post(f"/api/rooms/{room_id}/seats", json={"bot": level}, headers=auth(host))
+        await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        rng = random.Random(3)
+        for _ in range(2000):
+            view = await wait_until(client, room_id, lambda v: v["status"] != "playing" or 0 in v["to_act"])
+            if view["status"] == "finished":
+                break
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(host))).json()
+            choices = [a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika"]
+            r = await client.post(
+                f"/api/rooms/{room_id}/actions",
+                headers=auth(host),
+                json={"version": legal["version"], "action": rng.choice(choices or [legal["legal_actions"][0]["action"]])},
+            )
+            assert r.status_code in (200, 409), r.text
+        assert view["status"] == "finished" and view["outcome"]["winners"]
+        record = (await client.get(f"/api/rooms/{room_id}/record")).json()
+        assert {a["seat"] for a in record["actions"]} == {0, 1, 2}
+
+
+async def test_a_room_of_bots_plays_to_the_end_and_can_be_watched(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        for game, seats in (("triatri", 2), ("vem-ai-a-troika", 2), ("troika", 4)):
+            room_id, host = await new_room(client, game, seats)
+            for _ in range(seats - 1):
+                await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))
+            r = await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
+            assert r.status_code == 200
+            await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+            view = await wait_until(client, room_id, lambda v: v["status"] == "finished", timeout=120)
+            assert view["seat"] is None and view["outcome"]["winners"], game
+
+
+async def test_autopilot_hands_the_seat_to_a_bot_and_back(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, host = await new_room(client, "troika", 2)
+        await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))
+        await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
+        await wait_until(client, room_id, lambda v: v["version"] >= 12)
+        await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": None}, headers=auth(host))
+        view = await wait_until(client, room_id, lambda v: 0 in v["to_act"])
+        await asyncio.sleep(0.3)
+        still = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        assert still["version"] == view["version"], "no bot plays a seat its owner took back"
+
+
+async def test_bots_resume_after_a_restart(sqlite_url):
+    async with running_app(sqlite_url, bot_delay_seconds=3600.0) as client:
+        room_id, host = await new_room(client, "troika", 2)
+        await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))
+        await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
+        await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        await asyncio.sleep(0.2)
+        assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+    async with running_app(sqlite_url, **FAST) as client:
+        await wait_until(client, room_id, lambda v: v["version"] >= 5)
