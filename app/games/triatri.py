@@ -378,8 +378,13 @@ def known_cards(state: State, seat: int) -> list[int]:
 
 def sample_hands(
     pool: list[int], slots: list[tuple[int, int, list[str]]], r: random.Random
-) -> tuple[dict[int, list[int]], list[int]] | None:
-    """Give each (seat, size, void colours) slot random cards it may hold; None if stuck."""
+) -> tuple[dict[int, list[int]], list[int]]:
+    """Give each (seat, size, void colours) slot random cards it may hold, and the rest back.
+
+    ``pool`` must be in a canonical order (sorted) so the deal depends only on ``r``. A few
+    random tries usually succeed; otherwise a matching of shuffled cards to places finds a
+    deal, which always exists since the true one does.
+    """
     slots = sorted(slots, key=lambda slot: -len(slot[2]))
     for _ in range(100):
         r.shuffle(pool)
@@ -392,7 +397,34 @@ def sample_hands(
             left = [c for c in left if c not in fitting]
         else:
             return dealt, left
-    return None
+    return match_hands(pool, slots)
+
+
+def match_hands(
+    pool: list[int], slots: list[tuple[int, int, list[str]]]
+) -> tuple[dict[int, list[int]], list[int]]:
+    """A deal of ``pool`` (already shuffled) to the slots respecting voids: bipartite matching
+    of places to cards by augmenting paths."""
+    places = [(seat, void) for seat, size, void in slots for _ in range(size)]
+    holder: dict[int, int] = {}  # card -> place index
+
+    def assign(place: int, seen: set[int]) -> bool:
+        for card in pool:
+            if card in seen or colour_of(card) in places[place][1]:
+                continue
+            seen.add(card)
+            if card not in holder or assign(holder[card], seen):
+                holder[card] = place
+                return True
+        return False
+
+    for place in range(len(places)):
+        if not assign(place, set()):
+            raise ValueError("no deal fits the known voids")
+    dealt: dict[int, list[int]] = {seat: [] for seat, _, _ in slots}
+    for card, place in holder.items():
+        dealt[places[place][0]].append(card)
+    return dealt, [c for c in pool if c not in holder]
 
 
 # --- the game --------------------------------------------------------------------------------
@@ -553,14 +585,11 @@ class TriATri:
         state["log"] = [e for e in state["log"] if e["to"] is None or seat in e["to"]]
         others = [s for s in range(state["num_players"]) if s != seat]
         known = {s: known_cards(state, s) for s in others}
-        pool = state["undealt"] + [
-            c for s in others for c in sorted(holdings(state, s)) if c not in known[s]
-        ]
+        pool = sorted(state["undealt"] + [
+            c for s in others for c in holdings(state, s) if c not in known[s]
+        ])
         slots = [(s, len(holdings(state, s)) - len(known[s]), state["void"][s]) for s in others]
-        sampled = sample_hands(pool, slots, r)
-        if sampled is None:
-            return state
-        dealt, undealt = sampled
+        dealt, undealt = sample_hands(pool, slots, r)
         state["undealt"] = sorted(undealt)
         for s in others:
             cards = known[s] + dealt[s]

@@ -581,6 +581,7 @@ class Troika:
         foreign_marks = [m for m in state["down_marked"] if m["by"] != seat]
         pool = [v for s in others for v in state["hands"][s]]
         pool += state["down_unmarked"] + state["set_aside"] + [m["value"] for m in foreign_marks]
+        pool.sort()  # a canonical order: the sample depends on ``r`` and what ``seat`` knows only
         r.shuffle(pool)
         tiles = iter(pool)
         for s in others:

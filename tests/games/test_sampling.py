@@ -81,7 +81,7 @@ def hidden_hands(slug: str, state, seat: int):
 def test_the_sampler_re_deals_other_hands(slug, n):
     game = GAMES[slug]
     states = playout_states(game, n, f"sampling-redeal-{slug}-{n}", random.Random(3))
-    state = states[len(states) // 3]
+    state = max(states[1:-1], key=lambda s: sum(map(len, hidden_hands(slug, s, 0))))
     r = random.Random(4)
     deals = {dump(hidden_hands(slug, game.randomize_hidden(state, 0, r), 0)) for _ in range(30)}
     assert len(deals) > 5, "the other hands are (nearly) never re-dealt"
@@ -89,3 +89,17 @@ def test_the_sampler_re_deals_other_hands(slug, n):
             for _ in range(5)}
     truth = state["hands"][0] if slug != "vem-ai-a-troika" else state["players"][0]
     assert mine == {dump(truth)}, "the seat's own cards must never change"
+
+
+def test_triatri_deal_by_matching_respects_every_void():
+    from app.games.triatri import CARDS, colour_of, match_hands
+
+    red = [i for i, (colour, n) in enumerate(CARDS) if colour == "red" and n <= 4]
+    green = [i for i, (colour, n) in enumerate(CARDS) if colour == "green" and n <= 3]
+    pool = red + green + [21]  # three reds, two greens, one fake
+    slots = [(1, 3, ["green", "blue"]), (2, 3, ["red", "blue"])]
+    dealt, left = match_hands(list(reversed(pool)), slots)
+    assert left == [] and sorted(map(len, dealt.values())) == [3, 3]
+    assert {colour_of(c) for c in dealt[1]} <= {"red", None}
+    assert {colour_of(c) for c in dealt[2]} <= {"green", None}
+    assert sorted(dealt[1] + dealt[2]) == sorted(pool)

@@ -129,9 +129,14 @@ def view(state: State, seat: int | None, awaiting: set[int]) -> dict[str, Any]:
 # --- re-dealing hidden information ------------------------------------------------------------
 
 def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
-    """A copy with everything ``seat`` cannot see re-dealt at random, consistently with its view."""
+    """A copy with everything ``seat`` cannot see re-dealt at random, consistently with its view
+    (unchanged once the game is over); pools are sorted before shuffling, so the sample depends
+    only on ``r`` and on what ``seat`` knows, and log lines ``seat`` cannot read are dropped."""
     s = working_copy(state)
+    if s["stage"] == "over":
+        return s
     s["seed"] = f"resampled-{r.getrandbits(64):016x}"
+    s["log"] = [e for e in s["log"] if e["to"] is None or seat in e["to"]]
     others = [o for o in range(len(s["players"])) if o != seat]
     redeal_groups(s, others, r)
     redeal_leaders(s, seat, others, r)
@@ -141,7 +146,7 @@ def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
 
 def redeal_groups(s: State, others: list[int], r: random.Random) -> None:
     hands = [player(s, o)["hand"] for o in others]
-    pool = [gid for hand in hands for gid in hand] + s["draw_pile"]
+    pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"])  # canonical order
     r.shuffle(pool)
     for o, hand in zip(others, hands, strict=True):
         size = len(hand)
@@ -176,7 +181,7 @@ def redeal_events(s: State, r: random.Random) -> None:
     events = s["deck"]["events"]
     pile = s["events"]
     free = [i for i, eid in enumerate(pile) if events[eid]["role"] != "elections"]
-    normal = [eid for eid in pile + s["events_out"] if events[eid]["role"] == "normal"]
+    normal = sorted(eid for eid in pile + s["events_out"] if events[eid]["role"] == "normal")
     r.shuffle(normal)
     troika = [eid for eid in pile if events[eid]["role"] == "troika"]
     if troika:
