@@ -78,3 +78,20 @@ async def test_deck_upload_is_validated_and_named_in_the_error(client):
     files = {"opt_deck": ("mine.json", json.dumps(default_deck()), "application/json")}
     r = await create_by_form(client, game="vem-ai-a-troika", files=files)
     assert r.status_code == 303, r.text[-300:]
+
+
+async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
+    r = await create_by_form(client, seats="3")
+    host_url = r.headers["location"]
+    room_id = host_url.split("/")[2]
+    page = (await client.get(host_url, headers=HTML)).text
+    assert page.count("+ strong bot") == 2 and page.count("+ random bot") == 2
+    r = await client.post(host_url + "/bots", data={"seat": "2", "level": "strong"}, headers=HTML)
+    assert r.status_code == 200 and "Strong bot 3" in r.text
+    r = await client.post(host_url + "/bots", data={"seat": "2", "level": "random"}, headers=HTML)
+    assert "is not free" in r.text
+    r = await client.post(host_url + "/bots/2/remove", headers=HTML)
+    assert "Strong bot 3" not in r.text
+    guest = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
+    guest_page = (await client.get(guest.headers["location"], headers=HTML)).text
+    assert "+ strong bot" not in guest_page, "only the host sees the bot buttons"
