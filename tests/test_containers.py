@@ -45,3 +45,11 @@ def test_compose_runs_the_app_on_postgres_with_a_volume_and_healthchecks():
     assert app["environment"]["DATABASE_URL"].startswith("postgresql://")
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     assert "healthcheck" in db and any("db-data" in v for v in db["volumes"])
+
+
+def test_compose_scale_profile_runs_two_instances_behind_a_proxy():
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert services["app-2"]["profiles"] == ["scale"]
+    assert services["app-2"]["environment"] == services["app"]["environment"]
+    command = services["proxy"]["command"]
+    assert "app:8000" in command and "app-2:8000" in command
