@@ -95,3 +95,17 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     guest = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     guest_page = (await client.get(guest.headers["location"], headers=HTML)).text
     assert "+ strong bot" not in guest_page, "only the host sees the bot buttons"
+
+
+async def test_a_click_resent_after_a_dropped_connection_is_applied_once(client):
+    r = await create_by_form(client, seats="2", first_player="0")
+    host_url = r.headers["location"]
+    room_id = host_url.split("/")[2]
+    await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
+    await client.post(host_url + "/start", headers=HTML)
+    click = {"action": json.dumps({"type": "reveal", "tile": "unknown"}), "version": "0"}
+    first = await client.post(host_url + "/act", data=click, headers=HTML)
+    again = await client.post(host_url + "/act", data=click, headers=HTML)
+    assert 'class="flash"' in first.text and 'class="flash"' in again.text, "no error either time"
+    record = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    assert record["version"] == 1

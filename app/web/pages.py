@@ -5,6 +5,7 @@ player's identity in the browser (one per tab, so one person can test several se
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -184,6 +185,13 @@ async def leave_room(room_id: str, token: str, request: Request):
     return RedirectResponse("/", status_code=303)
 
 
+def resend_key(version: int, action: Any) -> str:
+    """A browser click's idempotency key: one seat never makes the same move twice at one
+    version, so a click resent after a dropped connection is recognised and applied once."""
+    digest = hashlib.sha256(json.dumps(action, sort_keys=True).encode()).hexdigest()[:24]
+    return f"web-{version}-{digest}"
+
+
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
 async def act(room_id: str, token: str, request: Request):
     async def play(service: RoomService, seat: int, form):
@@ -192,7 +200,7 @@ async def act(room_id: str, token: str, request: Request):
             version = int(str(form.get("version", "")))
         except ValueError:
             raise BadRequest("that request was malformed") from None
-        await service.act(room_id, seat, action, version, form.get("key") or None)
+        await service.act(room_id, seat, action, version, resend_key(version, action))
 
     return await seat_form(request, room_id, token, play)
 
