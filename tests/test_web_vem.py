@@ -1,0 +1,213 @@
+"""The Vem aí a Troika table as the server renders it for one seat, from exact game states: the
+Leader choice, the attack exchange with its running totals and the defender's answer form, the
+targets with their defence, the secret campaign and the count, prompts as card buttons, the
+final scoring breakdown, and never a card of another player's hand."""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+
+from app.games.vem_ai_troika import GAME
+from app.games.vem_ai_troika.attack import defence_base
+from app.games.vem_ai_troika.deck import default_deck
+from app.web.render import room_fragment
+from tests.conftest import create_started_room
+
+DECK = default_deck()
+G = {card["name"]: i for i, card in enumerate(DECK["groups"])}
+L = {card["name"]: i for i, card in enumerate(DECK["leaders"])}
+E = {card["name"]: i for i, card in enumerate(DECK["events"])}
+ELECTIONS = [i for i, card in enumerate(DECK["events"]) if card["role"] == "elections"]
+LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
+PASS = {"type": "pass"}
+
+
+def arrange(n=2, *, hands=None, tables=None, money=None, stage="action", current=0, government=None, events=None):
+    """A state after the Leader choice holding exactly these cards; the other Groups form the pile."""
+    state = GAME.setup(n, {}, "web")
+    hands, tables, money = hands or {}, tables or {}, money or {}
+    used = []
+    for seat, p in enumerate(state["players"]):
+        p["hand"] = [G[name] for name in hands.get(seat, [])]
+        p["table"] = [G[name] for name in tables.get(seat, [])]
+        p["money"] = money.get(seat, 0)
+        p["leader"] = p["choice"] = L[LEADERS[seat]]
+        used += p["hand"] + p["table"]
+    state["draw_pile"] = [g for g in range(len(DECK["groups"])) if g not in used]
+    state.update(stage=stage, current=current, government=government, discards=[], log=[])
+    if events is not None:
+        state["events"] = list(events)
+    return state
+
+
+def end_round(state):
+    """The last player of the round passes: the top Event is revealed and resolved."""
+    last = len(state["players"]) - 1
+    state["current"] = last
+    return GAME.apply(state, last, PASS)
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def between(html: str, start: str, end: str) -> str:
+    """The HTML after the tag that contains ``start``, up to ``end``."""
+    begin = html.index(">", html.index(start)) + 1
+    return html[begin : html.index(end, begin)]
+
+
+def posted_actions(html: str) -> list[dict]:
+    """The actions of the single-action buttons (combo forms build theirs in the browser)."""
+    found = re.findall(r'<form class="act[^"]*"[^>]*>\s*<input type="hidden" name="action" value="([^"]*)"', html)
+    return [json.loads(html_lib.unescape(v)) for v in found]
+
+
+def card_ids(html: str) -> list[int]:
+    return [int(i) for i in re.findall(r'class="vem-card group[^"]*" data-id="(\d+)"', html)]
+
+
+def picks(html: str, form: str) -> list[tuple[str, int]]:
+    """(input type, card id) of the hand cards tied to a combo form."""
+    found = re.findall(rf'<input type="(\w+)" name="cards" value="(\d+)" form="{form}"', html)
+    return [(kind, int(gid)) for kind, gid in found]
+
+
+async def render(client, state, seat):
+    """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", len(state["players"]))
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.state = state
+    return room_fragment(info, live, seat, None if seat is None else tokens[seat])
+
+
+def sofia_attacks():
+    """Rulebook attack example 2: a 1-Power Leader opens with Patos Bravos (2) on a lone Procuradoria."""
+    state = arrange(hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas", "Revisão"]},
+                    tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso"]})
+    return GAME.apply(state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control",
+                                 "cards": [G["Patos Bravos"]]})
+
+
+async def test_the_defender_is_prompted_on_their_own_page_with_the_running_totals(client):
+    html = await render(client, sofia_attacks(), 1)
+    assert text(between(html, 'id="prompt"', "</p>")) == (
+        "Round 1 · Ana attacks your Procuradoria! Defend with one or more cards, or do not defend.")
+    assert text(between(html, 'id="attack-total"', "</b>")) == "3"
+    assert text(between(html, 'id="defence-total"', "</b>")) == "2"
+    assert card_ids(between(html, 'id="attack-cards"', "</div>")) == [G["Patos Bravos"]]
+    assert "no cards yet" in text(between(html, 'id="defence-cards"', "</div>"))
+    assert card_ids(between(html, 'class="target-slot"', "</div>")) == [G["Procuradoria"]]
+    assert picks(html, "vem-add") == [("checkbox", G["Meninas Boas"]), ("checkbox", G["Revisão"])]
+    assert posted_actions(html) == [{"type": "stop"}]
+    assert "Do not defend" in text(between(html, 'id="actions"', "</section>"))
+    attacker = await render(client, sofia_attacks(), 0)
+    assert "waiting for Bruno to answer" in text(between(attacker, 'id="prompt"', "</p>"))
+    assert picks(attacker, "vem-add") == [] and posted_actions(attacker) == []
+
+
+async def test_after_a_tie_the_attacker_adds_one_card_at_a_time(client):
+    state = GAME.apply(sofia_attacks(), 1, {"type": "add", "cards": [G["Meninas Boas"]]})
+    html = await render(client, state, 0)
+    assert [text(between(html, f'id="{side}-total"', "</b>")) for side in ("attack", "defence")] == ["3", "3"]
+    assert card_ids(between(html, 'id="defence-cards"', "</div>")) == [G["Meninas Boas"]]
+    assert picks(html, "vem-add") == [("radio", G["Banco de Portugalândia"])]
+    assert "Attack 3 against defence 3: add one card, or stop and lose." in text(html)
+    assert "Stop (lose the attack)" in text(between(html, 'id="actions"', "</section>"))
+
+
+async def test_no_page_shows_another_players_hand(client):
+    state = sofia_attacks()
+    for seat, other in ((0, 1), (1, 0)):
+        html = await render(client, state, seat)
+        others = set(state["players"][other]["hand"])
+        assert card_ids(between(html, 'id="your-hand"', '</section>')) == state["players"][seat]["hand"]
+        assert not others & set(card_ids(html))
+        assert text(between(html, f'id="player-{other}"', 'class="families"')).count("hand") == 1
+    spectator = await render(client, state, None)
+    assert 'id="your-hand"' not in spectator and posted_actions(spectator) == []
+    assert not set(state["players"][0]["hand"] + state["players"][1]["hand"]) & set(card_ids(spectator))
+
+
+async def test_attack_targets_show_the_defence_the_engine_counts(client):
+    state = arrange(hands={0: ["Juízes", "Claque", "Sindicatos"]},
+                    tables={1: ["Procuradoria", "Fundos Abutre", "Autarcas", "Pensionistas"]}, government=1)
+    html = await render(client, state, 0)
+    targets = re.findall(r'<input type="radio" name="target" value="(\d+)" form="vem-attack" data-defence="(\d+)"', html)
+    columns = ["Procuradoria", "Fundos Abutre", "Pensionistas", "Autarcas"]  # gold, gold, red, grey
+    assert [(int(gid), int(d)) for gid, d in targets] == [(G[c], defence_base(state, 1, G[c])) for c in columns]
+    # Power, +1 for the other gold card, +1 for the Government on gold, +1 for the grey Leader on grey.
+    assert [int(d) for _, d in targets] == [2 + 1 + 1, 3 + 1 + 1, 1, 2 + 1]
+    assert picks(html, "vem-attack") == [("checkbox", G["Juízes"]), ("checkbox", G["Claque"]),
+                                         ("checkbox", G["Sindicatos"])]
+    assert "Attack 1 against defence ?" in text(between(html, 'id="vem-attack"', "</form>"))
+
+
+async def test_the_leader_choice_offers_only_your_two_leaders(client):
+    state = GAME.setup(2, {}, "leaders")
+    offers = [p["offer"] for p in state["players"]]
+    html = await render(client, state, 0)
+    assert posted_actions(html) == [{"type": "choose_leader", "leader": lid} for lid in offers[0]]
+    assert not any(DECK["leaders"][lid]["name"] in html for lid in offers[1])
+    state = GAME.apply(state, 0, {"type": "choose_leader", "leader": offers[0][1]})
+    mine = await render(client, state, 0)
+    shown = re.findall(r'<span class="offer (\w+)">\s*<span class="vem-card leader[^"]*" data-id="(\d+)"', mine)
+    assert shown == [("passed", str(offers[0][0])), ("chosen", str(offers[0][1]))]
+    assert posted_actions(mine) == [] and "your secret choice is made" in text(mine)
+    theirs = await render(client, state, 1)
+    assert "Leader chosen" in text(between(theirs, 'id="player-0"', 'class="families"'))
+    assert not any(DECK["leaders"][lid]["name"] in theirs for lid in offers[0])
+
+
+async def test_the_campaign_stays_secret_until_the_count(client):
+    state = end_round(arrange(hands={0: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={1: ["TV Irritante"]},
+                              money={0: 1, 1: 2}, events=[ELECTIONS[0]]))
+    state = GAME.apply(state, 0, {"type": "campaign", "cards": [G["Pensionistas"]], "money": 1})
+    mine = await render(client, state, 0)
+    slot = between(mine, 'id="campaign-0"', "</figure>")
+    assert card_ids(slot) == [G["Pensionistas"]] and "your secret campaign" in text(slot)
+    theirs = await render(client, state, 1)
+    assert text(between(theirs, 'id="campaign-0"', "</figure>")) == "VT Ana 1 Votes on the table committed"
+    assert G["Pensionistas"] not in card_ids(theirs)
+    assert picks(theirs, "vem-campaign") == [("checkbox", G["Estudantes"])]
+    assert '<input type="number" name="money" min="0" max="2" value="0">' in theirs
+    state = GAME.apply(state, 1, {"type": "campaign", "cards": [G["Estudantes"]], "money": 2})
+    counted = await render(client, state, 1)
+    assert text(between(counted, 'id="election-0"', "</span>\n")) == "Ana"
+    rows = [text(between(counted, f'id="election-{s}"', "</div>")) for s in (0, 1)]
+    assert rows == [
+        "Ana 6 Votes 1 on the table + 4 from cards + 1 Mega-Euro red social Pensionistas Pensioners "
+        "1 Power 4 Votes 0 Income € 1 second: draws",
+        "Bruno 10 Votes 5 on the table + 3 from cards + 2 Mega-Euro red social Estudantes Students "
+        "1 Power 3 Votes 0 Income € 2 Government",
+    ]
+    assert "Last Elections: Bruno won" in text(between(counted, 'id="election"', "</summary>"))
+
+
+async def test_a_hand_over_the_limit_is_discarded_by_clicking_cards(client):
+    hand = ["Juízes", "Claque", "Sindicatos", "Revisão", "Expesso"]
+    state = GAME.apply(arrange(hands={0: hand}, money={0: 2}), 0, PASS)
+    html = await render(client, state, 0)
+    assert "Too many cards: you hold 7" in text(between(html, 'id="prompt"', "</p>"))
+    assert posted_actions(html) == [{"type": "discard", "card": G[name]} for name in hand] + [
+        {"type": "discard_money"}]
+    other = await render(client, state, 1)
+    assert "waiting for Ana to discard down to 6 cards" in text(other) and posted_actions(other) == []
+
+
+async def test_the_final_scoring_breakdown(client):
+    state = arrange(tables={0: ["Procuradoria", "Expesso", "Pensionistas", "Revisão", "Juízes"], 1: ["Claque"]},
+                    money={0: 3, 1: 1}, events=[E["Chegou a Troika"]])
+    state["players"][0].update(kept=[ELECTIONS[0]], titles=[6, 5], offshore_money=2)
+    html = await render(client, end_round(state), 1)
+    final = between(html, 'id="final-result"', "</section>")
+    assert "Ana wins!" in text(final)
+    rows = re.findall(r'<tr class="(\w*)" id="result-(\d)">(.*?)</tr>', final, re.S)
+    assert [(cls, seat, text(row)) for cls, seat, row in rows] == [
+        ("winner", "0", "Ana winner 9 4 (1) 10 11 2 36"),
+        ("", "1", "Bruno 3 0 (0) 0 0 0 3"),
+    ]
+    assert "Game over: the Troika has arrived." in text(between(html, 'id="prompt"', "</p>"))
+    assert 'id="your-hand"' not in html and posted_actions(html) == []
