@@ -26,6 +26,7 @@ from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
 from app.rooms.social import Social
+from app.rooms.timers import TurnTimers
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
@@ -53,14 +54,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.social = Social(sessionmaker, app.state.bus)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
+        timers = TurnTimers(app.state.rooms)
         app.state.bus.add_listener(bots.poke)
+        app.state.bus.add_listener(timers.poke)
         await bots.resume_all()
+        await timers.resume_all()
         log.info("Troika Arena ready on %s", engine.url.render_as_string(hide_password=True))
         try:
             yield
         finally:
             heartbeat.cancel()
             await bots.stop()
+            await timers.stop()
             if relay is not None:
                 await relay.stop()
             await engine.dispose()

@@ -62,12 +62,11 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def create_started_room(client, game="troika", seats=3, options=None):
+async def create_started_room(client, game="troika", seats=3, options=None, turn_timer=0):
     """Create a room, fill every seat through the API, start it; returns (room_id, tokens)."""
     names = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]
-    r = await client.post(
-        "/api/rooms", json={"game": game, "seats": seats, "name": names[0], "options": options or {}}
-    )
+    body = {"game": game, "seats": seats, "name": names[0], "options": options or {}, "turn_timer": turn_timer}
+    r = await client.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     room_id, tokens = r.json()["room"]["id"], [r.json()["token"]]
     for name in names[1:seats]:

@@ -24,6 +24,11 @@ class CreateRoom(BaseModel):
     seats: int = Field(description="number of seats, within the game's range")
     name: str = Field(description="the host's display name; the host takes seat 0")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
+    turn_timer: int = Field(
+        default=0,
+        description="seconds per turn (0 = off, or 30, 60, 120, 300); a seat whose time runs out "
+        "is played by a bot until its player takes it back",
+    )
 
 
 class JoinRoom(BaseModel):
@@ -93,7 +98,9 @@ async def list_games():
 
 @router.post("/api/rooms", status_code=201, tags=["rooms"])
 async def create_room(body: CreateRoom, request: Request):
-    info, token = await rooms(request).create(body.game, body.seats, body.options, body.name)
+    info, token = await rooms(request).create(
+        body.game, body.seats, body.options, body.name, body.turn_timer
+    )
     return {"room": info.public(), "seat": 0, "token": token}
 
 
@@ -150,7 +157,18 @@ async def set_autopilot(
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
     service = rooms(request)
     seat = await service.seat_of(room_id, bearer(authorization))
-    await service.set_autopilot(room_id, seat, body.bot)
+    await service.set_autopilot(room_id, seat, seat, body.bot)
+    return {"seat": seat, "bot": body.bot}
+
+
+@router.put("/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"])
+async def replace_by_bot(
+    room_id: str, seat: int, body: Autopilot, request: Request, authorization: str | None = Header(None)
+):
+    """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
+    service = rooms(request)
+    host = await service.seat_of(room_id, bearer(authorization))
+    await service.set_autopilot(room_id, host, seat, body.bot)
     return {"seat": seat, "bot": body.bot}
 
 

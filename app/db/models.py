@@ -28,6 +28,8 @@ class Room(SQLModel, table=True):
     host_seat: int = 0
     status: str = Field(default="open", max_length=16, index=True)
     version: int = 0
+    turn_seconds: int | None = None
+    turn_started_at: datetime | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

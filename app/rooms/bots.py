@@ -44,7 +44,7 @@ class BotRunner:
             self._tasks[room_id] = task
 
     async def resume_all(self) -> None:
-        for room_id in await self.service.rooms_awaiting_bots():
+        for room_id in await self.service.rooms_in_play():
             self.poke(room_id)
 
     async def stop(self) -> None:

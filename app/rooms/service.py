@@ -20,6 +20,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import delete, func, update
@@ -57,6 +58,18 @@ def check_level(level: Any) -> None:
         raise BadRequest(f"bot level must be one of: {', '.join(BOT_LEVELS)}")
 
 
+TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes: they were stored in UTC."""
+    return moment.replace(tzinfo=timezone.utc) if moment and moment.tzinfo is None else moment
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -90,6 +103,8 @@ class RoomInfo:
     version: int
     seed_hash: str
     seats: dict[int, str]
+    turn_seconds: int | None = None
+    turn_started_at: datetime | None = None
     bots: dict[int, str] = field(default_factory=dict)
     humans: set[int] = field(default_factory=set)
     seed: str = field(repr=False, default="")
@@ -120,7 +135,15 @@ class RoomInfo:
             "version": self.version,
             "seed_hash": self.seed_hash,
             "seed": self.seed if self.status == "finished" else None,
+            "turn_seconds": self.turn_seconds,
+            "turn_deadline": iso(self.turn_deadline()),
         }
+
+    def turn_deadline(self) -> datetime | None:
+        """When the seats awaited now run out of time (None without a turn timer)."""
+        if self.status != "playing" or not self.turn_seconds or self.turn_started_at is None:
+            return None
+        return self.turn_started_at + timedelta(seconds=self.turn_seconds)
 
 
 def public_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -175,6 +198,8 @@ class RoomService:
             bots={s.seat: s.bot for s in seats if s.bot},
             humans={s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
             seed=row.seed,
+            turn_seconds=row.turn_seconds,
+            turn_started_at=aware(row.turn_started_at),
         )
 
     async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
@@ -266,7 +291,12 @@ class RoomService:
     # ---- lobby ---------------------------------------------------------------------------
 
     async def create(
-        self, game_slug: str, num_seats: int, options: dict[str, Any] | None, host_name: str
+        self,
+        game_slug: str,
+        num_seats: int,
+        options: dict[str, Any] | None,
+        host_name: str,
+        turn_seconds: Any = 0,
     ) -> tuple[RoomInfo, str]:
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
@@ -280,6 +310,9 @@ class RoomService:
         if options is not None and not isinstance(options, dict):
             raise BadRequest("options must be an object")
         name = clean_name(host_name)
+        if turn_seconds not in TURN_TIMER_PRESETS:
+            presets = ", ".join(str(p) for p in TURN_TIMER_PRESETS)
+            raise BadRequest(f"turn_timer must be one of (seconds, 0 = off): {presets}")
         seed = secrets.token_hex(16)
         try:
             game.setup(num_seats, dict(options or {}), seed)
@@ -292,6 +325,7 @@ class RoomService:
             seed=seed,
             seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
             num_seats=num_seats,
+            turn_seconds=turn_seconds or None,
         )
         token = secrets.token_urlsafe(24)
         async with self.sessionmaker() as session:
@@ -387,8 +421,10 @@ class RoomService:
                 await session.commit()
         await self.bus.publish(room_id, info.version)
 
-    async def set_autopilot(self, room_id: str, seat: int, level: Any) -> None:
-        """A player hands their own seat to a bot (``level``) or takes it back (None)."""
+    async def set_autopilot(self, room_id: str, by_seat: int | None, seat: int, level: Any) -> None:
+        """Hand ``seat`` to a bot of ``level``, or back to its owner (None). A player may do
+        either for their own seat; the host may hand an absent player's seat to a bot; the turn
+        timer (``by_seat`` None) does so when time runs out."""
         if level is not None:
             check_level(level)
         async with self._lock(room_id):
@@ -396,6 +432,11 @@ class RoomService:
                 info = await self._room(session, room_id)
                 if info.status not in ("open", "playing"):
                     raise Conflict("the game is over")
+                if seat not in info.humans:
+                    raise NotFound("no player sits in that seat")
+                host_replacing = by_seat == info.host_seat and level is not None
+                if by_seat is not None and by_seat != seat and not host_replacing:
+                    raise Forbidden("only the seat's player can take it back")
                 await session.exec(
                     update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level)
                 )
@@ -403,16 +444,10 @@ class RoomService:
                 await session.commit()
         await self.bus.publish(room_id, info.version)
 
-    async def rooms_awaiting_bots(self) -> list[str]:
-        """Rooms in play with a bot seat (the bot runner resumes them at start)."""
+    async def rooms_in_play(self) -> list[str]:
+        """Every room in play (bots and turn timers resume them when the server starts)."""
         async with self.sessionmaker() as session:
-            query = (
-                select(Room.id)
-                .join(Seat, Seat.room_id == Room.id)
-                .where(Room.status == "playing", Seat.bot.is_not(None))
-                .distinct()
-            )
-            return list((await session.exec(query)).all())
+            return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
 
     async def start(self, room_id: str, seat: int) -> RoomInfo:
         async with self._lock(room_id):
@@ -427,7 +462,7 @@ class RoomService:
                 result = await session.exec(
                     update(Room)
                     .where(Room.id == room_id, Room.status == "open")
-                    .values(status="playing", updated_at=utcnow())
+                    .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow())
                 )
                 if result.rowcount != 1:
                     raise Conflict("this game has already started")
@@ -499,7 +534,7 @@ class RoomService:
                         idempotency_key=idempotency_key,
                     )
                 )
-                values: dict[str, Any] = {"version": seq, "updated_at": utcnow()}
+                values: dict[str, Any] = {"version": seq, "updated_at": utcnow(), "turn_started_at": utcnow()}
                 if finished:
                     values["status"] = "finished"
                 await session.exec(

@@ -86,8 +86,13 @@ async def create_room(request: Request):
         seats = int(str(form.get("seats", "")))
     except ValueError:
         raise BadRequest("choose the number of seats") from None
+    timer = str(form.get("turn_timer", "0"))
     info, token = await rooms(request).create(
-        slug, seats, await options_from_form(slug, form), str(form.get("name", ""))
+        slug,
+        seats,
+        await options_from_form(slug, form),
+        str(form.get("name", "")),
+        int(timer) if timer.isdigit() else timer,
     )
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
@@ -164,9 +169,17 @@ async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request):
 @router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
 async def autopilot(room_id: str, token: str, request: Request):
     async def toggle(service: RoomService, seat: int, form):
-        await service.set_autopilot(room_id, seat, form.get("level") or None)
+        await service.set_autopilot(room_id, seat, seat, form.get("level") or None)
 
     return await seat_form(request, room_id, token, toggle)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
+async def replace_by_bot(room_id: str, token: str, target: int, request: Request):
+    async def replace(service: RoomService, seat: int, form):
+        await service.set_autopilot(room_id, seat, target, "strong")
+
+    return await seat_form(request, room_id, token, replace)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)

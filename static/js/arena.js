@@ -1,4 +1,5 @@
-// Small page helpers: the connection indicator, copy-to-clipboard and absolute invite links.
+// Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links and
+// the turn timer's countdown.
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -17,6 +18,14 @@
   document.addEventListener("htmx:wsAfterMessage", absolutize);
   document.addEventListener("htmx:afterSwap", absolutize);
   document.addEventListener("DOMContentLoaded", absolutize);
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = left + " s";
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:wsAfterMessage", tick);
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;

@@ -1,0 +1,58 @@
+"""Turn timers: when a room has one and the seats it awaits let their time run out, each such
+seat is handed to a strong bot until its player comes back and takes it back.
+
+A deadline is never stored on its own: it is the room's ``turn_started_at`` (set at the start
+and by every move) plus ``turn_seconds``, both in the database, so timers survive a restart
+and every server instance computes the same deadline. In a simultaneous phase each commitment
+restarts the clock for the seats still awaited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timezone
+
+from app.games.registry import GAMES
+from app.rooms.service import RoomService
+
+log = logging.getLogger("troika_arena.timers")
+TIMEOUT_BOT = "strong"
+
+
+class TurnTimers:
+    def __init__(self, service: RoomService):
+        self.service = service
+        self._tasks: dict[str, asyncio.Task] = {}
+
+    def poke(self, room_id: str, _version: int = 0) -> None:
+        """(Re)arm the room's timer from its current state."""
+        task = self._tasks.get(room_id)
+        if task is asyncio.current_task():
+            return  # the timer itself published a change: it carries on
+        if task is not None:
+            task.cancel()
+        self._tasks[room_id] = asyncio.get_running_loop().create_task(self._watch(room_id))
+
+    async def resume_all(self) -> None:
+        for room_id in await self.service.rooms_in_play():
+            self.poke(room_id)
+
+    async def stop(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def _watch(self, room_id: str) -> None:
+        info, live = await self.service.game_state(room_id)
+        deadline = info.turn_deadline()
+        if live is None or deadline is None:
+            return
+        await asyncio.sleep(max(0.0, (deadline - datetime.now(timezone.utc)).total_seconds()))
+        info, current = await self.service.game_state(room_id)
+        if current is None or current.version != live.version or info.status != "playing":
+            return
+        for seat in sorted(GAMES[info.game].to_act(current.state)):
+            if seat in info.humans and seat not in info.bots:
+                log.info("room %s: seat %s ran out of time; a bot plays it", room_id, seat)
+                await self.service.set_autopilot(room_id, None, seat, TIMEOUT_BOT)

@@ -1,0 +1,66 @@
+"""Turn timers and replacing absent players: a seat whose time runs out is played by a bot
+until its player takes it back; deadlines live in the database and survive a restart; the host
+can hand an absent player's seat to a bot."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import update
+
+from app.db.models import Room
+from tests.conftest import auth, create_started_room, running_app
+from tests.test_room_bots import FAST, wait_until
+
+
+async def backdate_turn(client, room_id, seconds):
+    """Pretend the current turn began ``seconds`` ago (as if the players had been waiting)."""
+    async with client.app.state.rooms.sessionmaker() as session:
+        past = datetime.now(timezone.utc) - timedelta(seconds=seconds)
+        await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
+        await session.commit()
+
+
+async def test_turn_timer_presets_only(client):
+    for value, status in ((45, 400), (-1, 400), (60, 201), (0, 201)):
+        r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "A", "turn_timer": value})
+        assert r.status_code == status, r.text
+    room = r.json()["room"]
+    assert room["turn_seconds"] is None and room["turn_deadline"] is None
+
+
+async def test_a_seat_that_runs_out_of_time_is_played_by_a_bot_until_reclaimed(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2, turn_timer=60)
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        late = view["to_act"][0]
+        deadline = datetime.fromisoformat(view["room"]["turn_deadline"])
+        assert 55 < (deadline - datetime.now(timezone.utc)).total_seconds() <= 60
+        await backdate_turn(client, room_id, 61)
+        await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hurry"}, headers=auth(tokens[1 - late]))
+        view = await wait_until(client, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
+        await wait_until(client, room_id, lambda v: v["version"] >= 1)
+        r = await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": None}, headers=auth(tokens[late]))
+        assert r.status_code == 200
+        assert (await client.get(f"/api/rooms/{room_id}")).json()["seats"][late]["bot"] is None
+
+
+async def test_deadlines_survive_a_restart(sqlite_url):
+    async with running_app(sqlite_url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2, turn_timer=30)
+        late = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        await backdate_turn(client, room_id, 3600)
+    async with running_app(sqlite_url, **FAST) as client:
+        await wait_until(client, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
+
+
+async def test_the_host_lets_a_bot_play_an_absent_players_seat(sqlite_url):
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, tokens = await create_started_room(client, "troika", 3)
+        url = f"/api/rooms/{room_id}/seats/2/autopilot"
+        assert (await client.put(url, json={"bot": "strong"}, headers=auth(tokens[1]))).status_code == 403
+        assert (await client.put(url, json={"bot": "strong"}, headers=auth(tokens[0]))).status_code == 200
+        assert (await client.get(f"/api/rooms/{room_id}")).json()["seats"][2]["bot"] == "strong"
+        assert (await client.put(url, json={"bot": None}, headers=auth(tokens[0]))).status_code == 403
+        me = f"/api/rooms/{room_id}/seats/me/autopilot"
+        assert (await client.put(me, json={"bot": None}, headers=auth(tokens[2]))).status_code == 200
