@@ -8,6 +8,8 @@ and Income. After every move each page shows exactly its own hand and none of th
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
@@ -16,6 +18,7 @@ from tests.servers import free_port, server_process
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 GROUP_IDS = "els => els.map(e => Number(e.dataset.id))"
+ELECTIONS_AT = 10  # with 2 players the fifth Event is the first Elections: clicks resume with 10 left
 
 
 @pytest.fixture
@@ -36,11 +39,25 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def legal_of(api: httpx.Client, room: str, token: str) -> list[dict]:
+    return api.get(f"/api/rooms/{room}/legal-actions", headers=auth(token)).json()["legal_actions"]
+
+
 def pick_card(page: Page, gid: int) -> None:
     page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
 
 
-def click_action(page: Page, action: dict, label: str) -> None:
+def fill_campaign(page: Page, action: dict) -> None:
+    for gid in action["cards"]:
+        pick_card(page, gid)
+    page.locator("#vem-campaign input[name=money]").fill(str(action["money"]))
+
+
+def built_action(page: Page, form: str) -> dict:
+    return json.loads(page.locator(f"#{form} input[name=action]").input_value())
+
+
+def click_action(page: Page, action: dict, label: str, filled: bool = False) -> None:
     """Make ``action`` on the page as a player would: a button, or a form filled by clicking."""
     kind = action["type"]
     if kind == "attack":
@@ -54,9 +71,8 @@ def click_action(page: Page, action: dict, label: str) -> None:
             pick_card(page, gid)
         page.locator("#vem-add button[type=submit]").click()
     elif kind == "campaign":
-        for gid in action["cards"]:
-            pick_card(page, gid)
-        page.locator("#vem-campaign input[name=money]").fill(str(action["money"]))
+        if not filled:
+            fill_campaign(page, action)
         page.locator("#vem-campaign button[type=submit]").click()
     elif kind == "income" and page.locator("#vem-income select, #vem-income input[type=number]").count():
         if page.locator("#vem-income select[name=titles]").count():
@@ -133,31 +149,45 @@ def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, liv
         pages.append(page)
 
     clicked: dict[str, int] = {}
+    prefilled: dict[int, dict] = {}
     defended_on_own_page = events_seen = attacks_done = 0
     for _ in range(150):
         views = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json() for t in tokens]
-        for seat, page in enumerate(pages):
-            wait_for_version(page, views[seat]["version"])
-            assert page.locator("#flash").inner_text() == ""
-            check_page(page, views[seat]["view"], views[1 - seat]["view"]["hand"])
-        if attacks_done and clicked.get("campaign") == 2:
-            break
         seat = views[0]["to_act"][0]
         view = views[seat]["view"]
-        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
-        item = choose(view, legal, attacks_done)
+        item = choose(view, legal_of(api, room, tokens[seat]), attacks_done)
         action = item["action"]
+        if attacks_done and events_seen and view["events_left"] > ELECTIONS_AT:
+            # Attack and Event seen: the quiet rounds before the Elections go through the API.
+            r = api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]),
+                         json={"version": views[0]["version"], "action": action})
+            assert r.status_code == 200, r.text
+            continue
+        for s, page in enumerate(pages):
+            wait_for_version(page, views[s]["version"])
+            assert page.locator("#flash").inner_text() == ""
+            check_page(page, views[s]["view"], views[1 - s]["view"]["hand"])
+        if clicked.get("campaign") == 2:
+            break
         if view["step"] == "attack" and seat == view["attack"]["defender"] and not view["attack"]["answered"]:
             expect(pages[seat].locator("#prompt")).to_contain_text("attacks your")
             expect(pages[seat].locator("#vem-add")).to_be_visible()
             expect(pages[1 - seat].locator("#vem-add")).to_have_count(0)
             defended_on_own_page += 1
+        other = 1 - seat
+        if view["step"] == "campaign" and other in views[0]["to_act"]:
+            # The other player ticks a campaign while this one commits: the live update keeps the ticks.
+            mine = choose(views[other]["view"], legal_of(api, room, tokens[other]), attacks_done)["action"]
+            pages[other].bring_to_front()
+            fill_campaign(pages[other], mine)
+            prefilled[other] = mine
         pages[seat].bring_to_front()
-        click_action(pages[seat], action, item["label"])
+        click_action(pages[seat], action, item["label"], filled=prefilled.pop(seat, None) == action)
         clicked[action["type"]] = clicked.get(action["type"], 0) + 1
-        version = views[0]["version"] + 1
         for page in pages:
-            wait_for_version(page, version)
+            wait_for_version(page, views[0]["version"] + 1)
+        for waiting, kept in prefilled.items():
+            assert built_action(pages[waiting], "vem-campaign") == kept
         after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[seat])).json()["view"]
         attacks_done += view["attack"] is not None and after["attack"] is None
         if after["election"] and not view["election"]:
@@ -173,4 +203,4 @@ def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, liv
 
     assert clicked["choose_leader"] == 2
     assert clicked["attack"] == 1 and attacks_done == 1 and defended_on_own_page == 1
-    assert events_seen >= 4 and clicked["campaign"] == 2
+    assert events_seen >= 2 and clicked["campaign"] == 2

@@ -62,7 +62,7 @@
   }
 
   function remember(form) {
-    if (!form.dataset.keep) return;
+    if (!form.dataset.keep || !form.isConnected) return;
     kept[form.dataset.keep] = controls(form).map(function (el) {
       return { name: el.name, value: el.value, checked: el.checked };
     });
@@ -97,7 +97,8 @@
     remember(form);
   }
 
-  document.addEventListener("change", onEdit);
+  // "input" fires for boxes, selects and typing alike; a "change" also fires while a focused
+  // field is swapped out, when the rest of its form is already gone.
   document.addEventListener("input", onEdit);
   document.addEventListener("submit", function (event) {
     if (event.target.classList && event.target.classList.contains("vem-combo")) build(event.target);
