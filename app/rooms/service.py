@@ -525,24 +525,22 @@ class RoomService:
                     raise Illegal(exc.reason, version=live.version) from None
                 finished = game.outcome(new_state) is not None
                 seq = live.version + 1
-                session.add(
-                    ActionRecord(
-                        room_id=room_id,
-                        seq=seq,
-                        seat=seat,
-                        action=action,
-                        idempotency_key=idempotency_key,
-                    )
-                )
                 values: dict[str, Any] = {"version": seq, "updated_at": utcnow(), "turn_started_at": utcnow()}
                 if finished:
                     values["status"] = "finished"
-                await session.exec(
-                    update(Room).where(Room.id == room_id, Room.version == live.version).values(**values)
+                record = ActionRecord(
+                    room_id=room_id, seat=seat, seq=seq, action=action, idempotency_key=idempotency_key
                 )
                 try:
+                    session.add(record)
+                    bumped = await session.exec(
+                        update(Room).where(Room.id == room_id, Room.version == live.version).values(**values)
+                    )
+                    if bumped.rowcount != 1:
+                        raise IntegrityError("rooms.version moved", None, Exception())
                     await session.commit()
-                except IntegrityError:
+                except IntegrityError:  # another instance landed this sequence number first
+                    await session.rollback()
                     self._games.pop(room_id, None)
                     current = await self._current_version(room_id)
                     raise Conflict("another move landed first", version=current) from None

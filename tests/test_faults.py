@@ -1,0 +1,151 @@
+"""Faults and abuse against real server processes: Postgres restarting under running games,
+sockets dropped around moves, two instances racing one turn, oversized and flooding frames.
+After each, the log replays to the stored state, versions have no gaps and every client ends
+on the server's version."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+from sqlalchemy import create_engine
+from sqlmodel import Session, select
+from websockets.asyncio.client import connect
+
+from app.config import to_driver_url
+from app.db.models import ActionRecord, Room
+from app.games.registry import GAMES
+from tests.conftest import auth
+from tests.servers import free_port, server_process
+from tests.test_live_server import every_view, make_room, play, until_version, ws_url
+
+
+def restart_postgres() -> None:
+    version = sorted(p.name for p in Path("/etc/postgresql").iterdir())[0]
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"],
+        check=True,
+        capture_output=True,
+    )
+
+
+def log_is_sound(database_url: str, room_id: str) -> None:
+    """Versions 1..n with no gap, the room's version is n, and the log replays legally."""
+    engine = create_engine(to_driver_url(database_url, sync=True))
+    with Session(engine) as session:
+        room = session.get(Room, room_id)
+        rows = session.exec(
+            select(ActionRecord).where(ActionRecord.room_id == room_id).order_by(ActionRecord.seq)
+        ).all()
+    engine.dispose()
+    assert [row.seq for row in rows] == list(range(1, room.version + 1))
+    game = GAMES[room.game]
+    state = game.setup(room.num_seats, room.options, room.seed)
+    for row in rows:
+        state = game.apply(state, row.seat, row.action)
+
+
+async def test_games_continue_after_postgres_restarts(postgres_url):
+    with server_process(postgres_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base, timeout=20) as client:
+            room_id, tokens = await make_room(client, seats=2)
+            await play(client, room_id, tokens, 6, random.Random(1))
+            before = await every_view(client, room_id, tokens)
+            url = ws_url(base, room_id, tokens[0])
+            async with connect(url, additional_headers={"Origin": base}) as ws:
+                await until_version(ws, 6)
+                restart_postgres()
+                deadline = time.monotonic() + 30
+                while (await client.get("/healthz")).status_code != 200:
+                    assert time.monotonic() < deadline, "the server never recovered"
+                    await asyncio.sleep(0.5)
+                assert await every_view(client, room_id, tokens) == before
+                await asyncio.sleep(2)  # the relay's listener reconnects with backoff
+                await play(client, room_id, tokens, 2, random.Random(2))
+                await until_version(ws, 8, timeout=10)
+    log_is_sound(postgres_url, room_id)
+
+
+async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_version(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client, seats=2)
+            url = ws_url(base, room_id, tokens[0])
+            rng = random.Random(5)
+            for point in ("before", "during", "after"):
+                ws = await connect(url, additional_headers={"Origin": base})
+                version = (await until_version(ws, (await client.get(f"/api/rooms/{room_id}")).json()["version"]))["version"]
+                if point == "before":
+                    await ws.close()
+                    await play(client, room_id, tokens, 1, rng)
+                elif point == "during":
+                    move = asyncio.create_task(play(client, room_id, tokens, 1, rng))
+                    await ws.close()
+                    await move
+                else:
+                    await play(client, room_id, tokens, 1, rng)
+                    await until_version(ws, version + 1)
+                    await ws.close()
+                async with connect(url, additional_headers={"Origin": base}) as again:
+                    assert (await until_version(again, version + 1))["version"] == version + 1
+            # A move resent after a drop (same idempotency key) lands once.
+            seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+            body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"], "idempotency_key": "resend-1"}
+            for _ in range(2):
+                r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=body)
+                assert r.status_code == 200
+            assert (await client.get(f"/api/rooms/{room_id}")).json()["version"] == 4
+    log_is_sound(sqlite_url, room_id)
+
+
+async def test_two_instances_racing_one_turn_land_it_once(postgres_url):
+    with server_process(postgres_url, free_port()) as (_, base_a), server_process(
+        postgres_url, free_port()
+    ) as (_, base_b):
+        async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
+            room_id, tokens = await make_room(a, seats=2)
+            for round_ in range(5):
+                seat = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+                legal = (await a.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+                body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+                url = f"/api/rooms/{room_id}/actions"
+                results = await asyncio.gather(
+                    *[c.post(url, headers=auth(tokens[seat]), json=body) for c in (a, b, a, b)]
+                )
+                assert sorted(r.status_code for r in results) == [200, 409, 409, 409], round_
+            views_a = await every_view(a, room_id, tokens)
+            assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
+    log_is_sound(postgres_url, room_id)
+
+
+async def test_oversized_and_flooding_frames_close_only_that_socket(sqlite_url):
+    with server_process(sqlite_url, free_port()) as (_, base):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client, seats=2)
+            other_room, other_tokens = await make_room(client, seats=2)
+            headers = {"Origin": base}
+            async with connect(ws_url(base, other_room, other_tokens[0]), additional_headers=headers) as bystander:
+                await until_version(bystander, 0)
+                async with connect(ws_url(base, room_id, tokens[0]), additional_headers=headers) as big:
+                    await big.send("x" * 10_000)
+                    with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                        while True:
+                            await asyncio.wait_for(big.recv(), 5)
+                    assert closed.value.rcvd.code == 1009
+                async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as flood:
+                    with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                        for _ in range(200):
+                            await flood.send("ping")
+                            await asyncio.sleep(0.001)
+                        while True:
+                            await asyncio.wait_for(flood.recv(), 5)
+                    assert closed.value.rcvd.code == 1008
+                await play(client, other_room, other_tokens, 1, random.Random(1))
+                assert (await until_version(bystander, 1))["version"] == 1
