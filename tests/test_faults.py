@@ -80,7 +80,8 @@ async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_versi
             rng = random.Random(5)
             for point in ("before", "during", "after"):
                 ws = await connect(url, additional_headers={"Origin": base})
-                version = (await until_version(ws, (await client.get(f"/api/rooms/{room_id}")).json()["version"]))["version"]
+                version = (await client.get(f"/api/rooms/{room_id}")).json()["version"]
+                await until_version(ws, version)
                 if point == "before":
                     await ws.close()
                     await play(client, room_id, tokens, 1, rng)
@@ -97,7 +98,8 @@ async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_versi
             # A move resent after a drop (same idempotency key) lands once.
             seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
             legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-            body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"], "idempotency_key": "resend-1"}
+            action = legal["legal_actions"][0]["action"]
+            body = {"version": legal["version"], "action": action, "idempotency_key": "resend-1"}
             for _ in range(2):
                 r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=body)
                 assert r.status_code == 200

@@ -12,7 +12,6 @@ import pytest
 from app.rooms.records import RecordError, verify_record
 from tests.conftest import create_started_room, play_random_moves
 
-
 EXPORTED: list[dict] = []  # one game exported by the server, shared by the tests below
 
 

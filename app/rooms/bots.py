@@ -76,8 +76,6 @@ class BotRunner:
                 return
 
     def _decide(self, game, level: str, seat: int, state):
-        from app.bots import choose
-
         return choose(
             level,
             game,

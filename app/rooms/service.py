@@ -49,13 +49,12 @@ def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dic
     return [{**e, "text": SEAT_MENTION.sub(name, e["text"])} for e in entries]
 
 
-BOT_LEVELS = ("random", "strong")
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
 
 def check_level(level: Any) -> None:
-    if level not in BOT_LEVELS:
-        raise BadRequest(f"bot level must be one of: {', '.join(BOT_LEVELS)}")
+    if level not in LEVELS:
+        raise BadRequest(f"bot level must be one of: {', '.join(LEVELS)}")
 
 
 TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)

@@ -10,8 +10,8 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from starlette.datastructures import UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.datastructures import UploadFile
 
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
