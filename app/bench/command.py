@@ -1,0 +1,52 @@
+"""``troika-arena bench server``: its options and what it runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from app.bench.plot import plot
+from app.bench.sweep import Config, run, table
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in text.split(","))
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--targets", default="sqlite,postgres,baseline",
+                   help="comma-separated among sqlite, postgres, baseline (default: all three)")
+    p.add_argument("--rooms", type=numbers, default=Config.rooms,
+                   help="room counts to sweep, comma-separated (default 50,...,1000)")
+    p.add_argument("--step-seconds", type=float, default=Config.seconds, help="measured seconds per step")
+    p.add_argument("--warmup", type=float, default=Config.warmup, help="unmeasured seconds per step")
+    p.add_argument("--period", type=float, default=Config.period, help="seconds between a room's moves")
+    p.add_argument("--saturation-rooms", type=int, default=Config.saturation_rooms,
+                   help="rooms in the closed-loop capacity run")
+    p.add_argument("--url", help="drive an arena already running at this URL instead")
+    p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for JSON and PNG")
+
+
+def server_bench(args: argparse.Namespace) -> int:
+    config = Config(
+        targets=tuple(args.targets.split(",")), rooms=args.rooms, seconds=args.step_seconds,
+        warmup=args.warmup, period=args.period, saturation_rooms=args.saturation_rooms, url=args.url,
+    )
+    report = run(config)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "server.json").write_text(json.dumps(report, indent=2))
+    drawn = plot(report, args.out / "server.png")
+    print(table(report))
+    print(f"results: {args.out / 'server.json'}" + (f", plot: {args.out / 'server.png'}" if drawn else ""))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.bench.command")
+    add_options(parser)
+    return server_bench(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,238 @@
+"""The load generator: rooms of real websocket clients playing legal moves at a fixed rate.
+
+Every seat of a room holds a JSON websocket (``?format=json&token=...`` with an ``Origin``
+header) and keeps the newest view it received. Each room moves on its own clock, one move
+every ``period`` seconds from a random phase: an open model, the schedule never waits for the
+server. At its time a move is chosen among the legal actions of a seat that is to act, and
+posted; it is done when every seat of the room has received a view at the new version.
+Latency is measured from the scheduled time (so a backlog counts, no coordinated omission)
+and, separately, from the submission. A room whose game ends is replaced by a fresh one
+(setting it up is not measured). ``period`` 0 is the closed loop used to measure capacity:
+each room moves again as soon as its last move has reached every seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+DELIVERY_TIMEOUT = 10.0
+SETUP_CONCURRENCY = 16
+
+
+@dataclass
+class Tally:
+    """What one measured window saw."""
+
+    latencies: list[float] = field(default_factory=list)  # scheduled time -> every seat updated
+    service: list[float] = field(default_factory=list)  # submission -> every seat updated
+    errors: dict[str, int] = field(default_factory=dict)
+    message_bytes: int = 0
+    messages: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Seat:
+    def __init__(self, room: "Room", seat: int, token: str):
+        self.room, self.seat, self.token = room, seat, token
+        self.view: dict[str, Any] = {}
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task | None = None
+
+    @property
+    def version(self) -> int:
+        return self.view.get("version", -1)
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        async for text in self.ws:
+            self.room.tally.messages += 1
+            self.room.tally.message_bytes += len(text)
+            view = json.loads(text)
+            if view.get("version", -1) >= self.version:
+                self.view = view
+            self.room.changed.set()
+
+
+class Room:
+    """One room of ``seats`` players: its setup, its sockets and its move loop."""
+
+    def __init__(self, driver: "Driver", index: int):
+        self.driver, self.index = driver, index
+        self.id = ""
+        self.seats: list[Seat] = []
+        self.changed = asyncio.Event()
+        self.tally = driver.tally
+        self.random = random.Random(index)
+
+    async def open(self) -> None:
+        http, seats = self.driver.http, self.driver.seats
+        created = (await http.post("/api/rooms", json={"game": self.driver.game, "seats": seats, "name": "P0"}))
+        created.raise_for_status()
+        body = created.json()
+        self.id = body["room"]["id"]
+        tokens = [body["token"]]
+        for n in range(1, seats):
+            joined = await http.post(f"/api/rooms/{self.id}/seats", json={"name": f"P{n}"})
+            joined.raise_for_status()
+            tokens.append(joined.json()["token"])
+        started = await http.post(f"/api/rooms/{self.id}/start", headers=self.auth(tokens[0]))
+        started.raise_for_status()
+        self.seats = [Seat(self, n, token) for n, token in enumerate(tokens)]
+        for seat in self.seats:
+            url = f"{self.driver.ws_base}/ws/rooms/{self.id}?format=json&token={seat.token}"
+            seat.ws = await connect(url, origin=self.driver.base, max_size=2**22, ping_interval=None)
+            seat.reader = asyncio.create_task(seat.read())
+        await self.settled(0, time.monotonic() + DELIVERY_TIMEOUT)
+
+    async def close(self) -> None:
+        for seat in self.seats:
+            if seat.reader:
+                seat.reader.cancel()
+            if seat.ws:
+                await seat.ws.close()
+
+    @staticmethod
+    def auth(token: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {token}"}
+
+    async def settled(self, version: int, deadline: float) -> bool:
+        """Wait until every seat holds a view at ``version`` or later; False on timeout."""
+        while min(seat.version for seat in self.seats) < version:
+            self.changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                return False
+        return True
+
+    def finished(self) -> bool:
+        return any(seat.view.get("status") != "playing" for seat in self.seats)
+
+    def choose(self) -> tuple[Seat, dict[str, Any], int] | None:
+        """A seat to act, one of its legal actions, and the version it was seen at."""
+        ready = [s for s in self.seats if s.view.get("legal_actions")]
+        if not ready:
+            return None
+        seat = self.random.choice(ready)
+        return seat, self.random.choice(seat.view["legal_actions"])["action"], seat.version
+
+    async def move(self, scheduled: float) -> None:
+        """Make one move and wait for it to reach every seat; record its latency."""
+        choice = self.choose()
+        if choice is None:
+            self.tally.error("no legal action")
+            return
+        seat, action, version = choice
+        submitted = time.monotonic()
+        try:
+            reply = await self.driver.http.post(
+                f"/api/rooms/{self.id}/actions", json={"version": version, "action": action},
+                headers=self.auth(seat.token),
+            )
+        except httpx.HTTPError as exc:
+            self.tally.error(type(exc).__name__)
+            return
+        if reply.status_code != 200:
+            self.tally.error(f"http {reply.status_code}")
+            await self.settled(max(s.version for s in self.seats), submitted + DELIVERY_TIMEOUT)
+            return
+        if not await self.settled(reply.json()["version"], submitted + DELIVERY_TIMEOUT):
+            self.tally.error("delivery timeout")
+            return
+        done = time.monotonic()
+        if self.driver.measuring:
+            self.tally.latencies.append(done - scheduled)
+            self.tally.service.append(done - submitted)
+
+    async def play(self, period: float, until: float) -> None:
+        """Move on this room's clock until ``until``, replacing the room when its game ends."""
+        next_at = time.monotonic() + self.random.uniform(0, period)
+        while next_at < until:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            if self.finished():
+                await self.close()
+                await self.open()
+            await self.move(next_at)
+            next_at = next_at + period if period else time.monotonic()
+
+
+class Driver:
+    """A pool of rooms on one server (the arena or the bare baseline)."""
+
+    def __init__(self, base: str, game: str, seats: int = 4):
+        self.base, self.game, self.seats = base, game, seats
+        self.ws_base = "ws" + base[len("http"):]
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+        self.http = httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits)
+        self.rooms: list[Room] = []
+        self.tally = Tally()
+        self.measuring = False
+
+    async def grow(self, count: int) -> None:
+        """Open rooms until there are ``count``."""
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def one(room: Room) -> None:
+            async with gate:
+                await room.open()
+
+        new = [Room(self, i) for i in range(len(self.rooms), count)]
+        await asyncio.gather(*(one(room) for room in new))
+        self.rooms.extend(new)
+
+    async def run(self, period: float, seconds: float, warmup: float) -> Tally:
+        """Play every room for ``warmup`` + ``seconds``; the tally of the last ``seconds``."""
+        start = time.monotonic()
+        tasks = [asyncio.create_task(room.play(period, start + warmup + seconds)) for room in self.rooms]
+        await asyncio.sleep(warmup)
+        self.tally = Tally()
+        for room in self.rooms:
+            room.tally = self.tally
+        self.measuring = True
+        await asyncio.gather(*tasks)
+        self.measuring = False
+        return self.tally
+
+    async def close(self) -> None:
+        await asyncio.gather(*(room.close() for room in self.rooms), return_exceptions=True)
+        await self.http.aclose()
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(tally: Tally, seconds: float) -> dict[str, Any]:
+    """Latency percentiles in milliseconds, moves per second, errors and message sizes."""
+
+    def ms(values: list[float], q: float) -> float | None:
+        p = percentile(values, q)
+        return None if p is None else round(p * 1000, 1)
+
+    return {
+        "moves": len(tally.latencies),
+        "moves_per_second": round(len(tally.latencies) / seconds, 1),
+        "p50_ms": ms(tally.latencies, 0.50),
+        "p95_ms": ms(tally.latencies, 0.95),
+        "p99_ms": ms(tally.latencies, 0.99),
+        "service_p95_ms": ms(tally.service, 0.95),
+        "errors": dict(tally.errors),
+        "messages": tally.messages,
+        "mean_message_bytes": round(tally.message_bytes / tally.messages) if tally.messages else 0,
+    }

@@ -1,0 +1,108 @@
+"""Server processes for the benchmark, and what they cost (CPU seconds, resident memory).
+
+``arena(database)`` runs ``uvicorn app.main:app`` on a free loopback port against a fresh
+SQLite file or a throwaway Postgres database (created and dropped here); ``baseline(bytes)``
+runs the bare fan-out. Both are read from /proc while they run (Linux).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running server process: its base URL and its resource use."""
+
+    def __init__(self, proc: subprocess.Popen, base: str, started_in: float):
+        self.proc, self.base, self.started_in = proc, base, started_in
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_bytes(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+
+@contextmanager
+def process(module: str, env: dict[str, str]) -> Iterator[Server]:
+    """Run ``uvicorn <module>`` until the block ends; fail if it does not answer /healthz."""
+    port = free_port()
+    output = tempfile.TemporaryFile()
+    began = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() - began > 60:
+                output.seek(0)
+                raise RuntimeError(f"{module} did not start: {output.read().decode()[-2000:]}")
+            time.sleep(0.05)
+        yield Server(proc, base, time.monotonic() - began)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        output.close()
+
+
+@contextmanager
+def database(kind: str) -> Iterator[str]:
+    """A fresh, empty database URL of ``kind`` (sqlite or postgres), removed afterwards."""
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+            yield f"sqlite:///{folder}/arena.db"
+        return
+    import psycopg
+
+    name = f"bench_{secrets.token_hex(4)}"
+    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def arena(database_url: str) -> "contextmanager[Server]":
+    return process("app.main:app", {"DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
+
+
+def baseline(payload_bytes: int) -> "contextmanager[Server]":
+    return process("app.bench.baseline:app", {"BENCH_PAYLOAD_BYTES": str(payload_bytes)})
