@@ -65,7 +65,8 @@ awaiting            sorted seats whose input is awaited
 prompt              the awaited prompt {"kind", "seat", ...} or None
 organization_moves  Organization moves made this turn
 players             per seat: seat, leader (once revealed, else None), leader_chosen,
-                    families {colour: [group cards]}, titles (Offshore Title values),
+                    families {colour: [group cards, each with its current "defence"]},
+                    titles (Offshore Title values),
                     offshore_money, government (bool), government_cards [event + face_up],
                     hand_count (Group cards and Mega-Euro), money (Mega-Euro in hand: every
                     money move is public), committed (campaign), power, votes (on the

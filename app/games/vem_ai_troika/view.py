@@ -41,7 +41,13 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "seat": seat,
         "leader": None if p["leader"] is None else leader_view(state, p["leader"]),
         "leader_chosen": p["choice"] is not None,
-        "families": {c: [group_view(state, gid) for gid in table.family(state, seat, c)] for c in COLOURS},
+        "families": {
+            c: [
+                {**group_view(state, gid), "defence": attack.defence_base(state, seat, gid)}
+                for gid in table.family(state, seat, c)
+            ]
+            for c in COLOURS
+        },
         "titles": list(p["titles"]),
         "offshore_money": p["offshore_money"],
         "government": state["government"] == seat,
