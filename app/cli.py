@@ -61,7 +61,7 @@ def simulate(args: argparse.Namespace) -> int:
         rotate=args.rotate, options=dict(args.option), breakdown=args.breakdown,
     )
     try:
-        report = run(config)
+        report = run(config, progress=sys.stderr)
     except ValueError as exc:
         print(f"troika-arena simulate: {exc}", file=sys.stderr)
         return 2
@@ -86,8 +86,9 @@ def add_simulate(commands) -> None:
     p.add_argument("--players", type=int, help="seats (default: the game's minimum)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--bots", default="strong,random",
-                   help=f"bot level per seat, comma-separated, among {', '.join(LEVELS)}; "
-                        "one level fills every seat (default strong,random)")
+                   help=f"bot per seat, comma-separated: a level among {', '.join(LEVELS)}, "
+                        "optionally with its own iteration cap (strong:50); "
+                        "one bot fills every seat (default strong,random)")
     p.add_argument("--seed", default="sim", help="run seed; game i uses '<seed>-<i>' (default sim)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--budget", type=float, default=1.0, help="seconds per bot move (default 1.0)")

@@ -1,10 +1,18 @@
-"""The strong bot's search: determinized Monte Carlo with UCB1 over a few candidate moves.
+"""The strong bot's search: determinized Monte Carlo over a few candidate moves, compared
+on common worlds and narrowed by successive halving.
 
-Each iteration draws a full state from the sampler (a deal consistent with what the seat
-knows), picks a root candidate by UCB1, applies it, lets every seat play on with the game's
-cheap policy for at most ``horizon`` actions, and scores the result for the searching seat in
-[0, 1]: the share of the win at the end of the game, else the game's evaluation. The move
-played is the most visited candidate. Everything game-specific sits in a :class:`Heuristics`.
+Each *world* is a full state drawn from the sampler (a deal consistent with what the seat
+knows). In a world, every candidate still in the race is applied and rolled out with the
+same random stream (common random numbers: the candidates meet the same deals and the same
+future draws, so their difference is measured with little noise): every seat plays on with the
+game's cheap policy for at most ``horizon`` actions, and the result is scored for the searching
+seat in [0, 1], by its share of the win if the game ended, else by the game's evaluation. After
+3, 6, 12, ... worlds the worse half of the candidates is dropped (at least two stay). The move
+played is the best mean. Everything game-specific sits in a :class:`Heuristics`.
+
+One *iteration* is one rollout. With an iteration cap the search stops at the last whole world
+that fits in the cap (and with a cap below the number of candidates, races only the best
+ranked ones); without one it stops when the time budget is spent.
 """
 
 from __future__ import annotations
@@ -17,9 +25,8 @@ from dataclasses import dataclass
 
 from app.games.base import Action, Game, IllegalAction, Outcome, State
 
-EXPLORATION = 0.7
 TIME_SHARE = 0.8  # of the budget spent searching: sampling and answering need the rest
-TIME_MODE_CAP = 1_000_000
+FIRST_HALVING = 3
 
 
 @dataclass(frozen=True)
@@ -51,26 +58,39 @@ def choose(
     budget_s: float,
     max_iterations: int | None,
 ) -> Action:
-    """The most visited candidate after the iterations (or the time) allowed."""
+    """The candidate with the best mean value over the worlds the budget allows."""
     if len(legal) == 1:
         return legal[0]
-    start = time.perf_counter()
-    first = prepared(heuristics, sampler(rng))
-    ranked = heuristics.candidates(first, seat, legal) or legal
-    if len(ranked) == 1 or max_iterations == 0:
+    deadline = time.perf_counter() + budget_s * TIME_SHARE
+    world = prepared(heuristics, sampler(rng))
+    ranked = heuristics.candidates(world, seat, legal) or legal
+    if max_iterations is not None:
+        ranked = ranked[: max(1, max_iterations)]
+    if len(ranked) == 1:
         return ranked[0]
-    visits, totals = [0] * len(ranked), [0.0] * len(ranked)
-    cap = TIME_MODE_CAP if max_iterations is None else max_iterations
-    deadline = start + budget_s * TIME_SHARE
-    for i in range(cap):
-        if max_iterations is None and i and time.perf_counter() >= deadline:
+    alive = list(range(len(ranked)))
+    totals = [0.0] * len(ranked)
+    worlds = used = 0
+    while True:
+        stream = rng.getrandbits(64)
+        for j in alive:
+            totals[j] += simulate(game, heuristics, world, seat, ranked[j], random.Random(stream))
+        worlds += 1
+        used += len(alive)
+        if halving_point(worlds) and len(alive) > 2:
+            alive = sorted(alive, key=lambda j: (-totals[j], j))[: max(2, (len(alive) + 1) // 2)]
+        if max_iterations is not None and used + len(alive) > max_iterations:
             break
-        state = first if i == 0 else prepared(heuristics, sampler(rng))
-        j = select(visits, totals, i)
-        visits[j] += 1
-        totals[j] += simulate(game, heuristics, state, seat, ranked[j], rng)
-    best = max(range(len(ranked)), key=lambda j: (visits[j], totals[j] / max(visits[j], 1), -j))
-    return ranked[best]
+        if max_iterations is None and time.perf_counter() >= deadline:
+            break
+        world = prepared(heuristics, sampler(rng))
+    return ranked[min(alive, key=lambda j: (-totals[j], j))]
+
+
+def halving_point(worlds: int) -> bool:
+    """After 3, 6, 12, 24, ... worlds."""
+    rounds, rest = divmod(worlds, FIRST_HALVING)
+    return rest == 0 and rounds & (rounds - 1) == 0
 
 
 def prepared(heuristics: Heuristics, state: State) -> State:
@@ -79,17 +99,6 @@ def prepared(heuristics: Heuristics, state: State) -> State:
     state["log"] = []
     heuristics.trim(state)
     return state
-
-
-def select(visits: list[int], totals: list[float], done: int) -> int:
-    """UCB1: every candidate once in rank order, then the best mean plus exploration."""
-    if 0 in visits:
-        return visits.index(0)
-    log_n = math.log(done)
-    return max(
-        range(len(visits)),
-        key=lambda j: (totals[j] / visits[j] + EXPLORATION * math.sqrt(log_n / visits[j]), -j),
-    )
 
 
 def simulate(game: Game, heuristics: Heuristics, state: State, seat: int, action: Action,

@@ -26,7 +26,7 @@ from app.games.vem_ai_troika.scoring import CONSENSUS_POINTS
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
 CANDIDATES = 5
-HORIZON = 16
+HORIZON = 8
 KEEP_MONEY = 3  # Mega-Euro kept in hand (campaigns, payments) when the Offshore is open
 TITLE_VALUE_PER_EURO = 0.8
 
@@ -50,20 +50,36 @@ def weights(state: State) -> tuple[float, float]:
     return votes, income
 
 
+_TABLE_CACHE: dict[tuple, float] = {}
+_DECKS: dict[int, dict[str, Any]] = {}  # keeps every cached deck alive, so its id stays its own
+
+
 def table_value(state: State, seat: int, ids: Iterable[int]) -> float:
     """What controlling ``ids`` is worth to ``seat``: points now plus Votes, Income and progress
-    towards the next Consensus."""
+    towards the next Consensus (memoised: the same tables recur across rollouts)."""
+    lead = player(state, seat)["leader"]
+    key = (id(state["deck"]), lead, tuple(sorted(ids)), weights(state))
+    value = _TABLE_CACHE.get(key)
+    if value is None:
+        if len(_TABLE_CACHE) > 200_000:
+            _TABLE_CACHE.clear()
+            _DECKS.clear()
+        _DECKS[key[0]] = state["deck"]
+        value = _TABLE_CACHE[key] = _table_value(state, seat, key[2], key[3])
+    return value
+
+
+def _table_value(state: State, seat: int, ids: tuple[int, ...], w: tuple[float, float]) -> float:
     cards = [group(state, gid) for gid in ids]
     lead = table.leader(state, seat) or {"votes": 0, "income": 0}
     counts = [sum(c["colour"] == colour for c in cards) for colour in COLOURS]
     sets = min(counts)
     step = CONSENSUS_POINTS[min(sets + 1, 3)] - CONSENSUS_POINTS[min(sets, 3)]
     progress = sum(count > sets for count in counts)
-    w_votes, w_income = weights(state)
     votes = lead["votes"] + sum(c["votes"] for c in cards) + 2 * sets
     income = lead["income"] + sum(c["income"] for c in cards)
     return (sum(c["power"] for c in cards) + CONSENSUS_POINTS[min(sets, 3)]
-            + 0.15 * step * progress + w_votes * votes + w_income * income)
+            + 0.15 * step * progress + w[0] * votes + w[1] * income)
 
 
 def hand_worth(state: State, gid: int) -> float:
@@ -80,28 +96,46 @@ def points_now(state: State, seat: int) -> float:
             + sum(p["titles"]) + (p["money"] + p["offshore_money"]) / 2)
 
 
-def estimates(state: State) -> list[float]:
-    """Every seat's expected final points (see the module docstring)."""
-    seats = range(len(state["players"]))
-    left = rounds_left(state)
-    strength = [table.metric(state, s, "votes") + 0.6 * player(state, s)["money"] for s in seats]
+def colour_progress(state: State, seat: int) -> int:
+    """Families holding more cards than the complete Consensuses use: the next one under way."""
+    counts = [len(table.family(state, seat, colour)) for colour in COLOURS]
+    return sum(count > min(counts) for count in counts)
+
+
+def election_shares(state: State) -> list[float]:
+    """Each seat's rough share of the Elections to come, from Votes on the table and money."""
+    strength = [table.metric(state, s, "votes") + 0.6 * player(state, s)["money"]
+                for s in range(len(state["players"]))]
     top = max(strength)
-    shares = [math.exp((x - top) / 2.5) for x in strength]
-    total = sum(shares)
-    elections = 10 * (elections_left(state) * 0.75)
+    weights_ = [math.exp((x - top) / 2.5) for x in strength]
+    return [w / sum(weights_) for w in weights_]
+
+
+def estimates(state: State) -> list[float]:
+    """Every seat's predicted final points, up to a term common to all seats.
+
+    A linear model fitted by least squares on positions from games the policy plays against
+    itself (2 players, about 29,000 positions; residual spread about 9 points per seat).
+    """
+    left, elections = rounds_left(state), elections_left(state)
+    shares = election_shares(state)
     result = []
-    for s in seats:
+    for s, share in enumerate(shares):
         p = player(state, s)
-        income = table.metric(state, s, "income") * min(3.0, 0.4 * left)
-        hand = sum(0.4 * group(state, gid)["power"] for gid in p["hand"])
-        result.append(points_now(state, s) + income + hand + elections * shares[s] / total)
+        income = table.metric(state, s, "income")
+        result.append(0.64 * points_now(state, s) + 3.4 * share * elections
+                      + 0.2 * table.metric(state, s, "votes") * elections - 0.34 * p["money"]
+                      + (0.16 + 0.27 * left) * len(p["hand"]) + 0.95 * colour_progress(state, s)
+                      + 0.68 * income)
     return result
 
 
 def evaluate(state: State, seat: int) -> float:
+    """The predicted final margin over the best rival, as a 0-1 value whose certainty grows as
+    the rounds run out."""
     values = estimates(state)
-    best = max(v for s, v in enumerate(values) if s != seat)
-    return logistic((values[seat] - best) / (3 + 0.7 * rounds_left(state)))
+    margin = values[seat] - max(v for s, v in enumerate(values) if s != seat)
+    return logistic(margin / (1.5 + 0.5 * rounds_left(state)))
 
 
 # --- options per decision ----------------------------------------------------------------------

@@ -5,7 +5,8 @@ own generator seeded from the game seed and the seat, so with an iteration cap t
 (and its report) is the same whatever the number of worker processes. A bot's move goes
 through ``apply`` like a human's: an illegal one stops the run.
 
-Entrants and seats: ``bots`` lists one bot level per *entrant*. Without ``rotate``, entrant
+Entrants and seats: ``bots`` lists one bot per *entrant*: a level, optionally with its own
+iteration cap (``strong:0`` plays the strong bot's policy without searching). Without ``rotate``, entrant
 ``i`` plays seat ``i`` in every game; with ``rotate``, it plays seat ``(i + game) % players``,
 which spreads any first-seat advantage evenly. The report gives win rates per entrant and per
 seat, each with a 95% Wilson interval; a shared win counts ``1/k`` to each of the ``k``
@@ -17,13 +18,12 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
 
-from app.bots import choose
+from app.bots import LEVELS, choose
 from app.games.base import Game, State
 from app.games.registry import GAMES
 from app.sim.stats import Tally
@@ -66,10 +66,10 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"game {index} did not end within {MAX_ACTIONS} actions")
         seat = min(game.to_act(state))
+        level, iterations = bot_spec(config.bots[entrants[seat]], config.iterations)
         action = choose(
-            config.bots[entrants[seat]], game, seat, game.view(state, seat),
-            game.legal_actions(state, seat), sampler(game, state, seat), rngs[seat],
-            config.budget, config.iterations,
+            level, game, seat, game.view(state, seat), game.legal_actions(state, seat),
+            sampler(game, state, seat), rngs[seat], config.budget, iterations,
         )
         state = game.apply(state, seat, action)
         actions += 1
@@ -82,6 +82,14 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
         "actions": actions,
         "tags": seat_tags(game, state) if config.breakdown else None,
     }
+
+
+def bot_spec(entry: str, iterations: int | None) -> tuple[str, int | None]:
+    """``"strong"`` or ``"strong:30"`` (this entrant's own iteration cap) -> (level, cap)."""
+    level, _, cap = entry.partition(":")
+    if level not in LEVELS or (cap and not cap.isdigit()):
+        raise ValueError(f"bot '{entry}': a level among {', '.join(LEVELS)}, optionally ':<iterations>'")
+    return level, int(cap) if cap else iterations
 
 
 def sampler(game: Game, state: State, seat: int):
@@ -182,8 +190,11 @@ def summarize(config: Config, done: list[dict[str, Any]], seconds: float) -> dic
     return report
 
 
-def simulate(config: Config, progress: TextIO | None = sys.stderr) -> dict[str, Any]:
-    """Run the games and return the report (see :func:`summarize`)."""
+def simulate(config: Config, progress: TextIO | None = None) -> dict[str, Any]:
+    """Run the games and return the report (see :func:`summarize`); a progress bar is drawn
+    on ``progress`` (e.g. ``sys.stderr``) if given."""
+    for entry in config.bots:
+        bot_spec(entry, None)
     if len(config.bots) != config.players:
         raise ValueError(f"--bots names {len(config.bots)} bots for {config.players} seats")
     game = GAMES[config.game]

@@ -1,0 +1,112 @@
+"""Bots: every choice is one of the legal actions, the strong bot is reproducible with an
+iteration cap, and it beats the random bot where one small sample shows it reliably."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.bots import LEVELS, choose
+from app.games.registry import GAMES
+from app.sim import Config, simulate
+
+CASES = [
+    (slug, n)
+    for slug, game in sorted(GAMES.items())
+    for n in range(game.min_players, game.max_players + 1)
+]
+
+
+def sampler(game, state, seat):
+    return lambda r: game.randomize_hidden(state, seat, r)
+
+
+def play(game, n, seed, levels, iterations):
+    """One game where seat s plays ``levels[s % len(levels)]``; every choice is checked."""
+    state = game.setup(n, {}, seed)
+    rng = random.Random(seed)
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        action = choose(levels[seat % len(levels)], game, seat, game.view(state, seat), legal,
+                        sampler(game, state, seat), rng, 1.0, iterations)
+        assert any(action is a for a in legal), f"{action} is not one of the legal actions"
+        state = game.apply(state, seat, action)
+    return game.outcome(state)
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_bots_only_ever_choose_legal_actions(slug, n):
+    game = GAMES[slug]
+    play(game, n, f"legal-{slug}-{n}-a", ("strong", "random"), 2)
+    play(game, n, f"legal-{slug}-{n}-b", ("random", "strong"), 3)
+
+
+def mid_game(game, n, seed, steps):
+    state = game.setup(n, {}, seed)
+    r = random.Random(1)
+    for _ in range(steps):
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+    return state
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_strong_bot_is_reproducible_with_an_iteration_cap(slug):
+    game = GAMES[slug]
+    state = mid_game(game, 2, f"repro-{slug}", 6)
+    seat = min(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+
+    def decide(seed):
+        return choose("strong", game, seat, game.view(state, seat), legal,
+                      sampler(game, state, seat), random.Random(seed), 0.0, 12)
+
+    assert decide(5) == decide(5) == decide(5)
+
+
+def test_the_random_bot_picks_uniformly_among_the_legal_actions():
+    game = GAMES["troika"]
+    state = mid_game(game, 2, "uniform", 1)
+    seat = min(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+    rng = random.Random(3)
+    picks = [choose("random", game, seat, {}, legal, sampler(game, state, seat), rng, 1.0)
+             for _ in range(60 * len(legal))]
+    counts = [sum(p is a for p in picks) for a in legal]
+    assert len(legal) > 2 and min(counts) > 30 and max(counts) < 90
+
+
+def test_unknown_levels_and_empty_lists_are_refused():
+    game = GAMES["triatri"]
+    state = game.setup(2, {}, "refused")
+    legal = game.legal_actions(state, 0)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose("genius", game, 0, {}, legal, sampler(game, state, 0), random.Random(), 1.0)
+    with pytest.raises(ValueError, match="non-empty"):
+        choose("random", game, 0, {}, [], sampler(game, state, 0), random.Random(), 1.0)
+    assert LEVELS == ("random", "strong")
+
+
+def test_the_strong_bot_spends_about_its_time_budget_without_a_cap():
+    game = GAMES["triatri"]
+    state = mid_game(game, 2, "budget", 3)
+    seat = min(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+    calls = []
+
+    def counting_sampler(r):
+        calls.append(1)
+        return game.randomize_hidden(state, seat, r)
+
+    action = choose("strong", game, seat, {}, legal, counting_sampler, random.Random(1), 0.3)
+    assert action in legal and len(calls) > 1  # it searched several worlds, not just one
+
+
+@pytest.mark.parametrize("slug", ["troika", "vem-ai-a-troika"])
+def test_the_strong_bot_beats_the_random_bot(slug):
+    config = Config(game=slug, players=2, games=4, bots=("strong", "random"), seed="beats",
+                    iterations=4, rotate=True)
+    report = simulate(config, progress=None)
+    assert report["entrants"][0]["wins"] == 4
