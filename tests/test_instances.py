@@ -47,6 +47,10 @@ async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres
                 await asyncio.sleep(1.5)  # the relays reconnect with backoff, then resync
                 await play(a, room_id, tokens, 1, random.Random(3))
                 await until_version(ws, 3)
+                # Presence changes travel too: a seat connecting on A shows up on B's sockets.
+                async with connect(ws_url(base_a, room_id, tokens[0]), additional_headers={"Origin": base_a}):
+                    while 0 not in (await until_version(ws, 3))["connected"]:
+                        pass
             view_a = (await a.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             view_b = (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             assert view_a == view_b

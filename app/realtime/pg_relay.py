@@ -83,7 +83,7 @@ class PostgresRelay:
     def _receive(self, payload: str) -> None:
         instance, _, rest = payload.partition(":")
         room_id, _, version = rest.rpartition(":")
-        if instance != self.instance and room_id and version.isdigit():
+        if instance != self.instance and room_id and version.lstrip("-").isdigit():
             self.bus.deliver(room_id, int(version))
 
     def _resync(self) -> None:
