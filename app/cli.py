@@ -35,15 +35,29 @@ def migrate(_args: argparse.Namespace) -> int:
     return 0
 
 
-def option_pair(text: str) -> tuple[str, object]:
-    """``key=value`` for ``--option``; the value is read as JSON when it parses, else as text."""
+def option_pair(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError("an option is written key=value")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
+    return key, value
+
+
+def option_values(game, pairs: list[tuple[str, str]]) -> dict[str, object]:
+    """``--option`` texts as the game's option types: a listed choice as written, otherwise
+    JSON when it parses (true, 3, {...}), else the text itself."""
+    specs = {spec.name: spec for spec in game.options}
+    options: dict[str, object] = {}
+    for key, text in pairs:
+        spec = specs.get(key)
+        choices = {str(choice): choice for choice in spec.choices} if spec else {}
+        if text in choices:
+            options[key] = choices[text]
+            continue
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    return options
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -58,7 +72,8 @@ def simulate(args: argparse.Namespace) -> int:
         game=args.game, players=players, games=args.games,
         bots=bots * players if len(bots) == 1 else bots,
         seed=args.seed, workers=args.workers, budget=args.budget, iterations=args.iterations,
-        rotate=args.rotate, options=dict(args.option), breakdown=args.breakdown,
+        rotate=args.rotate, options=option_values(game, args.option), breakdown=args.breakdown,
+        random_actions=tuple(args.random_action),
     )
     try:
         report = run(config, progress=sys.stderr)
@@ -98,6 +113,8 @@ def add_simulate(commands) -> None:
                    help="rotate the bots round the seats from game to game")
     p.add_argument("--option", type=option_pair, action="append", default=[],
                    help="a game option, key=value (repeatable)")
+    p.add_argument("--random-action", action="append", default=[], metavar="TYPE",
+                   help="an action type every bot picks at random, e.g. choose_leader (repeatable)")
     p.add_argument("--breakdown", action="store_true",
                    help="also win rates by Leader, Leaders offered and Groups held (Vem aí a Troika)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -10,7 +10,8 @@ iteration cap (``strong:0`` plays the strong bot's policy without searching). Wi
 ``i`` plays seat ``i`` in every game; with ``rotate``, it plays seat ``(i + game) % players``,
 which spreads any first-seat advantage evenly. The report gives win rates per entrant and per
 seat, each with a 95% Wilson interval; a shared win counts ``1/k`` to each of the ``k``
-winners. ``breakdown`` adds win rates by a seat's tags (for Vem aí a Troika: its Leader, the
+winners. ``random_actions`` names action types every bot picks at random (to study, say,
+Leaders dealt at random rather than chosen). ``breakdown`` adds win rates by a seat's tags (for Vem aí a Troika: its Leader, the
 Leaders it was offered, and the Groups it controls at the end).
 """
 
@@ -45,6 +46,7 @@ class Config:
     rotate: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     breakdown: bool = False
+    random_actions: tuple[str, ...] = ()
 
 
 def seating(config: Config, index: int) -> list[int]:
@@ -67,8 +69,11 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
             raise RuntimeError(f"game {index} did not end within {MAX_ACTIONS} actions")
         seat = min(game.to_act(state))
         level, iterations = bot_spec(config.bots[entrants[seat]], config.iterations)
+        legal = game.legal_actions(state, seat)
+        if legal[0]["type"] in config.random_actions:
+            level = "random"
         action = choose(
-            level, game, seat, game.view(state, seat), game.legal_actions(state, seat),
+            level, game, seat, game.view(state, seat), legal,
             sampler(game, state, seat), rngs[seat], config.budget, iterations,
         )
         state = game.apply(state, seat, action)
@@ -177,6 +182,7 @@ def summarize(config: Config, done: list[dict[str, Any]], seconds: float) -> dic
         "budget": config.budget,
         "workers": config.workers,
         "options": config.options,
+        "random_actions": list(config.random_actions),
         "entrants": [{"entrant": i, "bot": bot, **t.to_json()} for i, (bot, t) in
                      enumerate(zip(config.bots, entrants, strict=True))],
         "seats": [{"seat": seat, **t.to_json()} for seat, t in enumerate(seats)],
@@ -200,6 +206,7 @@ def simulate(config: Config, progress: TextIO | None = None) -> dict[str, Any]:
     game = GAMES[config.game]
     if not game.min_players <= config.players <= game.max_players:
         raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players")
+    game.setup(config.players, config.options, config.seed)  # refuses bad options up front
     start = time.perf_counter()
     done = records(config, progress)
     return summarize(config, done, time.perf_counter() - start)
@@ -220,6 +227,8 @@ def render(report: dict[str, Any]) -> str:
         f"{title}: {report['players']} players, {report['games']} games, bots "
         f"{','.join(report['bots'])}, seed '{report['seed']}', rotate {'on' if report['rotate'] else 'off'}, "
         f"iteration cap {cap}",
+        *([f"options {report['options']}"] if report["options"] else []),
+        *([f"picked at random: {', '.join(report['random_actions'])}"] if report["random_actions"] else []),
         "",
         header,
         *(rate_line(f"entrant {r['entrant']} ({r['bot']})", r) for r in report["entrants"]),

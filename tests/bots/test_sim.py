@@ -94,3 +94,34 @@ def test_bench_engines_covers_every_game_and_player_count(capsys):
     assert main(["bench", "engines", "--seconds", "0", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert {r["game"] for r in printed} == {"troika", "triatri", "vem-ai-a-troika"}
+
+
+def test_options_are_read_as_the_game_declares_them():
+    from app.cli import option_values
+    from app.games.registry import GAMES
+
+    assert option_values(GAMES["troika"], [("first_player", "0")]) == {"first_player": "0"}
+    assert option_values(GAMES["triatri"], [("bga_three_player_rule", "true")]) == {"bga_three_player_rule": True}
+    assert option_values(GAMES["triatri"], [("other", "text")]) == {"other": "text"}
+
+
+def test_bad_options_are_refused_before_any_game(capsys):
+    assert main(["simulate", "--game", "troika", "--games", "1", "--option", "first_player=4"]) == 2
+    assert "first_player" in capsys.readouterr().err
+
+
+def test_action_types_named_random_are_left_to_the_random_bot(monkeypatch):
+    import app.sim
+
+    levels = []
+
+    def recording_choose(level, game, seat, view, legal, *rest):
+        levels.append((legal[0]["type"], level))
+        return legal[0]
+
+    monkeypatch.setattr(app.sim, "choose", recording_choose)
+    config = Config(game="vem-ai-a-troika", players=2, games=1, bots=("strong", "strong"),
+                    random_actions=("choose_leader",))
+    simulate(config)
+    assert [level for kind, level in levels if kind == "choose_leader"] == ["random", "random"]
+    assert {level for kind, level in levels if kind != "choose_leader"} == {"strong"}
