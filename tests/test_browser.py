@@ -8,34 +8,7 @@ from __future__ import annotations
 import re
 
 import httpx
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-
-from tests.servers import free_port, server_process
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def live(sqlite_url):
-    with server_process(sqlite_url, free_port()) as (_, base):
-        yield base
+from playwright.sync_api import Page, expect
 
 
 def seat_token(page: Page) -> str:

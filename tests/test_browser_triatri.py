@@ -9,29 +9,11 @@ from __future__ import annotations
 import random
 
 import httpx
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-
-from tests.servers import free_port, server_process
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Page, expect
 
 FACE_UP_CARDS = """els => els.map(e => [
     ['red', 'blue', 'green', 'fake'].find(c => e.classList.contains(c)),
     e.querySelector('.corner').textContent.trim()])"""
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def live(sqlite_url):
-    with server_process(sqlite_url, free_port()) as (_, base):
-        yield base
 
 
 def card_key(card: dict) -> list[str]:

@@ -11,28 +11,10 @@ from __future__ import annotations
 import json
 
 import httpx
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
-
-from tests.servers import free_port, server_process
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Page, expect
 
 GROUP_IDS = "els => els.map(e => Number(e.dataset.id))"
 ELECTIONS_AT = 10  # with 2 players the fifth Event is the first Elections: clicks resume with 10 left
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def live(sqlite_url):
-    with server_process(sqlite_url, free_port()) as (_, base):
-        yield base
 
 
 def auth(token: str) -> dict[str, str]:

@@ -18,41 +18,19 @@ from app.bots import choose
 from app.games.registry import GAMES
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.service import RoomService
+from app.rooms.watchers import RoomWatcher
 
 log = logging.getLogger("troika_arena.bots")
 
 
-def report_failure(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a bot task failed", exc_info=task.exception())
-
-
-class BotRunner:
+class BotRunner(RoomWatcher):
     def __init__(self, service: RoomService, delay: float, budget: float):
-        self.service = service
+        super().__init__(service)
         self.delay = delay
         self.budget = budget
-        self._tasks: dict[str, asyncio.Task] = {}
         self._rng = random.Random()
 
-    def poke(self, room_id: str, _version: int = 0) -> None:
-        """Make sure a bot task runs for this room (a no-op while one is running)."""
-        task = self._tasks.get(room_id)
-        if task is None or task.done():
-            task = asyncio.get_running_loop().create_task(self._play(room_id))
-            task.add_done_callback(report_failure)
-            self._tasks[room_id] = task
-
-    async def resume_all(self) -> None:
-        for room_id in await self.service.rooms_in_play():
-            self.poke(room_id)
-
-    async def stop(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-
-    async def _play(self, room_id: str) -> None:
+    async def watch(self, room_id: str) -> None:
         while True:
             info, live = await self.service.game_state(room_id)
             if live is None or info.status != "playing":

@@ -14,36 +14,16 @@ import logging
 from datetime import datetime, timezone
 
 from app.games.registry import GAMES
-from app.rooms.service import RoomService
+from app.rooms.watchers import RoomWatcher
 
 log = logging.getLogger("troika_arena.timers")
 TIMEOUT_BOT = "strong"
 
 
-class TurnTimers:
-    def __init__(self, service: RoomService):
-        self.service = service
-        self._tasks: dict[str, asyncio.Task] = {}
+class TurnTimers(RoomWatcher):
+    restart_on_poke = True  # every change re-arms the timer from the database
 
-    def poke(self, room_id: str, _version: int = 0) -> None:
-        """(Re)arm the room's timer from its current state."""
-        task = self._tasks.get(room_id)
-        if task is asyncio.current_task():
-            return  # the timer itself published a change: it carries on
-        if task is not None:
-            task.cancel()
-        self._tasks[room_id] = asyncio.get_running_loop().create_task(self._watch(room_id))
-
-    async def resume_all(self) -> None:
-        for room_id in await self.service.rooms_in_play():
-            self.poke(room_id)
-
-    async def stop(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-
-    async def _watch(self, room_id: str) -> None:
+    async def watch(self, room_id: str) -> None:
         info, live = await self.service.game_state(room_id)
         deadline = info.turn_deadline()
         if live is None or deadline is None:

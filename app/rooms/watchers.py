@@ -1,0 +1,47 @@
+"""A per-room background task that the event bus pokes on every change: the shared frame of
+the bot runner and the turn timers (one task per room at a time, resumed for every room in play
+when the server starts, cancelled at shutdown, failures logged)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+
+from app.rooms.service import RoomService
+
+log = logging.getLogger("troika_arena")
+
+
+class RoomWatcher:
+    restart_on_poke = False  # True: a poke cancels the running task and starts a fresh one
+
+    def __init__(self, service: RoomService):
+        self.service = service
+        self._tasks: dict[str, asyncio.Task] = {}
+
+    def watch(self, room_id: str) -> Coroutine:
+        raise NotImplementedError
+
+    def poke(self, room_id: str, _version: int = 0) -> None:
+        task = self._tasks.get(room_id)
+        if task is not None and not task.done():
+            if not self.restart_on_poke or task is asyncio.current_task():
+                return
+            task.cancel()
+        task = asyncio.get_running_loop().create_task(self.watch(room_id))
+        task.add_done_callback(self._report_failure)
+        self._tasks[room_id] = task
+
+    async def resume_all(self) -> None:
+        for room_id in await self.service.rooms_in_play():
+            self.poke(room_id)
+
+    async def stop(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    def _report_failure(self, task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed", type(self).__name__, exc_info=task.exception())
