@@ -1,5 +1,6 @@
 """The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database,
-``simulate`` plays bots against each other and ``bench engines`` measures the rule engines.
+``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
+``bench server`` the server under load.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -84,12 +85,19 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench(args: argparse.Namespace) -> int:
-    from app.sim.bench import bench_engines, render
+def bench_engines(args: argparse.Namespace) -> int:
+    from app.sim.bench import bench_engines as run
+    from app.sim.bench import render
 
-    rows = bench_engines(args.seconds)
+    rows = run(args.seconds)
     print(json.dumps(rows, indent=2) if args.json else render(rows))
     return 0
+
+
+def bench_server(args: argparse.Namespace) -> int:
+    from app.bench.command import main as run
+
+    return run(args.args)
 
 
 def add_simulate(commands) -> None:
@@ -123,10 +131,38 @@ def add_simulate(commands) -> None:
 
 def add_bench(commands) -> None:
     p = commands.add_parser("bench", help="benchmarks that print figures")
-    p.add_argument("what", choices=["engines"], help="engines: random playouts per second")
-    p.add_argument("--seconds", type=float, default=1.0, help="time per game and player count")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.set_defaults(func=bench)
+    kinds = p.add_subparsers(dest="bench", required=True)
+    engines = kinds.add_parser("engines", help="random playouts per second of every game and player count")
+    engines.add_argument("--seconds", type=float, default=1.0, help="time per game and player count")
+    engines.add_argument("--json", action="store_true", help="print the figures as JSON")
+    engines.set_defaults(func=bench_engines)
+    server = kinds.add_parser("server", add_help=False, prefix_chars="+",  # pass every flag on
+                              help="server load benchmark (its options: bench server --help)")
+    server.add_argument("args", nargs=argparse.REMAINDER)
+    server.set_defaults(func=bench_server)
+
+
+def verify(args: argparse.Namespace) -> int:
+    from app.rooms.records import RecordError, verify_record
+
+    try:
+        with open(args.record, encoding="utf-8") as handle:
+            result = verify_record(json.load(handle))
+    except (OSError, json.JSONDecodeError, RecordError) as exc:
+        print(f"NOT VERIFIED: {exc}", file=sys.stderr)
+        return 1
+    winners = ", ".join(str(w) for w in result.outcome["winners"])
+    print(
+        f"verified: {result.game}, {result.players} players, {result.actions} actions replayed "
+        f"from the committed seed; scores {result.outcome['scores']}, winning seat(s) {winners}"
+    )
+    return 0
+
+
+def add_verify(commands) -> None:
+    p = commands.add_parser("verify", help="replay an exported game record and check every deal and move")
+    p.add_argument("record", help="a record file from GET /api/rooms/<id>/record")
+    p.set_defaults(func=verify)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_migrate.set_defaults(func=migrate)
     add_simulate(commands)
     add_bench(commands)
+    add_verify(commands)
     return parser
 
 

@@ -7,7 +7,11 @@ chance of finding the missing tile before the round ends, and loose tiles at -1;
 without a complete fuel-set pays the price of failing to leave, softened by the chance of
 completing a pair into one. Chances come from the tiles the seat has not seen and the turns
 left. Moves are scored by how they change the mover's potential; only the mover's own
-knowledge is read, so candidate lists agree across sampled states.
+knowledge is read, so candidate lists agree across sampled states. Rollouts, which cannot
+afford the potential at every move, use a quick count of equal and neighbouring values.
+
+The evaluation adds to each seat's tokens the token its potential would earn if the round
+ended now (+2, +1, or -1 for a likely failure), and compares the seat with its best rival.
 """
 
 from __future__ import annotations

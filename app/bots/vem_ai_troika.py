@@ -1,10 +1,10 @@
 """Vem aí a Troika heuristics for the strong bot: a points estimate per seat, a handful of
 sensible options per decision, and rules to score them.
 
-The *estimate* of a seat is its score if the game ended now (Power, Consensuses, Government
-cards, Titles, half its Mega-Euro) plus what its position should still bring: Income for the
-rounds left, the Elections still to come (shared by Votes on the table and money) and the Power
-of the Group cards in hand. The evaluation compares it with the best rival's.
+The *estimate* of a seat predicts its final points from its score if the game ended now,
+its share of the Elections still to come (by Votes on the table and money), its cards in hand,
+its Income and its progress towards the next Consensus: a linear model fitted on positions of
+games the policy played against itself. The evaluation compares it with the best rival's.
 
 The legal lists are large (every subset of the hand to attack, defend or campaign with), so
 each decision is first cut to a few options: the cheapest winning opening per target and mode,
@@ -28,7 +28,6 @@ from app.games.vem_ai_troika.table import COLOURS, group, player
 CANDIDATES = 5
 HORIZON = 8
 KEEP_MONEY = 3  # Mega-Euro kept in hand (campaigns, payments) when the Offshore is open
-TITLE_VALUE_PER_EURO = 0.8
 
 
 # --- the situation ----------------------------------------------------------------------------

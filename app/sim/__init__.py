@@ -11,8 +11,9 @@ iteration cap (``strong:0`` plays the strong bot's policy without searching). Wi
 which spreads any first-seat advantage evenly. The report gives win rates per entrant and per
 seat, each with a 95% Wilson interval; a shared win counts ``1/k`` to each of the ``k``
 winners. ``random_actions`` names action types every bot picks at random (to study, say,
-Leaders dealt at random rather than chosen). ``breakdown`` adds win rates by a seat's tags (for Vem aí a Troika: its Leader, the
-Leaders it was offered, and the Groups it controls at the end).
+Leaders dealt at random rather than chosen). ``breakdown`` adds win rates by a seat's tags
+(for Vem aí a Troika: its Leader, the Leaders it was offered, and the Groups it controls at
+the end).
 """
 
 from __future__ import annotations

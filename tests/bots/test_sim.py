@@ -125,3 +125,12 @@ def test_action_types_named_random_are_left_to_the_random_bot(monkeypatch):
     simulate(config)
     assert [level for kind, level in levels if kind == "choose_leader"] == ["random", "random"]
     assert {level for kind, level in levels if kind != "choose_leader"} == {"strong"}
+
+
+def test_bench_server_hands_every_flag_to_the_server_benchmark(monkeypatch):
+    import app.bench.command
+
+    seen = []
+    monkeypatch.setattr(app.bench.command, "main", lambda argv: seen.append(argv) or 0)
+    assert main(["bench", "server", "--rooms", "25,50", "--help"]) == 0
+    assert seen == [["--rooms", "25,50", "--help"]]
