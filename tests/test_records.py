@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from app import cli
 from app.rooms.records import RecordError, verify_record
 from tests.conftest import create_started_room, play_random_moves
 
@@ -51,3 +52,15 @@ def tampered(record, change):
 async def test_tampering_is_caught_and_named(record, change, words):
     with pytest.raises(RecordError, match=words):
         verify_record(tampered(record, change))
+
+
+async def test_the_verify_command_accepts_a_record_and_rejects_a_forged_one(record, tmp_path, capsys):
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(record))
+    bad.write_text(json.dumps(tampered(record, lambda r: r.update(seed="f" * 32))))
+    assert cli.main(["verify", str(good)]) == 0
+    assert "verified: triatri, 2 players" in capsys.readouterr().out
+    assert cli.main(["verify", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "NOT VERIFIED" in err and "commitment" in err
+    assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
