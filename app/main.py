@@ -64,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             heartbeat.cancel()
+            await asyncio.gather(heartbeat, return_exceptions=True)
             await bots.stop()
             await timers.stop()
             if relay is not None:

@@ -19,11 +19,14 @@ class RoomWatcher:
     def __init__(self, service: RoomService):
         self.service = service
         self._tasks: dict[str, asyncio.Task] = {}
+        self._stopped = False
 
     def watch(self, room_id: str) -> Coroutine:
         raise NotImplementedError
 
     def poke(self, room_id: str, _version: int = 0) -> None:
+        if self._stopped:
+            return  # shutting down: no new work may start after stop()
         task = self._tasks.get(room_id)
         if task is not None and not task.done():
             if not self.restart_on_poke or task is asyncio.current_task():
@@ -38,6 +41,7 @@ class RoomWatcher:
             self.poke(room_id)
 
     async def stop(self) -> None:
+        self._stopped = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
