@@ -26,7 +26,8 @@ def free_port() -> int:
 def server_process(database_url: str, port: int, **settings: str):
     """Run ``uvicorn app.main:app`` as a child process until the block ends (or it is killed).
 
-    Its output goes to a temporary file (a pipe nobody reads could fill up and stall it)."""
+    Its output goes to a temporary file (a pipe nobody reads could fill up and stall it); when
+    the block fails, the tail of that output is printed, so pytest shows it with the failure."""
     env = dict(os.environ, DATABASE_URL=database_url, LOG_LEVEL="warning", **settings)
     output = tempfile.TemporaryFile()
     proc = subprocess.Popen(
@@ -51,6 +52,10 @@ def server_process(database_url: str, port: int, **settings: str):
         time.sleep(0.1)
     try:
         yield proc, base
+    except BaseException:
+        output.seek(0)
+        print(f"--- output of the server on port {port} ---\n{output.read().decode(errors='replace')[-6000:]}")
+        raise
     finally:
         if proc.poll() is None:
             proc.terminate()

@@ -64,3 +64,17 @@ async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(da
         await play_random_moves(second, room_id, tokens, 3, random.Random(9))
         views = await all_views(first, room_id, tokens)
         assert views[0]["version"] == 9
+
+
+async def test_readers_catching_up_at_once_all_get_the_latest_view(database_url):
+    """Several requests find this instance's cache behind the log at the same moment (as a push,
+    a bot and a timer do after another instance's move): each catches up, none trips on the
+    rows another one has already replayed."""
+    async with running_app(database_url) as first, running_app(database_url) as second:
+        room_id, tokens = await create_started_room(first, "troika", 2)
+        await play_random_moves(second, room_id, tokens, 3, random.Random(5))
+        answers = await asyncio.gather(
+            *[first.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[i % 2])) for i in range(6)]
+        )
+        assert [r.status_code for r in answers] == [200] * 6
+        assert {r.json()["version"] for r in answers} == {3}

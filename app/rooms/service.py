@@ -89,6 +89,10 @@ def clean_name(name: Any) -> str:
     return name
 
 
+class CorruptLog(Exception):
+    """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
+
+
 @dataclass
 class RoomInfo:
     """Public facts about a room: safe to show anyone (the seed stays out until the end)."""
@@ -249,8 +253,10 @@ class RoomService:
                 )
             ).all()
             for row in rows:
+                if row.seq <= live.version:
+                    continue  # another reader caught the shared cache up while this one queried
                 if row.seq != live.version + 1:
-                    raise RuntimeError(f"room {info.id}: action log has a gap at {row.seq}")
+                    raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
                 advance(game, live, row.seat, row.action)
         self._games[info.id] = live
         return live

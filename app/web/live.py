@@ -12,7 +12,9 @@ size limit, or a flood of frames, closes the socket. Open seat sockets count as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections import deque
 from urllib.parse import urlsplit
@@ -25,9 +27,11 @@ from app.rooms.views import seat_view
 from app.web.render import render_room
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+INTERNAL_ERROR = 1011
 FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
 
 
@@ -80,7 +84,11 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
                     break
                 await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
         except (WebSocketDisconnect, RuntimeError):
-            pass
+            pass  # the viewer left (sending on a socket that is closing raises RuntimeError)
+        except Exception:
+            log.exception("live socket of room %s failed", room_id)
+            with contextlib.suppress(Exception):
+                await ws.close(code=INTERNAL_ERROR, reason="server error")
         finally:
             reader.cancel()
             if seat is not None:
