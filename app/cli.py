@@ -1,6 +1,6 @@
 """The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database,
 ``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
-``bench server`` the server under load.
+``bench server`` the server under load, ``bench footprint`` idle rooms and restarts.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -100,6 +100,15 @@ def bench_server(args: argparse.Namespace) -> int:
     return run(args.args)
 
 
+def bench_footprint(args: argparse.Namespace) -> int:
+    from app.bench.footprint import run
+
+    report = run(args.database, args.rooms, args.finished, args.repeats)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
 def add_simulate(commands) -> None:
     from app.bots import LEVELS
     from app.games.registry import GAMES
@@ -140,6 +149,14 @@ def add_bench(commands) -> None:
                               help="server load benchmark (its options: bench server --help)")
     server.add_argument("args", nargs=argparse.REMAINDER)
     server.set_defaults(func=bench_server)
+    footprint = kinds.add_parser("footprint", help="memory per idle room; restart time against finished games")
+    footprint.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    footprint.add_argument("--rooms", type=int, default=500, help="idle rooms to open (default 500)")
+    footprint.add_argument("--finished", type=lambda t: tuple(int(n) for n in t.split(",")),
+                           default=(0, 1000, 10000), help="finished-game counts (default 0,1000,10000)")
+    footprint.add_argument("--repeats", type=int, default=3, help="restarts timed per count (default 3)")
+    footprint.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    footprint.set_defaults(func=bench_footprint)
 
 
 def verify(args: argparse.Namespace) -> int:

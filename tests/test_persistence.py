@@ -55,24 +55,43 @@ async def test_racing_submissions_for_one_turn_land_once(database_url):
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
 
 
-async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(database_url):
-    """Two instances share one database: each catches up from the log before it answers."""
-    async with running_app(database_url) as first, running_app(database_url) as second:
+async def until_relayed(app, room_id: str, version: int) -> None:
+    """Wait until ``app``'s event bus has been told (by the Postgres relay) of ``version``."""
+    with app.state.rooms.bus.subscribe(room_id) as relayed:
+        while await asyncio.wait_for(relayed.next(), 5) < version:
+            pass
+
+
+async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(postgres_url):
+    """Two instances share one Postgres database: each hears of the other's moves through the
+    relay and catches up from the log before it answers. (One SQLite file serves one process:
+    two processes on it have no relay between them; see app/realtime/cache.py.)"""
+    async with running_app(postgres_url) as first, running_app(postgres_url) as second:
         room_id, tokens = await create_started_room(first, "troika", 2)
+        relayed = asyncio.create_task(until_relayed(second.app, room_id, 6))
+        await asyncio.sleep(0)
         await play_random_moves(first, room_id, tokens, 6, random.Random(8))
+        await relayed
         assert await all_views(second, room_id, tokens) == await all_views(first, room_id, tokens)
+        relayed = asyncio.create_task(until_relayed(first.app, room_id, 9))
+        await asyncio.sleep(0)
         await play_random_moves(second, room_id, tokens, 3, random.Random(9))
+        await relayed
         views = await all_views(first, room_id, tokens)
         assert views[0]["version"] == 9
+        assert views == await all_views(second, room_id, tokens)
 
 
-async def test_readers_catching_up_at_once_all_get_the_latest_view(database_url):
-    """Several requests find this instance's cache behind the log at the same moment (as a push,
+async def test_readers_catching_up_at_once_all_get_the_latest_view(postgres_url):
+    """Several requests find this instance's game behind the log at the same moment (as a push,
     a bot and a timer do after another instance's move): each catches up, none trips on the
     rows another one has already replayed."""
-    async with running_app(database_url) as first, running_app(database_url) as second:
+    async with running_app(postgres_url) as first, running_app(postgres_url) as second:
         room_id, tokens = await create_started_room(first, "troika", 2)
+        relayed = asyncio.create_task(until_relayed(first.app, room_id, 3))
+        await asyncio.sleep(0)
         await play_random_moves(second, room_id, tokens, 3, random.Random(5))
+        await relayed
         answers = await asyncio.gather(
             *[first.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[i % 2])) for i in range(6)]
         )

@@ -39,11 +39,16 @@ class EventBus:
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
         self._listeners: list[Callable[[str, int], None]] = []
+        self._reset_listeners: list[Callable[[], None]] = []
         self.relay: Relay | None = None
 
     def add_listener(self, listener: Callable[[str, int], None]) -> None:
         """Call ``listener(room_id, version)`` on every publish, for every room (bots use it)."""
         self._listeners.append(listener)
+
+    def add_reset_listener(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` when changes may have been missed (caches drop everything)."""
+        self._reset_listeners.append(listener)
 
     @contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:
@@ -69,5 +74,10 @@ class EventBus:
         for listener in self._listeners:
             listener(room_id, version)
 
-    def watched_rooms(self) -> list[str]:
-        return list(self._subscribers)
+    def resync(self) -> None:
+        """After the relay missed events (its connection dropped): drop every cached value and
+        wake every subscriber of this instance, so each re-renders the current view."""
+        for listener in self._reset_listeners:
+            listener()
+        for room_id in list(self._subscribers):
+            self.deliver(room_id, -1)

@@ -68,7 +68,7 @@ class PostgresRelay:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listen_pid = conn.info.backend_pid
                     backoff = 0.2
-                    self._resync()
+                    self.bus.resync()
                     self.connected.set()
                     async for note in conn.notifies():
                         self._receive(note.payload)
@@ -85,7 +85,3 @@ class PostgresRelay:
         room_id, _, version = rest.rpartition(":")
         if instance != self.instance and room_id and version.lstrip("-").isdigit():
             self.bus.deliver(room_id, int(version))
-
-    def _resync(self) -> None:
-        for room_id in self.bus.watched_rooms():
-            self.bus.deliver(room_id, -1)

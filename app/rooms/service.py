@@ -19,7 +19,7 @@ import asyncio
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -34,6 +34,7 @@ from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.base import Game, IllegalAction, State, visible_log
 from app.games.registry import GAMES
 from app.realtime.bus import EventBus
+from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 
 MAX_NAME_LENGTH = 24
@@ -111,6 +112,7 @@ class RoomInfo:
     bots: dict[int, str] = field(default_factory=dict)
     humans: set[int] = field(default_factory=set)
     seed: str = field(repr=False, default="")
+    token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
 
     @property
     def free_seats(self) -> list[int]:
@@ -172,6 +174,7 @@ class RoomService:
         self.sessionmaker = sessionmaker
         self.bus = bus
         self._games: dict[str, LiveGame] = {}
+        self._infos: RoomCache[RoomInfo] = RoomCache(bus)
         self._locks: dict[str, asyncio.Lock] = {}
 
     def _lock(self, room_id: str) -> asyncio.Lock:
@@ -180,6 +183,12 @@ class RoomService:
     # ---- reading -------------------------------------------------------------------------
 
     async def room(self, room_id: str) -> RoomInfo:
+        """The room's facts, from the cache that every published change refreshes."""
+        if not isinstance(room_id, str):
+            raise NotFound("no such room")
+        return await self._infos.get(room_id, lambda: self._load_room(room_id))
+
+    async def _load_room(self, room_id: str) -> RoomInfo:
         async with self.sessionmaker() as session:
             return await self._room(session, room_id)
 
@@ -200,6 +209,7 @@ class RoomService:
             seats={s.seat: s.name for s in seats},
             bots={s.seat: s.bot for s in seats if s.bot},
             humans={s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
+            token_hashes={s.token_hash: s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
             seed=row.seed,
             turn_seconds=row.turn_seconds,
             turn_started_at=aware(row.turn_started_at),
@@ -211,32 +221,27 @@ class RoomService:
             if status:
                 query = query.where(Room.status == status)
             ids = (await session.exec(query)).all()
-            return [await self._room(session, room_id) for room_id in ids]
+        return [await self.room(room_id) for room_id in ids]
 
     async def seat_of(self, room_id: str, token: str | None) -> int:
         """The seat a token holds in this room: 401 without a token, 403 for a foreign one."""
         if not token:
             raise Unauthorized("this call needs your seat token (Authorization: Bearer ...)")
-        async with self.sessionmaker() as session:
-            await self._room(session, room_id)
-            seat = (
-                await session.exec(
-                    select(Seat.seat).where(
-                        Seat.room_id == room_id, Seat.token_hash == hash_token(token)
-                    )
-                )
-            ).first()
+        seat = (await self.room(room_id)).token_hashes.get(hash_token(token))
         if seat is None:
             raise Forbidden("that token holds no seat in this room")
         return seat
 
     async def game_state(self, room_id: str) -> tuple[RoomInfo, LiveGame | None]:
         """The room and its current game (None before the start), caught up with the log."""
-        async with self.sessionmaker() as session:
-            info = await self._room(session, room_id)
-            if info.status in ("open", "closed"):
-                return info, None
-            return info, await self._catch_up(session, info)
+        info = await self.room(room_id)
+        if info.status in ("open", "closed"):
+            return info, None
+        live = self._games.get(room_id)
+        if live is None or live.version < info.version:
+            async with self.sessionmaker() as session:
+                live = await self._catch_up(session, info)
+        return info, live
 
     async def _catch_up(self, session: AsyncSession, info: RoomInfo) -> LiveGame:
         game = GAMES[info.game]
@@ -248,7 +253,11 @@ class RoomService:
             rows = (
                 await session.exec(
                     select(ActionRecord)
-                    .where(ActionRecord.room_id == info.id, ActionRecord.seq > live.version)
+                    .where(
+                        ActionRecord.room_id == info.id,
+                        ActionRecord.seq > live.version,
+                        ActionRecord.seq <= info.version,  # the game never runs ahead of its room
+                    )
                     .order_by(ActionRecord.seq)
                 )
             ).all()
@@ -501,8 +510,8 @@ class RoomService:
         ):
             raise BadRequest("idempotency_key must be text of 1 to 64 characters")
         async with self._lock(room_id):
+            info = await self.room(room_id)
             async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
                 if idempotency_key:
                     earlier = (
                         await session.exec(
@@ -529,10 +538,9 @@ class RoomService:
                 except IllegalAction as exc:
                     raise Illegal(exc.reason, version=live.version) from None
                 finished = game.outcome(new_state) is not None
-                seq = live.version + 1
-                values: dict[str, Any] = {"version": seq, "updated_at": utcnow(), "turn_started_at": utcnow()}
-                if finished:
-                    values["status"] = "finished"
+                seq, now = live.version + 1, utcnow()
+                status = "finished" if finished else "playing"
+                values = {"version": seq, "status": status, "updated_at": now, "turn_started_at": now}
                 record = ActionRecord(
                     room_id=room_id, seat=seat, seq=seq, action=action, idempotency_key=idempotency_key
                 )
@@ -547,10 +555,12 @@ class RoomService:
                 except IntegrityError:  # another instance landed this sequence number first
                     await session.rollback()
                     self._games.pop(room_id, None)
+                    self._infos.invalidate(room_id)
                     current = await self._current_version(room_id)
                     raise Conflict("another move landed first", version=current) from None
                 advance(game, live, seat, action, new_state)
-        await self.bus.publish(room_id, seq)
+            await self.bus.publish(room_id, seq)
+            self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now))
         return seq, False
 
     async def _current_version(self, room_id: str) -> int:
@@ -558,8 +568,9 @@ class RoomService:
             return (await session.exec(select(func.max(Room.version)).where(Room.id == room_id))).one() or 0
 
     def forget(self, room_id: str) -> None:
-        """Drop the cached game (tests use it to force a rebuild from the log)."""
+        """Drop the cached room and game (tests use it to force a rebuild from the log)."""
         self._games.pop(room_id, None)
+        self._infos.invalidate(room_id)
 
 
 def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:

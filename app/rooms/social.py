@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import EventBus
+from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound, TooMany
 
 MAX_CHAT_LENGTH = 300
@@ -39,6 +40,8 @@ class Social:
         self.instance = secrets.token_hex(4)
         self._recent: dict[tuple[str, int], deque[float]] = defaultdict(deque)
         self._presence_lock = asyncio.Lock()
+        self._present: RoomCache[frozenset[int]] = RoomCache(bus, ttl=HEARTBEAT)
+        self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus)
 
     # ---- chat ----------------------------------------------------------------------------
 
@@ -68,14 +71,18 @@ class Social:
             raise TooMany(f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW:.0f} seconds")
         recent.append(now)
 
-    async def messages(self, room_id: str, limit: int = CHAT_SHOWN) -> list[dict[str, Any]]:
+    async def messages(self, room_id: str) -> list[dict[str, Any]]:
+        """The room's last CHAT_SHOWN lines, oldest first."""
+        return await self._chat.get(room_id, lambda: self._load_messages(room_id))
+
+    async def _load_messages(self, room_id: str) -> list[dict[str, Any]]:
         async with self.sessionmaker() as session:
             rows = (
                 await session.exec(
                     select(ChatMessage)
                     .where(ChatMessage.room_id == room_id)
                     .order_by(ChatMessage.id.desc())
-                    .limit(limit)
+                    .limit(CHAT_SHOWN)
                 )
             ).all()
         return [
@@ -102,7 +109,11 @@ class Social:
             await session.commit()
         await self.bus.publish(room_id, -1)
 
-    async def present(self, room_id: str) -> set[int]:
+    async def present(self, room_id: str) -> frozenset[int]:
+        """The seats with an open socket on some live instance (cached up to one heartbeat)."""
+        return await self._present.get(room_id, lambda: self._load_present(room_id))
+
+    async def _load_present(self, room_id: str) -> frozenset[int]:
         async with self.sessionmaker() as session:
             seats = await session.exec(
                 select(Presence.seat).where(
@@ -111,7 +122,7 @@ class Social:
                     Presence.seen_at > utcnow() - STALE_AFTER,
                 )
             )
-            return set(seats.all())
+            return frozenset(seats.all())
 
     async def heartbeat_forever(self) -> None:
         """Keep this instance's presence rows fresh while it runs."""

@@ -26,7 +26,7 @@ from typing import Any
 from app.games import base
 from app.games.base import Action, IllegalAction, State
 from app.games.vem_ai_troika import attack, effects, elections, table
-from app.games.vem_ai_troika.deck import default_deck, validate_deck
+from app.games.vem_ai_troika.deck import shared_default_deck, validate_deck
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
 
 TREASURY = {2: 12, 3: 18, 4: 24}
@@ -42,7 +42,7 @@ LEADERS_DEALT = 2
 def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
     if options["advanced"]:
         raise ValueError("advanced rules are not available yet")
-    deck = default_deck() if options["deck"] is None else validate_deck(options["deck"])
+    deck = shared_default_deck() if options["deck"] is None else validate_deck(options["deck"])
     state: State = {
         "seed": seed, "rng_draws": 0, "options": {"advanced": False}, "deck": deck,
         "stage": "leaders", "round": 1, "first": 0, "current": 0, "moves": 0,

@@ -1,0 +1,125 @@
+"""What rooms cost when nobody plays: ``troika-arena bench footprint``.
+
+Memory per idle room: the arena is started on a fresh database, ``rooms`` games of 4 seats are
+created, started and viewed once (so each game is rebuilt and held in memory), with no socket
+open, and the server's resident memory growth is divided by the room count.
+
+Restart time against finished games: for each count, a fresh database is filled with that many
+finished games (real games played to the end by random players, copied under new room ids,
+each with its seats and full action log), and the time from launching the server until it
+answers /healthz is taken (median of ``repeats``), together with the first view of one finished
+room (which is rebuilt from its log only when someone asks for it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import statistics
+import time
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, insert
+
+from app.bench import servers
+from app.config import Settings
+from app.db.models import ActionRecord, Room, Seat, utcnow
+from app.games.registry import GAMES
+
+SAMPLE_GAMES = 10
+
+
+def played_games(game_slug: str, players: int, count: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """``count`` games played to the end by uniform random players: (seed, [action records])."""
+    game = GAMES[game_slug]
+    games = []
+    for n in range(count):
+        seed, rng = f"footprint-{n}", random.Random(n)
+        state, actions = game.setup(players, {}, seed), []
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            action = rng.choice(game.legal_actions(state, seat))
+            state = game.apply(state, seat, action)
+            actions.append({"seq": len(actions) + 1, "seat": seat, "action": action})
+        games.append((seed, actions))
+    return games
+
+
+def fill(database_url: str, finished: int, game_slug: str = "vem-ai-a-troika", players: int = 2) -> None:
+    """Add ``finished`` finished games to a migrated database, in bulk."""
+    samples = played_games(game_slug, players, SAMPLE_GAMES)
+    engine = create_engine(Settings(database_url=database_url).sync_database_url())
+    now = utcnow()
+    with engine.begin() as conn:
+        for start in range(0, finished, 500):
+            rooms, seats, actions = [], [], []
+            for n in range(start, min(start + 500, finished)):
+                seed, log = samples[n % len(samples)]
+                room_id = f"f{n:07d}"
+                rooms.append(dict(id=room_id, game=game_slug, options={}, seed=seed,
+                                  seed_hash=hashlib.sha256(seed.encode()).hexdigest(), num_seats=players,
+                                  host_seat=0, status="finished", version=len(log), created_at=now,
+                                  updated_at=now))
+                seats += [dict(room_id=room_id, seat=s, name=f"P{s}", token_hash=secrets.token_hex(32),
+                               joined_at=now) for s in range(players)]
+                actions += [dict(room_id=room_id, at=now, **a) for a in log]
+            conn.execute(insert(Room), rooms)
+            conn.execute(insert(Seat), seats)
+            conn.execute(insert(ActionRecord), actions)
+    engine.dispose()
+
+
+def restart_times(kind: str, counts: tuple[int, ...], repeats: int) -> list[dict[str, Any]]:
+    results = []
+    for finished in counts:
+        with servers.database(kind) as url:
+            with servers.arena(url):
+                pass  # the first start applies the migrations
+            fill(url, finished)
+            starts, first_views = [], []
+            for _ in range(repeats):
+                with servers.arena(url) as server:
+                    starts.append(server.started_in)
+                    if finished:
+                        began = time.monotonic()
+                        httpx.get(f"{server.base}/api/rooms/f{finished - 1:07d}/view").raise_for_status()
+                        first_views.append(time.monotonic() - began)
+        row = {"finished_games": finished, "restart_s": round(statistics.median(starts), 2),
+               "first_view_of_a_finished_room_ms": round(statistics.median(first_views) * 1000, 1)
+               if first_views else None}
+        print(f"  {finished:6d} finished games: restart {row['restart_s']} s", flush=True)
+        results.append(row)
+    return results
+
+
+def idle_memory(kind: str, rooms: int, game_slug: str = "vem-ai-a-troika") -> dict[str, Any]:
+    with servers.database(kind) as url, servers.arena(url) as server:
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            open_room(http, game_slug)  # the first room warms caches and imports
+            time.sleep(0.5)
+            before = server.rss_bytes()
+            for _ in range(rooms):
+                open_room(http, game_slug)
+            time.sleep(0.5)
+            grown = server.rss_bytes() - before
+    return {"rooms": rooms, "rss_growth_bytes": grown, "bytes_per_idle_room": round(grown / rooms)}
+
+
+def open_room(http: httpx.Client, game_slug: str, seats: int = 4) -> None:
+    created = http.post("/api/rooms", json={"game": game_slug, "seats": seats, "name": "P0"}).json()
+    room_id, token = created["room"]["id"], created["token"]
+    for n in range(1, seats):
+        http.post(f"/api/rooms/{room_id}/seats", json={"name": f"P{n}"}).raise_for_status()
+    http.post(f"/api/rooms/{room_id}/start", headers={"authorization": f"Bearer {token}"}).raise_for_status()
+    http.get(f"/api/rooms/{room_id}/view").raise_for_status()
+
+
+def run(kind: str, rooms: int, counts: tuple[int, ...], repeats: int) -> dict[str, Any]:
+    print(f"memory per idle room ({kind}, {rooms} rooms)", flush=True)
+    idle = idle_memory(kind, rooms)
+    print(f"  {idle['bytes_per_idle_room'] / 1024:.1f} KB per idle room", flush=True)
+    print(f"restart time against finished games ({kind})", flush=True)
+    return {"format": "troika-arena-bench-footprint/1", "database": kind, "idle": idle,
+            "restart": restart_times(kind, counts, repeats)}

@@ -1,0 +1,76 @@
+"""Per-room values read from the database and kept until the event bus reports a change.
+
+Every write to a room is published on the bus (directly on this instance, through the relay
+from the others), so a cached value is dropped by the first delivery for its room, and all
+values are dropped when the relay reconnects after an outage (events may have been missed).
+Concurrent readers of a missing value share one load; a load that an invalidation overtakes
+is handed to the readers that were already waiting but not kept. An optional time-to-live
+bounds values that also change without an event (presence rows going stale).
+
+One process per SQLite file: two processes writing one SQLite file have no bus between them
+and would serve each other's rooms stale (several instances need Postgres and its relay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
+
+from app.realtime.bus import EventBus
+
+T = TypeVar("T")
+
+
+class RoomCache(Generic[T]):
+    def __init__(self, bus: EventBus, ttl: float | None = None):
+        self.ttl = ttl
+        self._values: dict[str, tuple[float, T]] = {}
+        self._loading: dict[str, asyncio.Future[T]] = {}
+        bus.add_listener(self.invalidate)
+        bus.add_reset_listener(self.clear)
+
+    def invalidate(self, room_id: str, _version: int = 0) -> None:
+        self._values.pop(room_id, None)
+        self._loading.pop(room_id, None)
+
+    def clear(self) -> None:
+        self._values.clear()
+        self._loading.clear()
+
+    def put(self, room_id: str, value: T) -> None:
+        """Store a value this instance knows to be current (it has just written it)."""
+        self._loading.pop(room_id, None)
+        self._values[room_id] = (time.monotonic(), value)
+
+    async def get(self, room_id: str, load: Callable[[], Awaitable[T]]) -> T:
+        hit = self._values.get(room_id)
+        if hit is not None and (self.ttl is None or time.monotonic() - hit[0] < self.ttl):
+            return hit[1]
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this reader was cancelled
+                return await self.get(room_id, load)  # the reader that was loading was
+        pending = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = pending
+        try:
+            value = await load()
+        except BaseException as exc:
+            if self._loading.get(room_id) is pending:
+                del self._loading[room_id]
+            if isinstance(exc, Exception):
+                pending.set_exception(exc)
+                pending.exception()  # retrieved here: no "never retrieved" warning without waiters
+            else:
+                pending.cancel()
+            raise
+        if self._loading.get(room_id) is pending:  # no invalidation overtook this load
+            del self._loading[room_id]
+            self._values[room_id] = (time.monotonic(), value)
+        pending.set_result(value)
+        return value

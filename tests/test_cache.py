@@ -1,0 +1,118 @@
+"""The per-room cache in front of the database: one load for concurrent readers, dropped by
+every bus delivery for its room and by a relay resync, never keeping a load that a change
+overtook, expiring after its time-to-live, and never caching a failure."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.realtime.bus import EventBus
+from app.realtime.cache import RoomCache
+
+
+class Loader:
+    """A load that counts its calls and returns the database's value at the moment it ends."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.value = "v1"
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def __call__(self) -> str:
+        self.calls += 1
+        await self.gate.wait()
+        return self.value
+
+
+async def test_concurrent_readers_share_one_load_and_later_reads_hit():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus)
+    load.gate.clear()
+    readers = [asyncio.create_task(cache.get("r", load)) for _ in range(5)]
+    await asyncio.sleep(0)
+    load.gate.set()
+    assert await asyncio.gather(*readers) == ["v1"] * 5
+    assert await cache.get("r", load) == "v1"
+    assert load.calls == 1
+
+
+async def test_a_delivery_for_the_room_drops_its_value_only():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus)
+    await cache.get("r", load)
+    await cache.get("other", load)
+    load.value = "v2"
+    await bus.publish("r", 1)
+    assert await cache.get("r", load) == "v2"
+    assert await cache.get("other", load) == "v1"
+    assert load.calls == 3
+
+
+async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus)
+    load.gate.clear()
+    early = asyncio.create_task(cache.get("r", load))
+    await asyncio.sleep(0)
+    bus.deliver("r", 1)  # a write committed while the load was reading the old row
+    load.gate.set()
+    assert await early == "v1"
+    load.value = "v2"
+    assert await cache.get("r", load) == "v2"
+    assert load.calls == 2
+
+
+async def test_a_resync_drops_every_room():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus)
+    await cache.get("a", load)
+    await cache.get("b", load)
+    load.value = "v2"
+    bus.resync()
+    assert [await cache.get("a", load), await cache.get("b", load)] == ["v2", "v2"]
+
+
+async def test_values_expire_after_their_time_to_live():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus, ttl=0.05)
+    await cache.get("r", load)
+    load.value = "v2"
+    assert await cache.get("r", load) == "v1"
+    await asyncio.sleep(0.06)
+    assert await cache.get("r", load) == "v2"
+
+
+async def test_a_failed_load_reaches_every_waiting_reader_and_is_not_cached():
+    bus = EventBus()
+    cache: RoomCache[str] = RoomCache(bus)
+    gate = asyncio.Event()
+
+    async def failing() -> str:
+        await gate.wait()
+        raise LookupError("no such room")
+
+    readers = [asyncio.create_task(cache.get("r", failing)) for _ in range(3)]
+    await asyncio.sleep(0)
+    gate.set()
+    results = await asyncio.gather(*readers, return_exceptions=True)
+    assert all(isinstance(r, LookupError) for r in results)
+    load = Loader()
+    assert await cache.get("r", load) == "v1"
+
+
+async def test_a_cancelled_load_does_not_cancel_the_readers_waiting_on_it():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus)
+    load.gate.clear()
+    first = asyncio.create_task(cache.get("r", load))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(cache.get("r", load))
+    await asyncio.sleep(0)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    load.gate.set()
+    assert await second == "v1"
