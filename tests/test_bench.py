@@ -1,11 +1,15 @@
-"""Smoke test of ``troika-arena bench server``: a few rooms for a few seconds against the arena
-on SQLite and the bare fan-out; checks the shape of the JSON, never the figures."""
+"""Smoke tests of the benchmarks: ``bench server`` (a few rooms for a few seconds against the
+arena on SQLite and the bare fan-out) and ``bench footprint``; they check the shape of the
+results and that the benchmark's data is real, never the figures."""
 
 from __future__ import annotations
 
 import json
 
+from app.bench import footprint
 from app.bench.command import main
+from app.bench.footprint import fill
+from tests.conftest import running_app
 
 STEP_KEYS = {
     "rooms", "period_s", "moves", "moves_per_second", "p50_ms", "p95_ms", "p99_ms", "service_p95_ms",
@@ -34,3 +38,26 @@ def test_a_small_run_writes_every_figure(tmp_path, capsys):
     assert report["targets"]["sqlite"]["restart_s"] > 0
     assert set(report["ratios"]["sqlite"]) == {"saturation_moves_per_second", "max_rooms_at_target"}
     assert "| sqlite |" in capsys.readouterr().out
+
+
+async def test_footprint_fills_the_database_with_real_finished_games(sqlite_url):
+    """The restart benchmark's finished games replay to an end from their logs, and the server
+    starting on them serves each finished room with its outcome."""
+    async with running_app(sqlite_url):
+        pass  # applies the migrations
+    fill(sqlite_url, 12)
+    async with running_app(sqlite_url) as client:
+        for room_id in ("f0000000", "f0000011"):
+            view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+            assert view["status"] == "finished"
+            assert view["outcome"]["winners"]
+            assert view["room"]["seed"]  # revealed once the game is over
+
+
+def test_footprint_reports_idle_memory_and_restart_times(capsys):
+    report = footprint.run("sqlite", rooms=3, counts=(0, 5), repeats=1)
+    assert report["idle"]["rooms"] == 3 and "bytes_per_idle_room" in report["idle"]
+    assert [row["finished_games"] for row in report["restart"]] == [0, 5]
+    assert all(row["restart_s"] > 0 for row in report["restart"])
+    assert report["restart"][1]["first_view_of_a_finished_room_ms"] > 0
+    assert "finished games: restart" in capsys.readouterr().out
