@@ -39,16 +39,18 @@ async def test_concurrent_readers_share_one_load_and_later_reads_hit():
     assert load.calls == 1
 
 
-async def test_a_delivery_for_the_room_drops_its_value_only():
+async def test_a_delivery_drops_its_rooms_value_and_a_resync_drops_every_room():
     bus, load = EventBus(), Loader()
     cache: RoomCache[str] = RoomCache(bus)
     await cache.get("r", load)
     await cache.get("other", load)
     load.value = "v2"
     await bus.publish("r", 1)
-    assert await cache.get("r", load) == "v2"
-    assert await cache.get("other", load) == "v1"
+    assert [await cache.get("r", load), await cache.get("other", load)] == ["v2", "v1"]
     assert load.calls == 3
+    load.value = "v3"
+    bus.resync()
+    assert [await cache.get("r", load), await cache.get("other", load)] == ["v3", "v3"]
 
 
 async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
@@ -63,16 +65,6 @@ async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
     load.value = "v2"
     assert await cache.get("r", load) == "v2"
     assert load.calls == 2
-
-
-async def test_a_resync_drops_every_room():
-    bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus)
-    await cache.get("a", load)
-    await cache.get("b", load)
-    load.value = "v2"
-    bus.resync()
-    assert [await cache.get("a", load), await cache.get("b", load)] == ["v2", "v2"]
 
 
 async def test_values_expire_after_their_time_to_live():

@@ -55,9 +55,12 @@ async def test_racing_submissions_for_one_turn_land_once(database_url):
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
 
 
-async def until_relayed(app, room_id: str, version: int) -> None:
-    """Wait until ``app``'s event bus has been told (by the Postgres relay) of ``version``."""
-    with app.state.rooms.bus.subscribe(room_id) as relayed:
+async def play_relayed(mover, listener, room_id, tokens, moves, rng) -> None:
+    """Play ``moves`` through the app ``mover`` and wait until the app ``listener`` has been told
+    of the last one by the Postgres relay (without reading the room there)."""
+    version = (await mover.get(f"/api/rooms/{room_id}/view")).json()["version"] + moves
+    with listener.app.state.rooms.bus.subscribe(room_id) as relayed:
+        await play_random_moves(mover, room_id, tokens, moves, rng)
         while await asyncio.wait_for(relayed.next(), 5) < version:
             pass
 
@@ -68,15 +71,9 @@ async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(po
     two processes on it have no relay between them; see app/realtime/cache.py.)"""
     async with running_app(postgres_url) as first, running_app(postgres_url) as second:
         room_id, tokens = await create_started_room(first, "troika", 2)
-        relayed = asyncio.create_task(until_relayed(second.app, room_id, 6))
-        await asyncio.sleep(0)
-        await play_random_moves(first, room_id, tokens, 6, random.Random(8))
-        await relayed
+        await play_relayed(first, second, room_id, tokens, 6, random.Random(8))
         assert await all_views(second, room_id, tokens) == await all_views(first, room_id, tokens)
-        relayed = asyncio.create_task(until_relayed(first.app, room_id, 9))
-        await asyncio.sleep(0)
-        await play_random_moves(second, room_id, tokens, 3, random.Random(9))
-        await relayed
+        await play_relayed(second, first, room_id, tokens, 3, random.Random(9))
         views = await all_views(first, room_id, tokens)
         assert views[0]["version"] == 9
         assert views == await all_views(second, room_id, tokens)
@@ -88,10 +85,8 @@ async def test_readers_catching_up_at_once_all_get_the_latest_view(postgres_url)
     rows another one has already replayed."""
     async with running_app(postgres_url) as first, running_app(postgres_url) as second:
         room_id, tokens = await create_started_room(first, "troika", 2)
-        relayed = asyncio.create_task(until_relayed(first.app, room_id, 3))
-        await asyncio.sleep(0)
-        await play_random_moves(second, room_id, tokens, 3, random.Random(5))
-        await relayed
+        await first.get(f"/api/rooms/{room_id}/view")  # the game is now held in memory at version 0
+        await play_relayed(second, first, room_id, tokens, 3, random.Random(5))
         answers = await asyncio.gather(
             *[first.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[i % 2])) for i in range(6)]
         )
