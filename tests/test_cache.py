@@ -1,6 +1,6 @@
 """The per-room cache in front of the database: one load for concurrent readers, dropped by
-every bus delivery for its room and by a relay resync, never keeping a load that a change
-overtook, expiring after its time-to-live, and never caching a failure."""
+every bus delivery for its room that concerns it and by a relay resync, never keeping a load
+that a change overtook, expiring after its time-to-live, and never caching a failure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.realtime.bus import EventBus
+from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
 
 
@@ -29,7 +29,7 @@ class Loader:
 
 async def test_concurrent_readers_share_one_load_and_later_reads_hit():
     bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus)
+    cache: RoomCache[str] = RoomCache(bus, social=False)
     load.gate.clear()
     readers = [asyncio.create_task(cache.get("r", load)) for _ in range(5)]
     await asyncio.sleep(0)
@@ -41,7 +41,7 @@ async def test_concurrent_readers_share_one_load_and_later_reads_hit():
 
 async def test_a_delivery_drops_its_rooms_value_and_a_resync_drops_every_room():
     bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus)
+    cache: RoomCache[str] = RoomCache(bus, social=False)
     await cache.get("r", load)
     await cache.get("other", load)
     load.value = "v2"
@@ -53,9 +53,23 @@ async def test_a_delivery_drops_its_rooms_value_and_a_resync_drops_every_room():
     assert [await cache.get("r", load), await cache.get("other", load)] == ["v3", "v3"]
 
 
+async def test_room_facts_ignore_chat_and_presence_events_and_the_social_side_ignores_moves():
+    bus, load = EventBus(), Loader()
+    facts: RoomCache[str] = RoomCache(bus, social=False)
+    chat: RoomCache[str] = RoomCache(bus, social=True)
+    await facts.get("r", load)
+    await chat.get("r", load)
+    load.value = "v2"
+    await bus.publish("r", SOCIAL)
+    assert [await facts.get("r", load), await chat.get("r", load)] == ["v1", "v2"]
+    load.value = "v3"
+    await bus.publish("r", 4)
+    assert [await facts.get("r", load), await chat.get("r", load)] == ["v3", "v2"]
+
+
 async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
     bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus)
+    cache: RoomCache[str] = RoomCache(bus, social=False)
     load.gate.clear()
     early = asyncio.create_task(cache.get("r", load))
     await asyncio.sleep(0)
@@ -69,7 +83,7 @@ async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
 
 async def test_values_expire_after_their_time_to_live():
     bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus, ttl=0.05)
+    cache: RoomCache[str] = RoomCache(bus, social=True, ttl=0.05)
     await cache.get("r", load)
     load.value = "v2"
     assert await cache.get("r", load) == "v1"
@@ -79,7 +93,7 @@ async def test_values_expire_after_their_time_to_live():
 
 async def test_a_failed_load_reaches_every_waiting_reader_and_is_not_cached():
     bus = EventBus()
-    cache: RoomCache[str] = RoomCache(bus)
+    cache: RoomCache[str] = RoomCache(bus, social=False)
     gate = asyncio.Event()
 
     async def failing() -> str:
@@ -97,7 +111,7 @@ async def test_a_failed_load_reaches_every_waiting_reader_and_is_not_cached():
 
 async def test_a_cancelled_load_does_not_cancel_the_readers_waiting_on_it():
     bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus)
+    cache: RoomCache[str] = RoomCache(bus, social=False)
     load.gate.clear()
     first = asyncio.create_task(cache.get("r", load))
     await asyncio.sleep(0)

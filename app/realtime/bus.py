@@ -1,6 +1,7 @@
 """Event bus: ``publish(room_id, version)`` wakes every subscriber of that room.
 
-Events carry only the room id and its version, never game data: each subscriber renders its
+Events carry only the room id and its version (``SOCIAL``, -1, for a change of chat or
+presence only, which leaves the room and its game as they were), never game data: each subscriber renders its
 own seat's view afresh, so nothing one seat may not see can travel on the bus. A subscriber that
 falls behind keeps only the newest event (a room's current view supersedes older ones). With
 several server instances, a relay (Postgres LISTEN/NOTIFY) forwards local events to the other
@@ -13,6 +14,9 @@ import asyncio
 from collections import defaultdict
 from contextlib import contextmanager
 from typing import Callable, Iterator, Protocol
+
+
+SOCIAL = -1
 
 
 class Subscription:

@@ -1,7 +1,8 @@
 """Per-room values read from the database and kept until the event bus reports a change.
 
 Every write to a room is published on the bus (directly on this instance, through the relay
-from the others), so a cached value is dropped by the first delivery for its room, and all
+from the others), so a cached value is dropped by the first delivery for its room that can
+concern it (room facts ignore chat and presence events, chat and presence ignore moves), and all
 values are dropped when the relay reconnects after an outage (events may have been missed).
 Concurrent readers of a missing value share one load; a load that an invalidation overtakes
 is handed to the readers that were already waiting but not kept. An optional time-to-live
@@ -18,20 +19,26 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-from app.realtime.bus import EventBus
+from app.realtime.bus import SOCIAL, EventBus
 
 T = TypeVar("T")
 
 
 class RoomCache(Generic[T]):
-    def __init__(self, bus: EventBus, ttl: float | None = None):
-        self.ttl = ttl
+    def __init__(self, bus: EventBus, social: bool, ttl: float | None = None):
+        """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
+        is the room or its game (dropped by every other event)."""
+        self.social, self.ttl = social, ttl
         self._values: dict[str, tuple[float, T]] = {}
         self._loading: dict[str, asyncio.Future[T]] = {}
-        bus.add_listener(self.invalidate)
+        bus.add_listener(self._on_event)
         bus.add_reset_listener(self.clear)
 
-    def invalidate(self, room_id: str, _version: int = 0) -> None:
+    def _on_event(self, room_id: str, version: int) -> None:
+        if (version == SOCIAL) == self.social:
+            self.invalidate(room_id)
+
+    def invalidate(self, room_id: str) -> None:
         self._values.pop(room_id, None)
         self._loading.pop(room_id, None)
 

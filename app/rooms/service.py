@@ -174,7 +174,7 @@ class RoomService:
         self.sessionmaker = sessionmaker
         self.bus = bus
         self._games: dict[str, LiveGame] = {}
-        self._infos: RoomCache[RoomInfo] = RoomCache(bus)
+        self._infos: RoomCache[RoomInfo] = RoomCache(bus, social=False)
         self._locks: dict[str, asyncio.Lock] = {}
 
     def _lock(self, room_id: str) -> asyncio.Lock:

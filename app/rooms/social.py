@@ -22,7 +22,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import ChatMessage, Presence, Seat, utcnow
-from app.realtime.bus import EventBus
+from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound, TooMany
 
@@ -40,8 +40,8 @@ class Social:
         self.instance = secrets.token_hex(4)
         self._recent: dict[tuple[str, int], deque[float]] = defaultdict(deque)
         self._presence_lock = asyncio.Lock()
-        self._present: RoomCache[frozenset[int]] = RoomCache(bus, ttl=HEARTBEAT)
-        self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus)
+        self._present: RoomCache[frozenset[int]] = RoomCache(bus, social=True, ttl=HEARTBEAT)
+        self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus, social=True)
 
     # ---- chat ----------------------------------------------------------------------------
 
@@ -60,7 +60,7 @@ class Social:
                 raise NotFound("no such seat")
             session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
             await session.commit()
-        await self.bus.publish(room_id, -1)
+        await self.bus.publish(room_id, SOCIAL)
 
     def _throttle(self, room_id: str, seat: int) -> None:
         now = time.monotonic()
@@ -107,7 +107,7 @@ class Social:
                 row.sockets = max(row.sockets + delta, 0)
                 row.seen_at = utcnow()
             await session.commit()
-        await self.bus.publish(room_id, -1)
+        await self.bus.publish(room_id, SOCIAL)
 
     async def present(self, room_id: str) -> frozenset[int]:
         """The seats with an open socket on some live instance (cached up to one heartbeat)."""
