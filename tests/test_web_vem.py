@@ -135,7 +135,9 @@ async def test_attack_targets_show_the_defence_the_engine_counts(client):
     state = arrange(hands={0: ["Juízes", "Claque", "Sindicatos"]},
                     tables={1: ["Procuradoria", "Fundos Abutre", "Autarcas", "Pensionistas"]}, government=1)
     html = await render(client, state, 0)
-    targets = re.findall(r'<input type="radio" name="target" value="(\d+)" form="vem-attack" data-defence="(\d+)"', html)
+    targets = re.findall(
+        r'<input type="radio" name="target" value="(\d+)" form="vem-attack" data-defence="(\d+)"', html
+    )
     columns = ["Procuradoria", "Fundos Abutre", "Pensionistas", "Autarcas"]  # gold, gold, red, grey
     assert [(int(gid), int(d)) for gid, d in targets] == [(G[c], defence_base(state, 1, G[c])) for c in columns]
     # Power, +1 for the other gold card, +1 for the Government on gold, +1 for the grey Leader on grey.

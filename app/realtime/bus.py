@@ -15,7 +15,6 @@ from collections import defaultdict
 from contextlib import contextmanager
 from typing import Callable, Iterator, Protocol
 
-
 SOCIAL = -1
 
 

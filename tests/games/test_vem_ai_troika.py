@@ -366,7 +366,9 @@ def test_the_opening_must_beat_the_defence():
     assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack"] == [
         attack("Juízes", "Revisão", mode="discard")]
     with pytest.raises(IllegalAction, match="opponent's Group"):
-        GAME.apply(state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G["Revisão"]]})
+        GAME.apply(
+            state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G["Revisão"]]}
+        )
     with pytest.raises(IllegalAction, match="at least one"):
         GAME.apply(state, 0, {"type": "attack", "target": G["Juízes"], "mode": "control", "cards": []})
 
@@ -571,7 +573,8 @@ def test_every_player_discards_in_round_order_and_a_player_without_cards_is_skip
     state = arrange(3, first=1, hands={1: ["Juízes"], 2: ["Claque"]}, tables={1: ["Expesso"]},
                     events=[E["Crise Financeira"]])
     state = end_round(state)
-    assert [(p["seat"], p["count"], p["from"]) for p in state["prompts"]] == [(1, 1, "any"), (2, 1, "any"), (0, 1, "any")]
+    prompts = [(p["seat"], p["count"], p["from"]) for p in state["prompts"]]
+    assert prompts == [(1, 1, "any"), (2, 1, "any"), (0, 1, "any")]
     assert GAME.to_act(state) == {1}
     assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Juízes"]},
                                             {"type": "discard", "card": G["Expesso"]}]

@@ -106,7 +106,8 @@ def advance(state: State) -> None:
             if prompt_possible(state, state["prompts"][0]):
                 return
             skipped = state["prompts"].pop(0)
-            log(state, f"{name(skipped['seat'])} has nothing left to {'draw' if skipped['kind'] == 'draw' else 'discard'}.")
+            verb = "draw" if skipped["kind"] == "draw" else "discard"
+            log(state, f"{name(skipped['seat'])} has nothing left to {verb}.")
             continue
         stage = state["stage"]
         if stage == "draw" and not table.draw_choices(state):
