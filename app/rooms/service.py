@@ -19,6 +19,8 @@ import asyncio
 import hashlib
 import re
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -59,6 +61,35 @@ def check_level(level: Any) -> None:
 
 
 TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)
+
+
+def require_host(info: "RoomInfo", seat: int | None, what: str) -> None:
+    if seat != info.host_seat:
+        raise Forbidden(f"only the host can {what}")
+
+
+def require_open(info: "RoomInfo", refusal: str) -> None:
+    if info.status != "open":
+        raise Conflict(refusal)
+
+
+def first_free_seat(info: "RoomInfo") -> int:
+    if not info.free_seats:
+        raise Conflict("every seat is taken")
+    return info.free_seats[0]
+
+
+async def touch(session: AsyncSession, room_id: str) -> None:
+    await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+
+
+async def commit_seat(session: AsyncSession, room_id: str) -> None:
+    """Commit a newly taken seat; a concurrent taker of the same seat makes this a 409."""
+    await touch(session, room_id)
+    try:
+        await session.commit()
+    except IntegrityError:
+        raise Conflict("that seat was just taken; try again") from None
 
 
 def aware(moment: datetime | None) -> datetime | None:
@@ -350,90 +381,67 @@ class RoomService:
             info = await self._room(session, room.id)
         return info, token
 
-    async def join(self, room_id: str, name: Any) -> tuple[int, str]:
-        name = clean_name(name)
+    @asynccontextmanager
+    async def _changing(self, room_id: str) -> AsyncIterator[tuple[AsyncSession, RoomInfo]]:
+        """Hold the room's lock and a session, with the room's facts as the database has them
+        now; once the block has committed its change, publish it (nothing if it raised)."""
         async with self._lock(room_id):
             async with self.sessionmaker() as session:
                 info = await self._room(session, room_id)
-                if info.status != "open":
-                    raise Conflict("this game has already started")
-                if not info.free_seats:
-                    raise Conflict("every seat is taken")
-                seat = info.free_seats[0]
-                token = secrets.token_urlsafe(24)
-                session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=hash_token(token)))
-                await self._touch(session, room_id)
-                try:
-                    await session.commit()
-                except IntegrityError:
-                    raise Conflict("that seat was just taken; try again") from None
+                yield session, info
         await self.bus.publish(room_id, info.version)
+
+    async def join(self, room_id: str, name: Any) -> tuple[int, str]:
+        name = clean_name(name)
+        async with self._changing(room_id) as (session, info):
+            require_open(info, "this game has already started")
+            seat = first_free_seat(info)
+            token = secrets.token_urlsafe(24)
+            session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=hash_token(token)))
+            await commit_seat(session, room_id)
         return seat, token
 
     async def leave(self, room_id: str, seat: int) -> None:
         """Give up a seat before the start; the host role passes to the next person, and a
         room with no person left closes."""
-        async with self._lock(room_id):
-            async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
-                if info.status != "open":
-                    raise Conflict("you can only leave before the game starts")
-                await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
-                others = sorted(s for s in info.humans if s != seat)
-                values: dict[str, Any] = {"updated_at": utcnow()}
-                if not others:
-                    values["status"] = "closed"
-                elif seat == info.host_seat:
-                    values["host_seat"] = others[0]
-                await session.exec(update(Room).where(Room.id == room_id).values(**values))
-                await session.commit()
-        await self.bus.publish(room_id, info.version)
+        async with self._changing(room_id) as (session, info):
+            require_open(info, "you can only leave before the game starts")
+            await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+            others = sorted(s for s in info.humans if s != seat)
+            values: dict[str, Any] = {"updated_at": utcnow()}
+            if not others:
+                values["status"] = "closed"
+            elif seat == info.host_seat:
+                values["host_seat"] = others[0]
+            await session.exec(update(Room).where(Room.id == room_id).values(**values))
+            await session.commit()
 
     async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
         check_level(level)
-        async with self._lock(room_id):
-            async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
-                if by_seat != info.host_seat:
-                    raise Forbidden("only the host can add bots")
-                if info.status != "open":
-                    raise Conflict("bots can be added before the game starts")
-                if seat is None:
-                    if not info.free_seats:
-                        raise Conflict("every seat is taken")
-                    seat = info.free_seats[0]
-                if seat not in info.free_seats:
-                    raise Conflict(f"seat {seat} is not free" if isinstance(seat, int) else "no such seat")
-                name = f"{level.capitalize()} bot {seat + 1}"
-                session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=BOT_TOKEN_HASH, bot=level))
-                await self._touch(session, room_id)
-                try:
-                    await session.commit()
-                except IntegrityError:
-                    raise Conflict("that seat was just taken; try again") from None
-        await self.bus.publish(room_id, info.version)
+        async with self._changing(room_id) as (session, info):
+            require_host(info, by_seat, "add bots")
+            require_open(info, "bots can be added before the game starts")
+            seat = first_free_seat(info) if seat is None else seat
+            if seat not in info.free_seats:
+                raise Conflict(f"seat {seat} is not free" if isinstance(seat, int) else "no such seat")
+            name = f"{level.capitalize()} bot {seat + 1}"
+            session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=BOT_TOKEN_HASH, bot=level))
+            await commit_seat(session, room_id)
         return seat
 
     async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
         """The host frees a bot's seat before the start."""
-        async with self._lock(room_id):
-            async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
-                if by_seat != info.host_seat:
-                    raise Forbidden("only the host can remove bots")
-                if info.status != "open":
-                    raise Conflict("bots can be removed before the game starts")
-                result = await session.exec(
-                    delete(Seat).where(
-                        Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH
-                    )
-                )
-                if result.rowcount != 1:
-                    raise NotFound("no bot sits in that seat")
-                await self._touch(session, room_id)
-                await session.commit()
-        await self.bus.publish(room_id, info.version)
+        async with self._changing(room_id) as (session, info):
+            require_host(info, by_seat, "remove bots")
+            require_open(info, "bots can be removed before the game starts")
+            result = await session.exec(
+                delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH)
+            )
+            if result.rowcount != 1:
+                raise NotFound("no bot sits in that seat")
+            await touch(session, room_id)
+            await session.commit()
 
     async def set_autopilot(self, room_id: str, by_seat: int | None, seat: int, level: Any) -> None:
         """Hand ``seat`` to a bot of ``level``, or back to its owner (None). A player may do
@@ -441,22 +449,17 @@ class RoomService:
         timer (``by_seat`` None) does so when time runs out."""
         if level is not None:
             check_level(level)
-        async with self._lock(room_id):
-            async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
-                if info.status not in ("open", "playing"):
-                    raise Conflict("the game is over")
-                if seat not in info.humans:
-                    raise NotFound("no player sits in that seat")
-                host_replacing = by_seat == info.host_seat and level is not None
-                if by_seat is not None and by_seat != seat and not host_replacing:
-                    raise Forbidden("only the seat's player can take it back")
-                await session.exec(
-                    update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level)
-                )
-                await self._touch(session, room_id)
-                await session.commit()
-        await self.bus.publish(room_id, info.version)
+        async with self._changing(room_id) as (session, info):
+            if info.status not in ("open", "playing"):
+                raise Conflict("the game is over")
+            if seat not in info.humans:
+                raise NotFound("no player sits in that seat")
+            host_replacing = by_seat == info.host_seat and level is not None
+            if by_seat is not None and by_seat != seat and not host_replacing:
+                raise Forbidden("only the seat's player can take it back")
+            await session.exec(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level))
+            await touch(session, room_id)
+            await session.commit()
 
     async def rooms_in_play(self) -> list[str]:
         """Every room in play (bots and turn timers resume them when the server starts)."""
@@ -464,29 +467,21 @@ class RoomService:
             return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
 
     async def start(self, room_id: str, seat: int) -> RoomInfo:
-        async with self._lock(room_id):
-            async with self.sessionmaker() as session:
-                info = await self._room(session, room_id)
-                if seat != info.host_seat:
-                    raise Forbidden("only the host can start the game")
-                if info.status != "open":
-                    raise Conflict("this game has already started")
-                if info.free_seats:
-                    raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
-                result = await session.exec(
-                    update(Room)
-                    .where(Room.id == room_id, Room.status == "open")
-                    .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow())
-                )
-                if result.rowcount != 1:
-                    raise Conflict("this game has already started")
-                await session.commit()
-                info = await self._room(session, room_id)
-        await self.bus.publish(room_id, info.version)
-        return info
-
-    async def _touch(self, session: AsyncSession, room_id: str) -> None:
-        await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+        async with self._changing(room_id) as (session, info):
+            require_host(info, seat, "start the game")
+            require_open(info, "this game has already started")
+            if info.free_seats:
+                raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
+            result = await session.exec(
+                update(Room)
+                .where(Room.id == room_id, Room.status == "open")
+                .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow())
+            )
+            if result.rowcount != 1:
+                raise Conflict("this game has already started")
+            await session.commit()
+            started = await self._room(session, room_id)
+        return started
 
     # ---- playing -------------------------------------------------------------------------
 
