@@ -49,17 +49,25 @@ class Server:
 
 
 @contextmanager
-def process(module: str, env: dict[str, str]) -> Iterator[Server]:
-    """Run ``uvicorn <module>`` until the block ends; fail if it does not answer /healthz."""
-    port = free_port()
+def process(module: str, env: dict[str, str], port: int | None = None, access_log: bool = False) -> Iterator[Server]:
+    """Run ``uvicorn <module>`` until the block ends; fail if it does not answer /healthz.
+
+    Its output goes to a temporary file (a pipe nobody reads could fill up and stall it); when
+    the block fails, the tail of that output is printed with the failure."""
+    port = port or free_port()
     output = tempfile.TemporaryFile()
     began = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", "--no-access-log"],
+         "--log-level", "info" if access_log else "warning", "--access-log" if access_log else "--no-access-log"],
         cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
+
+    def tail() -> str:
+        output.seek(0)
+        return output.read().decode(errors="replace")[-6000:]
+
     try:
         while True:
             try:
@@ -68,16 +76,19 @@ def process(module: str, env: dict[str, str]) -> Iterator[Server]:
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() - began > 60:
-                output.seek(0)
-                raise RuntimeError(f"{module} did not start: {output.read().decode()[-2000:]}")
+                raise RuntimeError(f"{module} did not start: {tail()}")
             time.sleep(0.05)
         yield Server(proc, base, time.monotonic() - began)
+    except BaseException:
+        print(f"--- output of {module} on port {port} ---\n{tail()}")
+        raise
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         output.close()
 
 
