@@ -1,28 +1,22 @@
 """The room service: every change to a room goes through here, whoever asks (browser, API, bot).
 
 A room's game state is never stored: it is rebuilt from the seed, the options and the action
-log, and kept in memory per room. Before each read or write the cache catches up with any
-actions another server instance appended, so several instances can share one database. A move
-is validated by the engine, appended with the next sequence number (the unique key makes a
-concurrent duplicate fail) and only then published on the event bus.
-
-Version rule: a submission names the version it was made against. It lands if that is the
-current version, or, in a simultaneous phase, if every action since was another seat's and the
-submitting seat has been awaited all along (so independent commitments never reject each other).
-Anything else is stale and answered 409 with the current version; an idempotency key makes a
-resent action return the first result instead.
+log, and kept in memory per room with the room's facts (``app.realtime.cache``: dropped by
+every change published for the room, on this instance or relayed from another). A read
+catches the game up with any actions the room's version says it is missing. A move is
+validated by the engine, checked against the version rule (``app.rooms.model``), appended with
+the next sequence number (the unique key makes a concurrent duplicate fail) and only then
+published on the event bus; an idempotency key makes a resent action return the first result.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import delete, func, update
@@ -33,24 +27,21 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.bots import LEVELS
 from app.db.models import ActionRecord, Room, Seat, utcnow
-from app.games.base import Game, IllegalAction, State, visible_log
+from app.games.base import IllegalAction, visible_log
 from app.games.registry import GAMES
 from app.realtime.bus import EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
-
-MAX_NAME_LENGTH = 24
-SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
-
-
-def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Log entries with the engines' "Seat N" mentions replaced by the players' names."""
-
-    def name(match: re.Match) -> str:
-        return names.get(int(match.group(1)), match.group(0))
-
-    return [{**e, "text": SEAT_MENTION.sub(name, e["text"])} for e in entries]
-
+from app.rooms.model import (
+    LiveGame,
+    RoomInfo,
+    advance,
+    aware,
+    check_version,
+    clean_name,
+    hash_token,
+    with_names,
+)
 
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
@@ -63,17 +54,17 @@ def check_level(level: Any) -> None:
 TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)
 
 
-def require_host(info: "RoomInfo", seat: int | None, what: str) -> None:
+def require_host(info: RoomInfo, seat: int | None, what: str) -> None:
     if seat != info.host_seat:
         raise Forbidden(f"only the host can {what}")
 
 
-def require_open(info: "RoomInfo", refusal: str) -> None:
+def require_open(info: RoomInfo, refusal: str) -> None:
     if info.status != "open":
         raise Conflict(refusal)
 
 
-def first_free_seat(info: "RoomInfo") -> int:
+def first_free_seat(info: RoomInfo) -> int:
     if not info.free_seats:
         raise Conflict("every seat is taken")
     return info.free_seats[0]
@@ -92,112 +83,8 @@ async def commit_seat(session: AsyncSession, room_id: str) -> None:
         raise Conflict("that seat was just taken; try again") from None
 
 
-def aware(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes: they were stored in UTC."""
-    return moment.replace(tzinfo=timezone.utc) if moment and moment.tzinfo is None else moment
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(name: Any) -> str:
-    """A display name: trimmed, 1 to 24 printable characters (HTML is escaped on output)."""
-    if name is None:
-        raise BadRequest("name is required")
-    if not isinstance(name, str):
-        raise BadRequest("name must be text")
-    name = " ".join(name.split())
-    if not name:
-        raise BadRequest("name must not be empty")
-    if len(name) > MAX_NAME_LENGTH:
-        raise BadRequest(f"name must be at most {MAX_NAME_LENGTH} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise BadRequest("name must contain only printable characters")
-    return name
-
-
 class CorruptLog(Exception):
     """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
-
-
-@dataclass
-class RoomInfo:
-    """Public facts about a room: safe to show anyone (the seed stays out until the end)."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    num_seats: int
-    host_seat: int
-    status: str
-    version: int
-    seed_hash: str
-    seats: dict[int, str]
-    turn_seconds: int | None = None
-    turn_started_at: datetime | None = None
-    bots: dict[int, str] = field(default_factory=dict)
-    humans: set[int] = field(default_factory=set)
-    seed: str = field(repr=False, default="")
-    token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
-
-    @property
-    def free_seats(self) -> list[int]:
-        return [s for s in range(self.num_seats) if s not in self.seats]
-
-    def public(self) -> dict[str, Any]:
-        game = GAMES[self.game]
-        return {
-            "id": self.id,
-            "game": self.game,
-            "title": game.title,
-            "options": public_options(self.options),
-            "num_seats": self.num_seats,
-            "seats": [
-                {
-                    "seat": s,
-                    "name": self.seats.get(s),
-                    "host": s == self.host_seat,
-                    "bot": self.bots.get(s),
-                    "human": s in self.humans,
-                }
-                for s in range(self.num_seats)
-            ],
-            "status": self.status,
-            "version": self.version,
-            "seed_hash": self.seed_hash,
-            "seed": self.seed if self.status == "finished" else None,
-            "turn_seconds": self.turn_seconds,
-            "turn_deadline": iso(self.turn_deadline()),
-        }
-
-    def turn_deadline(self) -> datetime | None:
-        """When the seats awaited now run out of time (None without a turn timer)."""
-        if self.status != "playing" or not self.turn_seconds or self.turn_started_at is None:
-            return None
-        return self.turn_started_at + timedelta(seconds=self.turn_seconds)
-
-
-def public_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as shown to players: a whole custom data file (a deck) is shown by its name."""
-    return {
-        key: (value.get("name", "custom") if isinstance(value, dict) else value)
-        for key, value in options.items()
-    }
-
-
-@dataclass
-class LiveGame:
-    """A room's rebuilt game state, and which seats were awaited at each version."""
-
-    version: int
-    state: State
-    awaited: list[frozenset[int]]
-    seats_by_version: list[int]
 
 
 class RoomService:
@@ -566,28 +453,3 @@ class RoomService:
         """Drop the cached room and game (tests use it to force a rebuild from the log)."""
         self._games.pop(room_id, None)
         self._infos.invalidate(room_id)
-
-
-def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:
-    """Move the cached game one action forward (replaying it when no new state is given)."""
-    live.state = new_state if new_state is not None else game.apply(live.state, seat, action)
-    live.version += 1
-    live.seats_by_version.append(seat)
-    live.awaited.append(frozenset(game.to_act(live.state)))
-
-
-def check_version(live: LiveGame, seat: int, version: int) -> None:
-    """Raise Conflict unless an action made against ``version`` may still land (module doc)."""
-    if version == live.version:
-        return
-    stale = Conflict(
-        f"your view is out of date (you acted on version {version}, the game is at "
-        f"{live.version}); reload and try again",
-        version=live.version,
-    )
-    if not 0 <= version < live.version:
-        raise stale
-    since = live.seats_by_version[version:]
-    continuously_awaited = all(seat in awaited for awaited in live.awaited[version:])
-    if seat in since or not continuously_awaited:
-        raise stale

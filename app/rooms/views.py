@@ -10,7 +10,7 @@ from typing import Any
 
 from app.games.base import visible_log
 from app.games.registry import GAMES
-from app.rooms.service import LiveGame, RoomInfo, with_names
+from app.rooms.model import LiveGame, RoomInfo, with_names
 
 LOG_TAIL = 30
 def seat_view(

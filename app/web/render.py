@@ -15,7 +15,8 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.games.registry import GAMES
-from app.rooms.service import LiveGame, RoomInfo, RoomService
+from app.rooms.model import LiveGame, RoomInfo
+from app.rooms.service import RoomService
 from app.rooms.social import Social
 from app.rooms.views import seat_view
 
