@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
@@ -423,11 +423,10 @@ class RoomService:
                 seq, now = live.version + 1, utcnow()
                 status = "finished" if finished else "playing"
                 values = {"version": seq, "status": status, "updated_at": now, "turn_started_at": now}
-                record = ActionRecord(
-                    room_id=room_id, seat=seat, seq=seq, action=action, idempotency_key=idempotency_key
-                )
-                try:
-                    session.add(record)
+                record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
+                          "idempotency_key": idempotency_key, "at": now}
+                try:  # plain statements: the ORM's unit of work cost more than the two writes
+                    await session.exec(insert(ActionRecord).values(**record))
                     bumped = await session.exec(
                         update(Room).where(Room.id == room_id, Room.version == live.version).values(**values)
                     )
