@@ -11,42 +11,16 @@ import re
 
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.attack import defence_base
-from app.games.vem_ai_troika.deck import default_deck
 from app.web.render import room_fragment
 from tests.conftest import create_started_room
+from tests.vem_scenarios import DECK, ELECTIONS, PASS, E, G, end_round
+from tests.vem_scenarios import arrange as scenario
 
-DECK = default_deck()
-G = {card["name"]: i for i, card in enumerate(DECK["groups"])}
-L = {card["name"]: i for i, card in enumerate(DECK["leaders"])}
-E = {card["name"]: i for i, card in enumerate(DECK["events"])}
-ELECTIONS = [i for i, card in enumerate(DECK["events"]) if card["role"] == "elections"]
-LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
-PASS = {"type": "pass"}
+WEB_LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
 
 
-def arrange(n=2, *, hands=None, tables=None, money=None, stage="action", current=0, government=None, events=None):
-    """A state after the Leader choice holding exactly these cards; the other Groups form the pile."""
-    state = GAME.setup(n, {}, "web")
-    hands, tables, money = hands or {}, tables or {}, money or {}
-    used = []
-    for seat, p in enumerate(state["players"]):
-        p["hand"] = [G[name] for name in hands.get(seat, [])]
-        p["table"] = [G[name] for name in tables.get(seat, [])]
-        p["money"] = money.get(seat, 0)
-        p["leader"] = p["choice"] = L[LEADERS[seat]]
-        used += p["hand"] + p["table"]
-    state["draw_pile"] = [g for g in range(len(DECK["groups"])) if g not in used]
-    state.update(stage=stage, current=current, government=government, discards=[], log=[])
-    if events is not None:
-        state["events"] = list(events)
-    return state
-
-
-def end_round(state):
-    """The last player of the round passes: the top Event is revealed and resolved."""
-    last = len(state["players"]) - 1
-    state["current"] = last
-    return GAME.apply(state, last, PASS)
+def arrange(n=2, **kwargs):
+    return scenario(n, leaders=WEB_LEADERS, **kwargs)
 
 
 def text(html: str) -> str:

@@ -11,37 +11,7 @@ import pytest
 from app.games.base import IllegalAction
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
-
-DECK = default_deck()
-G = {card["name"]: i for i, card in enumerate(DECK["groups"])}
-L = {card["name"]: i for i, card in enumerate(DECK["leaders"])}
-E = {card["name"]: i for i, card in enumerate(DECK["events"])}
-ELECTIONS = [i for i, card in enumerate(DECK["events"]) if card["role"] == "elections"]
-LEADERS = ["O Autarca Eterno", "O Tecnocrata", "O Comentador de Domingo", "A Baronesa do Partido"]
-
-
-def arrange(n=2, *, hands=None, tables=None, leaders=None, money=None, treasury=10, pile=None,
-            stage="action", current=0, first=0, government=None, events=None, titles=None):
-    """A state after the Leader choice with exactly the given cards; unlisted Groups form the
-    pile (``pile`` names its top cards) and the log is empty."""
-    state = GAME.setup(n, {}, "scenario")
-    hands, tables, money = hands or {}, tables or {}, money or {}
-    used = []
-    for seat, p in enumerate(state["players"]):
-        p["hand"] = [G[name] for name in hands.get(seat, [])]
-        p["table"] = [G[name] for name in tables.get(seat, [])]
-        p["money"] = money.get(seat, 0)
-        p["leader"] = p["choice"] = L[(leaders or LEADERS)[seat]]
-        used += p["hand"] + p["table"]
-    top = [G[name] for name in pile or []]
-    state["draw_pile"] = top + [g for g in range(len(DECK["groups"])) if g not in used + top]
-    state.update(stage=stage, current=current, first=first, government=government,
-                 treasury=treasury, discards=[], log=[])
-    if events is not None:
-        state["events"] = list(events)
-    if titles is not None:
-        state["titles"] = list(titles)
-    return state
+from tests.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
 
 
 def play(state, *steps):
@@ -123,7 +93,7 @@ def test_a_loaded_deck_is_validated_stored_and_used():
     assert state["deck"]["groups"][0]["name"] == "Grupo Procuradoria"
     hand = GAME.view(state, 0)["hand"]
     assert all(card["name"].startswith("Grupo ") for card in hand)
-    assert GAME.setup(2, {"deck": None}, "custom")["deck"] == DECK
+    assert GAME.setup(2, {"deck": None}, "custom")["deck"] == default_deck()
 
 
 def test_leaders_are_chosen_in_secret_and_revealed_together():
@@ -487,13 +457,6 @@ def test_actions_have_readable_labels():
 
 
 # --- Events ---------------------------------------------------------------------------------
-
-def end_round(state):
-    """The last player of the round passes, which reveals and resolves the top Event."""
-    last = (state["first"] - 1) % len(state["players"])
-    state["current"] = last
-    return GAME.apply(state, last, PASS)
-
 
 def money_of(state):
     return [p["money"] for p in state["players"]]
