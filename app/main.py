@@ -27,6 +27,7 @@ from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
 from app.rooms.social import Social
 from app.rooms.timers import TurnTimers
+from app.runtime import tune_garbage_collector
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.bus.add_listener(timers.poke)
         await bots.resume_all()
         await timers.resume_all()
+        tune_garbage_collector()
         log.info("Troika Arena ready on %s", engine.url.render_as_string(hide_password=True))
         try:
             yield

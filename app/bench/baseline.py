@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from itertools import count
 
@@ -19,6 +20,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from app.runtime import tune_garbage_collector
 
 PAYLOAD_BYTES = int(os.environ.get("BENCH_PAYLOAD_BYTES", "4000"))
 SEATS = 4
@@ -89,7 +92,14 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True})
 
 
+@asynccontextmanager
+async def lifespan(_app: Starlette):
+    tune_garbage_collector()
+    yield
+
+
 app = Starlette(
+    lifespan=lifespan,
     routes=[
         Route("/healthz", healthz),
         Route("/api/rooms", create, methods=["POST"]),
