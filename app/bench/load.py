@@ -23,6 +23,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.bench.poster import Poster, PosterError
+
 DELIVERY_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 16
 
@@ -73,6 +75,7 @@ class Room:
         self.changed = asyncio.Event()
         self.tally = driver.tally
         self.random = random.Random(index)
+        self.poster = Poster(driver.base)
 
     async def open(self) -> None:
         http, seats = self.driver.http, self.driver.seats
@@ -95,6 +98,7 @@ class Room:
         await self.settled(0, time.monotonic() + DELIVERY_TIMEOUT)
 
     async def close(self) -> None:
+        await self.poster.close()
         for seat in self.seats:
             if seat.reader:
                 seat.reader.cancel()
@@ -138,18 +142,17 @@ class Room:
         seat, action, version = choice
         submitted = time.monotonic()
         try:
-            reply = await self.driver.http.post(
-                f"/api/rooms/{self.id}/actions", json={"version": version, "action": action},
-                headers=self.auth(seat.token),
+            status, reply = await self.poster.post(
+                f"/api/rooms/{self.id}/actions", {"version": version, "action": action}, seat.token
             )
-        except httpx.HTTPError as exc:
-            self.tally.error(type(exc).__name__)
+        except PosterError as exc:
+            self.tally.error(str(exc))
             return
-        if reply.status_code != 200:
-            self.tally.error(f"http {reply.status_code}")
+        if status != 200:
+            self.tally.error(f"http {status}")
             await self.settled(max(s.version for s in self.seats), submitted + DELIVERY_TIMEOUT)
             return
-        if not await self.settled(reply.json()["version"], submitted + DELIVERY_TIMEOUT):
+        if not await self.settled(reply["version"], submitted + DELIVERY_TIMEOUT):
             self.tally.error("delivery timeout")
             return
         done = time.monotonic()
