@@ -24,6 +24,9 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         log_level=settings.log_level,
         proxy_headers=True,
+        # Views are a few KB: compressing them cost a tenth of the server's CPU under load and
+        # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
+        ws_per_message_deflate=False,
     )
     return 0
 

@@ -59,6 +59,7 @@ def process(module: str, env: dict[str, str], port: int | None = None, access_lo
     began = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
+         "--ws-per-message-deflate", "false",  # as ``troika-arena serve`` runs it (app/cli.py)
          "--log-level", "info" if access_log else "warning", "--access-log" if access_log else "--no-access-log"],
         cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -141,13 +142,14 @@ def log_entry(text: str, to: list[int] | None = None, **data: Any) -> dict[str, 
     return {"text": text, "to": to, **data}
 
 
-def visible_log(log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field."""
-    return [
-        {k: v for k, v in entry.items() if k != "to"}
-        for entry in log
-        if entry["to"] is None or (seat is not None and seat in entry["to"])
-    ]
+def visible_log(log: list[dict[str, Any]], seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
+    """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field;
+    with ``last``, only the last that many (found from the end, without reading the rest)."""
+    newest_first = (
+        entry for entry in reversed(log) if entry["to"] is None or (seat is not None and seat in entry["to"])
+    )
+    chosen = list(itertools.islice(newest_first, last))[::-1]
+    return [{k: v for k, v in entry.items() if k != "to"} for entry in chosen]
 
 
 def require(condition: bool, reason: str) -> None:

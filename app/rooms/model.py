@@ -14,6 +14,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any
 
 from app.games.base import Game, State
@@ -26,11 +27,15 @@ SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
     """Log entries with the engines' "Seat N" mentions replaced by the players' names."""
+    key = tuple(sorted(names.items()))
+    return [{**e, "text": named(e["text"], key)} for e in entries]
 
-    def name(match: re.Match) -> str:
-        return names.get(int(match.group(1)), match.group(0))
 
-    return [{**e, "text": SEAT_MENTION.sub(name, e["text"])} for e in entries]
+@lru_cache(maxsize=8192)
+def named(text: str, names: tuple[tuple[int, str], ...]) -> str:
+    """One log line with its seat mentions named (cached: every view repeats the log's tail)."""
+    lookup = dict(names)
+    return SEAT_MENTION.sub(lambda match: lookup.get(int(match.group(1)), match.group(0)), text)
 
 
 def aware(moment: datetime | None) -> datetime | None:

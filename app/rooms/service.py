@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
@@ -85,6 +85,17 @@ async def commit_seat(session: AsyncSession, room_id: str) -> None:
 
 class CorruptLog(Exception):
     """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
+
+
+# The two writes of a move, built once (building statements per move cost more than the ORM
+# saved): append the action, then move the room's version on from the one the move was made on.
+APPEND_ACTION = insert(ActionRecord.__table__)
+BUMP_VERSION = (
+    update(Room.__table__)
+    .where(Room.__table__.c.id == bindparam("room"), Room.__table__.c.version == bindparam("seen"))
+    .values(version=bindparam("version"), status=bindparam("status"), updated_at=bindparam("now"),
+            turn_started_at=bindparam("now"))
+)
 
 
 class RoomService:
@@ -422,14 +433,13 @@ class RoomService:
                 finished = game.outcome(new_state) is not None
                 seq, now = live.version + 1, utcnow()
                 status = "finished" if finished else "playing"
-                values = {"version": seq, "status": status, "updated_at": now, "turn_started_at": now}
                 record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
                           "idempotency_key": idempotency_key, "at": now}
-                try:  # plain statements: the ORM's unit of work cost more than the two writes
-                    await session.exec(insert(ActionRecord).values(**record))
-                    bumped = await session.exec(
-                        update(Room).where(Room.id == room_id, Room.version == live.version).values(**values)
-                    )
+                bump = {"room": room_id, "seen": live.version, "version": seq, "status": status, "now": now}
+                try:
+                    connection = await session.connection()
+                    await connection.execute(APPEND_ACTION, record)
+                    bumped = await connection.execute(BUMP_VERSION, bump)
                     if bumped.rowcount != 1:
                         raise IntegrityError("rooms.version moved", None, Exception())
                     await session.commit()

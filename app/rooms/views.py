@@ -44,7 +44,7 @@ def seat_view(
         your_turn=bool(legal),
         view=game.view(state, seat),
         legal_actions=[{"action": a, "label": game.describe(a, state)} for a in legal],
-        log=with_names(visible_log(state.get("log", []), seat)[-LOG_TAIL:], info.seats),
+        log=with_names(visible_log(state.get("log", []), seat, LOG_TAIL), info.seats),
         outcome=outcome.to_json() if outcome else None,
     )
     return payload

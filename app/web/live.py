@@ -49,7 +49,8 @@ async def render_for(ws: WebSocket, room_id: str, seat: int | None, token: str |
     service, social = ws.app.state.rooms, ws.app.state.social
     if fmt == "json":
         info, live = await service.game_state(room_id)
-        return json.dumps(seat_view(info, live, seat, await social.present(room_id)))
+        payload = seat_view(info, live, seat, await social.present(room_id))
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     return "".join(await render_room(service, social, room_id, seat, token))
 
 
