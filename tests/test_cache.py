@@ -122,3 +122,16 @@ async def test_a_cancelled_load_does_not_cancel_the_readers_waiting_on_it():
         await first
     load.gate.set()
     assert await second == "v1"
+
+
+async def test_past_its_limit_the_cache_drops_the_least_recently_stored_room():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[str] = RoomCache(bus, social=False, limit=2)
+    for room in ("a", "b", "c"):
+        await cache.get(room, load)
+    assert load.calls == 3
+    await cache.get("c", load)
+    await cache.get("b", load)
+    assert load.calls == 3
+    await cache.get("a", load)  # dropped when "c" came in: read again
+    assert load.calls == 4

@@ -92,3 +92,17 @@ async def test_readers_catching_up_at_once_all_get_the_latest_view(postgres_url)
         )
         assert [r.status_code for r in answers] == [200] * 6
         assert {r.json()["version"] for r in answers} == {3}
+
+
+async def test_games_dropped_from_memory_are_rebuilt_from_their_log(sqlite_url, monkeypatch):
+    monkeypatch.setattr("app.rooms.service.MAX_GAMES_HELD", 1)
+    async with running_app(sqlite_url) as client:
+        rooms = [await create_started_room(client, "troika", 2) for _ in range(3)]
+        for n, (room_id, tokens) in enumerate(rooms):
+            await play_random_moves(client, room_id, tokens, 4 + n, random.Random(n))
+        assert len(client.app.state.rooms._games) == 1
+        for n, (room_id, tokens) in enumerate(rooms):
+            before = await all_views(client, room_id, tokens)
+            assert before[0]["version"] == 4 + n
+            view = await play_random_moves(client, room_id, tokens, 2, random.Random(10 + n))
+            assert view["version"] == 6 + n

@@ -25,10 +25,11 @@ T = TypeVar("T")
 
 
 class RoomCache(Generic[T]):
-    def __init__(self, bus: EventBus, social: bool, ttl: float | None = None):
+    def __init__(self, bus: EventBus, social: bool, ttl: float | None = None, limit: int = 10_000):
         """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
-        is the room or its game (dropped by every other event)."""
-        self.social, self.ttl = social, ttl
+        is the room or its game (dropped by every other event). At most ``limit`` rooms are
+        held; past that the least recently stored is dropped (it is read again when needed)."""
+        self.social, self.ttl, self.limit = social, ttl, limit
         self._values: dict[str, tuple[float, T]] = {}
         self._loading: dict[str, asyncio.Future[T]] = {}
         bus.add_listener(self._on_event)
@@ -49,7 +50,12 @@ class RoomCache(Generic[T]):
     def put(self, room_id: str, value: T) -> None:
         """Store a value this instance knows to be current (it has just written it)."""
         self._loading.pop(room_id, None)
+        self._store(room_id, value)
+
+    def _store(self, room_id: str, value: T) -> None:
+        self._values.pop(room_id, None)
         self._values[room_id] = (time.monotonic(), value)
+        hold_at_most(self._values, self.limit)
 
     async def get(self, room_id: str, load: Callable[[], Awaitable[T]]) -> T:
         hit = self._values.get(room_id)
@@ -78,6 +84,12 @@ class RoomCache(Generic[T]):
             raise
         if self._loading.get(room_id) is pending:  # no invalidation overtook this load
             del self._loading[room_id]
-            self._values[room_id] = (time.monotonic(), value)
+            self._store(room_id, value)
         pending.set_result(value)
         return value
+
+
+def hold_at_most(held: dict, limit: int) -> None:
+    """Drop the oldest entries of an insertion-ordered dict until it holds ``limit``."""
+    while len(held) > limit:
+        del held[next(iter(held))]

@@ -30,7 +30,7 @@ from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.base import IllegalAction, visible_log
 from app.games.registry import GAMES
 from app.realtime.bus import EventBus
-from app.realtime.cache import RoomCache
+from app.realtime.cache import RoomCache, hold_at_most
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 from app.rooms.model import (
     LiveGame,
@@ -43,6 +43,7 @@ from app.rooms.model import (
     with_names,
 )
 
+MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
 
@@ -196,7 +197,9 @@ class RoomService:
                 if row.seq != live.version + 1:
                     raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
                 advance(game, live, row.seat, row.action)
+        self._games.pop(info.id, None)
         self._games[info.id] = live
+        hold_at_most(self._games, MAX_GAMES_HELD)
         return live
 
     async def log(self, room_id: str, seat: int | None) -> list[dict[str, Any]]:
