@@ -27,6 +27,14 @@ class Loader:
         return self.value
 
 
+async def reader_held_at_the_gate(cache: RoomCache[str], load: Loader) -> asyncio.Task:
+    """A reader of room "r" whose load has started and waits at the gate."""
+    load.gate.clear()
+    reader = asyncio.create_task(cache.get("r", load))
+    await asyncio.sleep(0)
+    return reader
+
+
 async def test_concurrent_readers_share_one_load_and_later_reads_hit():
     bus, load = EventBus(), Loader()
     cache: RoomCache[str] = RoomCache(bus, social=False)
@@ -70,9 +78,7 @@ async def test_room_facts_ignore_chat_and_presence_events_and_the_social_side_ig
 async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
     bus, load = EventBus(), Loader()
     cache: RoomCache[str] = RoomCache(bus, social=False)
-    load.gate.clear()
-    early = asyncio.create_task(cache.get("r", load))
-    await asyncio.sleep(0)
+    early = await reader_held_at_the_gate(cache, load)
     bus.deliver("r", 1)  # a write committed while the load was reading the old row
     load.gate.set()
     assert await early == "v1"
@@ -112,9 +118,7 @@ async def test_a_failed_load_reaches_every_waiting_reader_and_is_not_cached():
 async def test_a_cancelled_load_does_not_cancel_the_readers_waiting_on_it():
     bus, load = EventBus(), Loader()
     cache: RoomCache[str] = RoomCache(bus, social=False)
-    load.gate.clear()
-    first = asyncio.create_task(cache.get("r", load))
-    await asyncio.sleep(0)
+    first = await reader_held_at_the_gate(cache, load)
     second = asyncio.create_task(cache.get("r", load))
     await asyncio.sleep(0)
     first.cancel()
