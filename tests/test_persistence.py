@@ -106,3 +106,15 @@ async def test_games_dropped_from_memory_are_rebuilt_from_their_log(sqlite_url, 
             assert before[0]["version"] == 4 + n
             view = await play_random_moves(client, room_id, tokens, 2, random.Random(10 + n))
             assert view["version"] == 6 + n
+
+
+async def test_an_api_read_through_another_instance_sees_a_move_at_once(postgres_url):
+    """Pushes wait for the relay; API reads check the database's version of the room first, so
+    a program that moves through one instance and reads through another sees its move."""
+    async with running_app(postgres_url) as first, running_app(postgres_url) as second:
+        room_id, tokens = await create_started_room(first, "troika", 2)
+        assert (await first.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0  # now cached
+        for moves in range(1, 6):
+            await play_random_moves(second, room_id, tokens, 1, random.Random(moves))
+            view = (await first.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+            assert view["version"] == moves

@@ -120,6 +120,7 @@ async def list_rooms(
 
 @router.get("/api/rooms/{room_id}", tags=["rooms"])
 async def get_room(room_id: str, request: Request):
+    await rooms(request).refresh(room_id)
     return (await rooms(request).room(room_id)).public()
 
 
@@ -190,6 +191,7 @@ async def start_room(room_id: str, request: Request, authorization: str | None =
 @router.get("/api/rooms/{room_id}/view", tags=["play"])
 async def get_view(room_id: str, request: Request, authorization: str | None = Header(None)):
     service = rooms(request)
+    await service.refresh(room_id)
     seat = await optional_seat(service, room_id, authorization)
     info, live = await service.game_state(room_id)
     return view_response(seat_view(info, live, seat))
@@ -200,6 +202,7 @@ async def get_legal_actions(
     room_id: str, request: Request, authorization: str | None = Header(None)
 ):
     service = rooms(request)
+    await service.refresh(room_id)
     seat = await service.seat_of(room_id, bearer(authorization))
     info, live = await service.game_state(room_id)
     payload = seat_view(info, live, seat)
@@ -224,6 +227,7 @@ async def submit_action(
 @router.get("/api/rooms/{room_id}/log", tags=["play"])
 async def get_log(room_id: str, request: Request, authorization: str | None = Header(None)):
     service = rooms(request)
+    await service.refresh(room_id)
     seat = await optional_seat(service, room_id, authorization)
     return {"seat": seat, "log": await service.log(room_id, seat)}
 

@@ -47,6 +47,11 @@ class RoomCache(Generic[T]):
         self._values.clear()
         self._loading.clear()
 
+    def peek(self, room_id: str) -> T | None:
+        """The value held for the room, if any (without loading it)."""
+        hit = self._values.get(room_id)
+        return None if hit is None else hit[1]
+
     def put(self, room_id: str, value: T) -> None:
         """Store a value this instance knows to be current (it has just written it)."""
         self._loading.pop(room_id, None)

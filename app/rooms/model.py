@@ -82,6 +82,7 @@ class RoomInfo:
     seats: dict[int, str]
     turn_seconds: int | None = None
     turn_started_at: datetime | None = None
+    updated_at: datetime | None = field(repr=False, default=None)
     bots: dict[int, str] = field(default_factory=dict)
     humans: set[int] = field(default_factory=set)
     seed: str = field(repr=False, default="")

@@ -118,6 +118,18 @@ class RoomService:
             raise NotFound("no such room")
         return await self._infos.get(room_id, lambda: self._load_room(room_id))
 
+    async def refresh(self, room_id: str) -> None:
+        """Drop this instance's cached facts of the room if the database holds newer ones (a
+        change made through another instance whose relayed event has not arrived yet), so that
+        API reads and page loads are as fresh as the database; pushes rely on the relay."""
+        cached = self._infos.peek(room_id)
+        if cached is None:
+            return
+        async with self.sessionmaker() as session:
+            row = (await session.exec(select(Room.version, Room.updated_at).where(Room.id == room_id))).first()
+        if row is None or (row[0], aware(row[1])) != (cached.version, cached.updated_at):
+            self._infos.invalidate(room_id)
+
     async def _load_room(self, room_id: str) -> RoomInfo:
         async with self.sessionmaker() as session:
             return await self._room(session, room_id)
@@ -143,6 +155,7 @@ class RoomService:
             seed=row.seed,
             turn_seconds=row.turn_seconds,
             turn_started_at=aware(row.turn_started_at),
+            updated_at=aware(row.updated_at),
         )
 
     async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
@@ -454,7 +467,7 @@ class RoomService:
                     raise Conflict("another move landed first", version=current) from None
                 advance(game, live, seat, action, new_state)
             await self.bus.publish(room_id, seq)
-            self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now))
+            self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         return seq, False
 
     async def _current_version(self, room_id: str) -> int:

@@ -98,6 +98,7 @@ async def create_room(request: Request):
 
 
 async def room_page_for(request: Request, room_id: str, seat: int | None, token: str | None):
+    await rooms(request).refresh(room_id)
     main, chat = await render_room(rooms(request), request.app.state.social, room_id, seat, token)
     info = await rooms(request).room(room_id)
     return templates.TemplateResponse(
