@@ -27,23 +27,18 @@ from app.bench import servers
 from app.config import Settings
 from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.registry import GAMES
+from app.sim.bench import random_game
 
 SAMPLE_GAMES = 10
 
 
 def played_games(game_slug: str, players: int, count: int) -> list[tuple[str, list[dict[str, Any]]]]:
     """``count`` games played to the end by uniform random players: (seed, [action records])."""
-    game = GAMES[game_slug]
     games = []
     for n in range(count):
-        seed, rng = f"footprint-{n}", random.Random(n)
-        state, actions = game.setup(players, {}, seed), []
-        while game.outcome(state) is None:
-            seat = min(game.to_act(state))
-            action = rng.choice(game.legal_actions(state, seat))
-            state = game.apply(state, seat, action)
-            actions.append({"seq": len(actions) + 1, "seat": seat, "action": action})
-        games.append((seed, actions))
+        seed = f"footprint-{n}"
+        log = random_game(GAMES[game_slug], players, seed, random.Random(n))
+        games.append((seed, [{"seq": i, "seat": seat, "action": action} for i, (seat, action) in enumerate(log, 1)]))
     return games
 
 

@@ -155,8 +155,10 @@ def by_key(actions: list[Action], key) -> dict[Any, list[Action]]:
 
 
 def leader_score(state: State, action: Action) -> float:
-    """Leader Power wins attacks, and wins games: in self-play with Leaders dealt at random,
-    win rates followed Power about three times as much as Votes, and Income hardly at all."""
+    """Leader Power wins attacks, and wins games: in self-play with Leaders dealt at random on
+    the deck as first shipped, win rates followed Power about three times as much as Votes and
+    Income hardly at all (the deck was rebalanced since, docs/bots.md; these weights remain a
+    preference order, not a measurement of the current deck)."""
     card = state["deck"]["leaders"][action["leader"]]
     return card["power"] * 1.0 + card["votes"] * 0.3 + card["income"] * 0.05
 

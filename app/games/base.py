@@ -113,6 +113,11 @@ def working_copy(state: State) -> State:
     return copy.deepcopy(state)
 
 
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options as shown to people: a whole custom data file (a deck) is shown by its name."""
+    return {key: (value.get("name", "custom") if isinstance(value, dict) else value) for key, value in options.items()}
+
+
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and validate ``given`` against ``specs``; unknown or bad values raise ValueError."""
     given = dict(given or {})

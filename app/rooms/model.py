@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
-from app.games.base import Game, State
+from app.games.base import Game, State, public_options
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, Conflict
 
@@ -123,11 +123,6 @@ class RoomInfo:
         if self.status != "playing" or not self.turn_seconds or self.turn_started_at is None:
             return None
         return self.turn_started_at + timedelta(seconds=self.turn_seconds)
-
-
-def public_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as shown to players: a whole custom data file (a deck) is shown by its name."""
-    return {key: (value.get("name", "custom") if isinstance(value, dict) else value) for key, value in options.items()}
 
 
 @dataclass

@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any, TextIO
 
 from app.bots import LEVELS, choose
-from app.games.base import Game, State
+from app.games.base import Game, State, public_options
 from app.games.registry import GAMES
 from app.sim.stats import Tally
 
@@ -228,7 +228,7 @@ def render(report: dict[str, Any]) -> str:
         f"{title}: {report['players']} players, {report['games']} games, bots "
         f"{','.join(report['bots'])}, seed '{report['seed']}', rotate {'on' if report['rotate'] else 'off'}, "
         f"iteration cap {cap}",
-        *([f"options {report['options']}"] if report["options"] else []),
+        *([f"options {public_options(report['options'])}"] if report["options"] else []),
         *([f"picked at random: {', '.join(report['random_actions'])}"] if report["random_actions"] else []),
         "",
         header,

@@ -10,20 +10,24 @@ import random
 import time
 from typing import Any
 
-from app.games.base import Game
+from app.games.base import Action, Game
 from app.games.registry import GAMES
+
+
+def random_game(game: Game, players: int, seed: str, r: random.Random) -> list[tuple[int, Action]]:
+    """Play one game of ``seed`` to the end with uniformly random moves; its (seat, action) log."""
+    state, log = game.setup(players, {}, seed), []
+    while game.outcome(state) is None:
+        seat = r.choice(sorted(game.to_act(state)))
+        action = r.choice(game.legal_actions(state, seat))
+        state = game.apply(state, seat, action)
+        log.append((seat, action))
+    return log
 
 
 def random_playout(game: Game, players: int, index: int) -> int:
     """Play one seeded random game to the end; the number of actions it took."""
-    state = game.setup(players, {}, f"bench-{game.slug}-{players}-{index}")
-    r = random.Random(index)
-    actions = 0
-    while game.outcome(state) is None:
-        seat = r.choice(sorted(game.to_act(state)))
-        state = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
-        actions += 1
-    return actions
+    return len(random_game(game, players, f"bench-{game.slug}-{players}-{index}", random.Random(index)))
 
 
 def bench_case(game: Game, players: int, seconds: float) -> dict[str, Any]:

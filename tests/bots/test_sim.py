@@ -7,6 +7,7 @@ import json
 import pytest
 
 from app.cli import main
+from app.games.vem_ai_troika.deck import DEFAULT_PATH
 from app.sim import Config, seating, simulate, summarize
 from app.sim.bench import bench_engines
 from app.sim.stats import Tally, wilson
@@ -134,3 +135,12 @@ def test_bench_server_hands_every_flag_to_the_server_benchmark(monkeypatch):
     monkeypatch.setattr(app.bench.command, "main", lambda argv: seen.append(argv) or 0)
     assert main(["bench", "server", "--rooms", "25,50", "--help"]) == 0
     assert seen == [["--rooms", "25,50", "--help"]]
+
+
+def test_a_custom_deck_is_named_in_the_report_not_printed_whole(capsys, tmp_path):
+    deck = tmp_path / "deck.json"
+    deck.write_text(json.dumps({**json.loads(DEFAULT_PATH.read_text(encoding="utf-8")), "name": "Mesa do café"}))
+    assert main(["simulate", "--game", "vem-ai-a-troika", "--games", "1", "--iterations", "0",
+                 "--option", f"deck={deck.read_text(encoding='utf-8')}"]) == 0
+    header = capsys.readouterr().out.splitlines()[1]
+    assert header == "options {'deck': 'Mesa do café'}"
