@@ -27,6 +27,7 @@ from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
 from app.rooms.social import Social
 from app.rooms.timers import TurnTimers
+from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessionmaker = make_sessionmaker(engine)
         app.state.rooms = RoomService(sessionmaker, app.state.bus)
         app.state.social = Social(sessionmaker, app.state.bus)
+        app.state.payloads = Payloads(app.state.rooms, app.state.social)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms)

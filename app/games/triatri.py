@@ -70,6 +70,7 @@ seed           only once the game is over
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from app.games import base
@@ -534,6 +535,9 @@ class TriATri:
             entry["winner"] = seat in winners
             entry["instant_win"] = seat == instant
         return {"players": players, "winners": winners, "ranking": ranking, "instant_winner": instant}
+
+    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        return base.each_view(self, state, seats)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["phase"] == "over"

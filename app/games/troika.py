@@ -70,10 +70,10 @@ over also seed.
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from bisect import insort
+from collections.abc import Iterable
 from typing import Any
 
 from app.games import base
@@ -493,6 +493,9 @@ class Troika:
                      f"your hand already holds {HAND_LIMIT} tiles")
         base.check_listed(self, state, seat, action)
 
+    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        return base.each_view(self, state, seats)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["phase"] == "over"
         outcome = self.outcome(state)
@@ -515,7 +518,7 @@ class Troika:
                 for m in state["down_marked"]
             ],
             "set_aside": len(state["set_aside"]),
-            "rounds": copy.deepcopy(state["rounds"]),
+            "rounds": base.working_copy(state["rounds"]),
             "result": outcome.to_json() if outcome else None,
         }
         if over:
@@ -551,7 +554,7 @@ class Troika:
             scores=totals,
             winners=winners,
             ranking=ranking,
-            details={"round3_scores": last, "tokens": copy.deepcopy(state["tokens"])},
+            details={"round3_scores": last, "tokens": base.working_copy(state["tokens"])},
         )
 
     def describe(self, action: Action, state: State | None = None) -> str:

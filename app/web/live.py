@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
@@ -23,7 +22,6 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.rooms.views import seat_view
 from app.web.render import render_room
 
 router = APIRouter()
@@ -46,12 +44,9 @@ def origin_allowed(ws: WebSocket) -> bool:
 
 
 async def render_for(ws: WebSocket, room_id: str, seat: int | None, token: str | None, fmt: str) -> str:
-    service, social = ws.app.state.rooms, ws.app.state.social
     if fmt == "json":
-        info, live = await service.game_state(room_id)
-        payload = seat_view(info, live, seat, await social.present(room_id))
-        return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return "".join(await render_room(service, social, room_id, seat, token))
+        return await ws.app.state.payloads.text(room_id, seat)
+    return "".join(await render_room(ws.app.state.rooms, ws.app.state.social, room_id, seat, token))
 
 
 @router.websocket("/ws/rooms/{room_id}")

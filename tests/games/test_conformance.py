@@ -3,7 +3,8 @@
 Random playouts run to the end; the same seed and actions give the same states; states
 round-trip through JSON; terminal states have no legal actions; ``apply`` never mutates its
 input; and no seat's or spectator's view changes when the hidden information it cannot see
-is re-dealt (nor contains the seed before the end).
+is re-dealt (nor contains the seed before the end); ``views`` of a whole room gives each seat
+exactly its ``view``.
 """
 
 from __future__ import annotations
@@ -106,3 +107,16 @@ def test_views_hide_what_the_seat_cannot_see(slug, n):
                     f"seat {seat}'s view depends on information it cannot see"
                 )
     assert resampled_something, "randomize_hidden never changed anything: the test proves nothing"
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_views_of_a_whole_room_are_each_seats_view(slug, n):
+    game = GAMES[slug]
+    states, _ = playout(game, n, f"views-{slug}-{n}", random.Random(5))
+    seats = [None, *range(n)]
+    for state in states[:: max(1, len(states) // 40)] + [states[-1]]:
+        together = game.views(state, seats)
+        assert list(together) == seats
+        for seat in seats:
+            assert json.dumps(together[seat], sort_keys=True) == json.dumps(game.view(state, seat), sort_keys=True)
+        assert together[0] != together[1], "every seat got the same view: its own part is missing"

@@ -93,6 +93,7 @@ seed                only once the game is over
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -148,7 +149,10 @@ class VemAiTroika:
         return engine.perform(self, state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat, self.to_act(state))
+        return self.views(state, [seat])[seat]
+
+    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        return view.views(state, seats, self.to_act(state))
 
     def outcome(self, state: State) -> Outcome | None:
         if state["stage"] != "over":

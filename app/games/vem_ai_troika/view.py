@@ -6,6 +6,7 @@ The view keys are documented in the package docstring (``__init__.py``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import State
@@ -98,14 +99,20 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
             "leader_choice": p["choice"], "campaign": campaign}
 
 
-def view(state: State, seat: int | None, awaiting: set[int]) -> dict[str, Any]:
+def views(state: State, seats: Iterable[int | None], awaiting: set[int]) -> dict[int | None, dict[str, Any]]:
+    """Each seat's view: the public table, built once and shared, and the seat's own cards."""
+    public = public_view(state, awaiting)
+    return {seat: {**public, "you": seat, **own_view(state, seat)} for seat in seats}
+
+
+def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
+    """Everything every seat sees alike (the seed only once the game is over)."""
     stage = state["stage"]
     prompt = state["prompts"][0] if state["prompts"] else None
     over = stage == "over"
     shown: dict[str, Any] = {
         "phase": PHASES.get(stage, "turn"),
         "step": prompt["kind"] if prompt else stage,
-        "you": seat,
         "round": state["round"],
         "first": state["first"],
         "current": None if stage in ("leaders", "campaign") else state["current"],
@@ -113,7 +120,6 @@ def view(state: State, seat: int | None, awaiting: set[int]) -> dict[str, Any]:
         "prompt": None if prompt is None else dict(prompt),
         "organization_moves": state["moves"],
         "players": [player_view(state, s) for s in range(len(state["players"]))],
-        **own_view(state, seat),
         "treasury": state["treasury"],
         "titles": list(state["titles"]),
         "events_left": len(state["events"]),

@@ -1,0 +1,89 @@
+"""The payloads the live sockets and the API send: built once per change of a room for every
+connected seat together, each seat's text exactly its own ``seat_view``, and rebuilt when the
+room's facts, its game or its presence change."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+from app.games.registry import GAMES
+from app.rooms.model import LiveGame, RoomInfo, advance
+from app.rooms.views import Payloads, seat_view
+
+SLUG = "vem-ai-a-troika"
+
+
+def room(room_id: str = "r1", seats: int = 4) -> tuple[RoomInfo, LiveGame]:
+    game = GAMES[SLUG]
+    state = game.setup(seats, {}, f"seed-{room_id}")
+    info = RoomInfo(id=room_id, game=SLUG, options={}, num_seats=seats, host_seat=0, status="playing",
+                    version=0, seed_hash="h", seats={s: f"P{s}" for s in range(seats)}, seed=f"seed-{room_id}")
+    return info, LiveGame(0, state, [frozenset(game.to_act(state))], [])
+
+
+def move(info: RoomInfo, live: LiveGame) -> RoomInfo:
+    """One random legal move, as the service makes it: the game advances, the facts are replaced."""
+    game = GAMES[SLUG]
+    seat = min(game.to_act(live.state))
+    advance(game, live, seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))
+    return replace(info, version=live.version)
+
+
+class CountingViews:
+    """Counts the engine's ``views`` calls and the seats they were asked for."""
+
+    def __init__(self, monkeypatch):
+        self.calls: list[list] = []
+        game = GAMES[SLUG]
+        original = game.views
+
+        def views(state, seats):
+            seats = list(seats)
+            self.calls.append(seats)
+            return original(state, seats)
+
+        monkeypatch.setattr(game, "views", views)
+
+
+def test_a_change_is_built_once_for_every_connected_seat(monkeypatch):
+    counting = CountingViews(monkeypatch)
+    payloads = Payloads(rooms=None, social=None)
+    info, live = room()
+    connected = frozenset({0, 1, 2, 3})
+    texts = {seat: payloads.encoded(info, live, seat, connected) for seat in (2, 0, 1, 3, 2)}
+    assert counting.calls == [[2, 0, 1, 3]], "the first reader builds every connected seat's payload"
+    for seat, text in texts.items():
+        assert json.loads(text) == json.loads(json.dumps(seat_view(info, live, seat, connected)))
+    hands = {seat: json.loads(text)["view"]["hand"] for seat, text in texts.items()}
+    assert hands[0] != hands[1], "each seat's text carries its own hand"
+    payloads.encoded(info, live, None, connected)
+    assert counting.calls[-1] == [None], "a spectator's payload is built on its own"
+
+
+def test_a_move_a_lobby_change_or_a_presence_change_rebuilds(monkeypatch):
+    counting = CountingViews(monkeypatch)
+    payloads = Payloads(rooms=None, social=None)
+    info, live = room()
+    before = payloads.encoded(info, live, 0, frozenset({0}))
+    info = move(info, live)
+    after_move = payloads.encoded(info, live, 0, frozenset({0}))
+    assert json.loads(after_move)["version"] == json.loads(before)["version"] + 1
+    renamed = replace(info, seats={**info.seats, 0: "Ana"})
+    assert '"Ana"' in payloads.encoded(renamed, live, 0, frozenset({0}))
+    assert json.loads(payloads.encoded(renamed, live, 0, frozenset({0, 1})))["connected"] == [0, 1]
+    assert len(counting.calls) == 4
+
+
+def test_only_the_latest_rooms_are_held(monkeypatch):
+    counting = CountingViews(monkeypatch)
+    payloads = Payloads(rooms=None, social=None, held=2)
+    rooms = [room(f"r{n}") for n in range(3)]
+    for info, live in rooms:
+        payloads.encoded(info, live, 0, frozenset())
+    payloads.encoded(*rooms[2], 0, frozenset())
+    payloads.encoded(*rooms[1], 0, frozenset())
+    assert len(counting.calls) == 3, "the two latest rooms were served as built"
+    payloads.encoded(*rooms[0], 0, frozenset())
+    assert len(counting.calls) == 4, "the oldest room was let go and is built again"
