@@ -19,7 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from app.api.errors import install_error_handlers
 from app.api.routes import router as api_router
 from app.config import Settings, get_settings
-from app.db.engine import make_engine, make_sessionmaker, migrate_async
+from app.db.database import Database
+from app.db.engine import migrate_async
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
@@ -44,16 +45,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         install_token_redaction()
         await migrate_async(settings.sync_database_url())
-        engine = make_engine(settings.async_database_url())
+        database = Database(settings.async_database_url(), settings.sync_database_url())
         app.state.settings = settings
         app.state.bus = EventBus()
         relay = PostgresRelay(settings.libpq_url(), app.state.bus) if settings.is_postgres() else None
         if relay is not None:
             await relay.start()
             app.state.bus.relay = relay
-        sessionmaker = make_sessionmaker(engine)
-        app.state.rooms = RoomService(sessionmaker, app.state.bus)
-        app.state.social = Social(sessionmaker, app.state.bus)
+        app.state.rooms = RoomService(database, app.state.bus)
+        app.state.social = Social(database, app.state.bus)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bots.resume_all()
         await timers.resume_all()
         tune_garbage_collector()
-        log.info("Troika Arena ready on %s", engine.url.render_as_string(hide_password=True))
+        log.info("Troika Arena ready on %s", database.url)
         try:
             yield
         finally:
@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await timers.stop()
             if relay is not None:
                 await relay.stop()
-            await engine.dispose()
+            await database.dispose()
 
     app = FastAPI(
         title="Troika Arena",

@@ -1,6 +1,6 @@
 """The per-room cache in front of the database: one load for concurrent readers, dropped by
 every bus delivery for its room that concerns it and by a relay resync, never keeping a load
-that a change overtook, expiring after its time-to-live, and never caching a failure."""
+that a change overtook, and never caching a failure."""
 
 from __future__ import annotations
 
@@ -85,16 +85,6 @@ async def test_a_load_overtaken_by_a_change_is_returned_but_not_kept():
     load.value = "v2"
     assert await cache.get("r", load) == "v2"
     assert load.calls == 2
-
-
-async def test_values_expire_after_their_time_to_live():
-    bus, load = EventBus(), Loader()
-    cache: RoomCache[str] = RoomCache(bus, social=True, ttl=0.05)
-    await cache.get("r", load)
-    load.value = "v2"
-    assert await cache.get("r", load) == "v1"
-    await asyncio.sleep(0.06)
-    assert await cache.get("r", load) == "v2"
 
 
 async def test_a_failed_load_reaches_every_waiting_reader_and_is_not_cached():

@@ -3,9 +3,15 @@ room across restarts; presence shows which seats have a socket open, live."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import httpx
 from websockets.asyncio.client import connect
 
+import app.rooms.social as social_module
+from app.db.models import Presence, utcnow
+from app.realtime.bus import SOCIAL
+from app.rooms.social import STALE_AFTER
 from tests.conftest import auth, create_started_room, running_app
 from tests.servers import free_port, server_process
 from tests.test_live_server import make_room, until_version, ws_url
@@ -49,3 +55,24 @@ async def test_presence_shows_open_seat_sockets_live(sqlite_url):
                     pass
             page = (await client.get(f"/rooms/{room_id}")).text
             assert 'class="away"' in page and 'class="online"' not in page
+
+
+async def test_a_stopped_instances_seat_shows_away_after_the_heartbeat(sqlite_url, monkeypatch):
+    """Presence is cached until a presence event; rows of an instance that stopped beating go
+    stale without one, so the next heartbeat publishes it."""
+    async with running_app(sqlite_url) as client:
+        room_id, _ = await create_started_room(client, "troika", 2)
+        social = client.app.state.social
+        async with social.db.write() as session:  # a socket held by an instance that then crashed
+            session.add(Presence(room_id=room_id, seat=1, instance="crashed", sockets=1,
+                                 seen_at=utcnow() - STALE_AFTER + timedelta(seconds=1)))
+            await session.commit()
+        await social.bus.publish(room_id, SOCIAL)  # as its relayed event did
+        assert await social.present(room_id) == {1}
+        later = utcnow() + timedelta(seconds=2)
+        monkeypatch.setattr(social_module, "utcnow", lambda: later)
+        assert await social.present(room_id) == {1}, "no event yet: the cached presence stands"
+        await social.beat()
+        assert await social.present(room_id) == set(), "the beat told the room its seat went stale"
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        assert view["connected"] == []

@@ -15,7 +15,7 @@ from tests.test_room_bots import FAST, wait_until
 
 async def backdate_turn(client, room_id, seconds):
     """Pretend the current turn began ``seconds`` ago (as if the players had been waiting)."""
-    async with client.app.state.rooms.sessionmaker() as session:
+    async with client.app.state.rooms.db.write() as session:
         past = datetime.now(timezone.utc) - timedelta(seconds=seconds)
         await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
         await session.commit()

@@ -1,7 +1,6 @@
-"""The async database engine, its session factory, and migrations at start.
+"""Database engines and session factories, and migrations at start.
 
-SQLite runs in WAL mode with a busy timeout, so readers never block the writer and concurrent
-writers queue; the (room, seq) unique key, not the transaction mode, guards against double moves.
+SQLite runs in WAL mode with a busy timeout (how its writers take turns: ``app.db.database``).
 Migrations are alembic's, run on a worker thread with the matching sync driver.
 """
 
@@ -12,23 +11,21 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def make_engine(async_url: str) -> AsyncEngine:
-    if async_url.startswith("sqlite"):
-        engine = create_async_engine(async_url, connect_args={"timeout": 30})
-        _configure_sqlite(engine)
-        return engine
-    return create_async_engine(async_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+def sqlite_engine(async_url: str, **pool: int) -> AsyncEngine:
+    engine = create_async_engine(async_url, connect_args={"timeout": 30}, **pool)
+    configure_sqlite(engine.sync_engine)
+    return engine
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
-    sync_engine = engine.sync_engine
+def configure_sqlite(sync_engine: Engine) -> None:
+    """WAL, a busy timeout, foreign keys and NORMAL sync on every new connection."""
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_conn, _record):

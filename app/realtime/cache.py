@@ -5,8 +5,8 @@ from the others), so a cached value is dropped by the first delivery for its roo
 concern it (room facts ignore chat and presence events, chat and presence ignore moves), and all
 values are dropped when the relay reconnects after an outage (events may have been missed).
 Concurrent readers of a missing value share one load; a load that an invalidation overtakes
-is handed to the readers that were already waiting but not kept. An optional time-to-live
-bounds values that also change without an event (presence rows going stale).
+is handed to the readers that were already waiting but not kept. (Presence rows that go
+stale without an event get one from the heartbeat: ``app.rooms.social``.)
 
 One process per SQLite file: two processes writing one SQLite file have no bus between them
 and would serve each other's rooms stale (several instances need Postgres and its relay).
@@ -15,7 +15,6 @@ and would serve each other's rooms stale (several instances need Postgres and it
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
@@ -25,12 +24,12 @@ T = TypeVar("T")
 
 
 class RoomCache(Generic[T]):
-    def __init__(self, bus: EventBus, social: bool, ttl: float | None = None, limit: int = 10_000):
+    def __init__(self, bus: EventBus, social: bool, limit: int = 10_000):
         """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
         is the room or its game (dropped by every other event). At most ``limit`` rooms are
         held; past that the least recently stored is dropped (it is read again when needed)."""
-        self.social, self.ttl, self.limit = social, ttl, limit
-        self._values: dict[str, tuple[float, T]] = {}
+        self.social, self.limit = social, limit
+        self._values: dict[str, T] = {}
         self._loading: dict[str, asyncio.Future[T]] = {}
         bus.add_listener(self._on_event)
         bus.add_reset_listener(self.clear)
@@ -49,8 +48,7 @@ class RoomCache(Generic[T]):
 
     def peek(self, room_id: str) -> T | None:
         """The value held for the room, if any (without loading it)."""
-        hit = self._values.get(room_id)
-        return None if hit is None else hit[1]
+        return self._values.get(room_id)
 
     def put(self, room_id: str, value: T) -> None:
         """Store a value this instance knows to be current (it has just written it)."""
@@ -59,13 +57,12 @@ class RoomCache(Generic[T]):
 
     def _store(self, room_id: str, value: T) -> None:
         self._values.pop(room_id, None)
-        self._values[room_id] = (time.monotonic(), value)
+        self._values[room_id] = value
         hold_at_most(self._values, self.limit)
 
     async def get(self, room_id: str, load: Callable[[], Awaitable[T]]) -> T:
-        hit = self._values.get(room_id)
-        if hit is not None and (self.ttl is None or time.monotonic() - hit[0] < self.ttl):
-            return hit[1]
+        if room_id in self._values:
+            return self._values[room_id]
         pending = self._loading.get(room_id)
         if pending is not None:
             try:

@@ -21,11 +21,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.bots import LEVELS
+from app.db.database import Database
 from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.base import IllegalAction, visible_log
 from app.games.registry import GAMES
@@ -100,8 +100,8 @@ BUMP_VERSION = (
 
 
 class RoomService:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], bus: EventBus):
-        self.sessionmaker = sessionmaker
+    def __init__(self, db: Database, bus: EventBus):
+        self.db = db
         self.bus = bus
         self._games: dict[str, LiveGame] = {}
         self._infos: RoomCache[RoomInfo] = RoomCache(bus, social=False)
@@ -125,13 +125,13 @@ class RoomService:
         cached = self._infos.peek(room_id)
         if cached is None:
             return
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             row = (await session.exec(select(Room.version, Room.updated_at).where(Room.id == room_id))).first()
         if row is None or (row[0], aware(row[1])) != (cached.version, cached.updated_at):
             self._infos.invalidate(room_id)
 
     async def _load_room(self, room_id: str) -> RoomInfo:
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             return await self._room(session, room_id)
 
     async def _room(self, session: AsyncSession, room_id: str) -> RoomInfo:
@@ -159,7 +159,7 @@ class RoomService:
         )
 
     async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
-        async with self.sessionmaker() as session:
+        async with self.db.write() as session:
             query = select(Room.id).order_by(Room.created_at.desc()).limit(limit)
             if status:
                 query = query.where(Room.status == status)
@@ -182,7 +182,7 @@ class RoomService:
             return info, None
         live = self._games.get(room_id)
         if live is None or live.version < info.version:
-            async with self.sessionmaker() as session:
+            async with self.db.read() as session:
                 live = await self._catch_up(session, info)
         return info, live
 
@@ -221,7 +221,7 @@ class RoomService:
 
     async def record(self, room_id: str) -> dict[str, Any]:
         """The replayable record of a finished game: seed, options, seats and every action."""
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             info = await self._room(session, room_id)
             if info.status != "finished":
                 raise Conflict("the record is available once the game has ended")
@@ -287,7 +287,7 @@ class RoomService:
             turn_seconds=turn_seconds or None,
         )
         token = secrets.token_urlsafe(24)
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             session.add(room)
             await session.flush()
             session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token)))
@@ -300,7 +300,7 @@ class RoomService:
         """Hold the room's lock and a session, with the room's facts as the database has them
         now; once the block has committed its change, publish it (nothing if it raised)."""
         async with self._lock(room_id):
-            async with self.sessionmaker() as session:
+            async with self.db.write() as session:
                 info = await self._room(session, room_id)
                 yield session, info
         await self.bus.publish(room_id, info.version)
@@ -377,7 +377,7 @@ class RoomService:
 
     async def rooms_in_play(self) -> list[str]:
         """Every room in play (bots and turn timers resume them when the server starts)."""
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
 
     async def start(self, room_id: str, seat: int) -> RoomInfo:
@@ -420,7 +420,7 @@ class RoomService:
             raise BadRequest("idempotency_key must be text of 1 to 64 characters")
         async with self._lock(room_id):
             info = await self.room(room_id)
-            async with self.sessionmaker() as session:
+            async with self.db.read() as session:
                 if idempotency_key:
                     earlier = (
                         await session.exec(
@@ -440,38 +440,33 @@ class RoomService:
                 if as_bot and seat not in info.bots:
                     raise Conflict("the seat's owner took it back", version=info.version)
                 live = await self._catch_up(session, info)
-                check_version(live, seat, version)
-                game = GAMES[info.game]
-                try:
-                    new_state = game.apply(live.state, seat, action)
-                except IllegalAction as exc:
-                    raise Illegal(exc.reason, version=live.version) from None
-                finished = game.outcome(new_state) is not None
-                seq, now = live.version + 1, utcnow()
-                status = "finished" if finished else "playing"
-                record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
-                          "idempotency_key": idempotency_key, "at": now}
-                bump = {"room": room_id, "seen": live.version, "version": seq, "status": status, "now": now}
-                try:
-                    connection = await session.connection()
-                    await connection.execute(APPEND_ACTION, record)
-                    bumped = await connection.execute(BUMP_VERSION, bump)
-                    if bumped.rowcount != 1:
-                        raise IntegrityError("rooms.version moved", None, Exception())
-                    await session.commit()
-                except IntegrityError:  # another instance landed this sequence number first
-                    await session.rollback()
-                    self._games.pop(room_id, None)
-                    self._infos.invalidate(room_id)
-                    current = await self._current_version(room_id)
-                    raise Conflict("another move landed first", version=current) from None
-                advance(game, live, seat, action, new_state)
+            check_version(live, seat, version)
+            game = GAMES[info.game]
+            try:
+                new_state = game.apply(live.state, seat, action)
+            except IllegalAction as exc:
+                raise Illegal(exc.reason, version=live.version) from None
+            finished = game.outcome(new_state) is not None
+            seq, now = live.version + 1, utcnow()
+            status = "finished" if finished else "playing"
+            record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
+                      "idempotency_key": idempotency_key, "at": now}
+            bump = {"room": room_id, "seen": live.version, "version": seq, "status": status, "now": now}
+            try:
+                landed = await self.db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
+            except IntegrityError:  # another instance landed this sequence number first
+                landed = False
+            if not landed:  # ... or moved the room's version on
+                self._games.pop(room_id, None)
+                self._infos.invalidate(room_id)
+                raise Conflict("another move landed first", version=await self._current_version(room_id))
+            advance(game, live, seat, action, new_state)
             await self.bus.publish(room_id, seq)
             self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         return seq, False
 
     async def _current_version(self, room_id: str) -> int:
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             return (await session.exec(select(func.max(Room.version)).where(Room.id == room_id))).one() or 0
 
     def forget(self, room_id: str) -> None:

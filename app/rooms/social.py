@@ -4,7 +4,9 @@ Chat lines are stored with the room, 1 to 300 characters, at most 5 per 10 secon
 (per server instance), and escaped wherever they are shown. Presence counts the sockets each
 seat holds open, per server instance, in the database, so every instance shows the same
 connected/away state; each instance refreshes its rows on a heartbeat, and rows not refreshed
-for ``STALE_AFTER`` are ignored, so a crashed instance never leaves a seat "connected".
+for ``STALE_AFTER`` are ignored, so a crashed instance never leaves a seat "connected". Presence
+is cached per room until a presence event for the room; as rows going stale make no event, each
+heartbeat publishes one for every room whose rows went stale since the one before.
 """
 
 from __future__ import annotations
@@ -17,10 +19,9 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.db.database import Database
 from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
@@ -31,16 +32,17 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 CHAT_SHOWN = 50
 HEARTBEAT = 10.0
 STALE_AFTER = timedelta(seconds=35)
+STALE_WINDOW = timedelta(seconds=3 * HEARTBEAT)  # a room is told for up to three beats
 
 
 class Social:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], bus: EventBus):
-        self.sessionmaker = sessionmaker
+    def __init__(self, db: Database, bus: EventBus):
+        self.db = db
         self.bus = bus
         self.instance = secrets.token_hex(4)
         self._recent: dict[tuple[str, int], deque[float]] = defaultdict(deque)
         self._presence_lock = asyncio.Lock()
-        self._present: RoomCache[frozenset[int]] = RoomCache(bus, social=True, ttl=HEARTBEAT)
+        self._present: RoomCache[frozenset[int]] = RoomCache(bus, social=True)
         self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus, social=True)
 
     # ---- chat ----------------------------------------------------------------------------
@@ -52,7 +54,7 @@ class Social:
         if len(text) > MAX_CHAT_LENGTH:
             raise BadRequest(f"chat messages are at most {MAX_CHAT_LENGTH} characters")
         self._throttle(room_id, seat)
-        async with self.sessionmaker() as session:
+        async with self.db.write() as session:
             name = (
                 await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))
             ).first()
@@ -76,7 +78,7 @@ class Social:
         return await self._chat.get(room_id, lambda: self._load_messages(room_id))
 
     async def _load_messages(self, room_id: str) -> list[dict[str, Any]]:
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             rows = (
                 await session.exec(
                     select(ChatMessage)
@@ -99,7 +101,7 @@ class Social:
         await self._adjust(room_id, seat, -1)
 
     async def _adjust(self, room_id: str, seat: int, delta: int) -> None:
-        async with self._presence_lock, self.sessionmaker() as session:
+        async with self._presence_lock, self.db.write() as session:
             row = await session.get(Presence, (room_id, seat, self.instance))
             if row is None:
                 session.add(Presence(room_id=room_id, seat=seat, instance=self.instance, sockets=max(delta, 0)))
@@ -110,11 +112,11 @@ class Social:
         await self.bus.publish(room_id, SOCIAL)
 
     async def present(self, room_id: str) -> frozenset[int]:
-        """The seats with an open socket on some live instance (cached up to one heartbeat)."""
+        """The seats with an open socket on some live instance."""
         return await self._present.get(room_id, lambda: self._load_present(room_id))
 
     async def _load_present(self, room_id: str) -> frozenset[int]:
-        async with self.sessionmaker() as session:
+        async with self.db.read() as session:
             seats = await session.exec(
                 select(Presence.seat).where(
                     Presence.room_id == room_id,
@@ -125,11 +127,30 @@ class Social:
             return frozenset(seats.all())
 
     async def heartbeat_forever(self) -> None:
-        """Keep this instance's presence rows fresh while it runs."""
+        """Beat every HEARTBEAT seconds while this instance runs."""
         while True:
-            async with self.sessionmaker() as session:
-                await session.exec(
-                    update(Presence).where(Presence.instance == self.instance).values(seen_at=utcnow())
-                )
-                await session.commit()
+            await self.beat()
             await asyncio.sleep(HEARTBEAT)
+
+    async def beat(self) -> None:
+        """Refresh this instance's presence rows, and publish a presence event for every room
+        whose rows (of an instance that stopped beating) went stale within the last beats."""
+        now = utcnow()
+        async with self.db.write() as session:
+            await session.exec(
+                update(Presence)
+                .where(Presence.instance == self.instance, Presence.sockets > 0)
+                .values(seen_at=now)
+            )
+            await session.commit()
+        async with self.db.read() as session:
+            stale = await session.exec(
+                select(Presence.room_id).distinct().where(
+                    Presence.sockets > 0,
+                    Presence.seen_at <= now - STALE_AFTER,
+                    Presence.seen_at > now - STALE_AFTER - STALE_WINDOW,
+                )
+            )
+            rooms = stale.all()
+        for room_id in rooms:
+            await self.bus.publish(room_id, SOCIAL)

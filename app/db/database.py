@@ -1,0 +1,95 @@
+"""The database as the services use it: reading sessions, writing sessions, and a move's
+writes committed in one trip.
+
+SQLite lets one connection write at a time; a writer that finds another busy sleeps in SQLite's
+busy handler, in steps growing to 100 ms, and under load moves waited there for up to a
+second. So on SQLite writers take turns on the event loop (an asyncio lock, first come first
+served) and never meet inside SQLite; and a move's writes (append the action, bump the room's
+version, commit) run in one call on a thread of their own with the plain sqlite3 driver,
+because through the async driver each statement costs several round trips through the busy
+event loop while the turn is held. Reading sessions never wait for a turn (WAL readers do not
+wait for the writer). On Postgres, where writers do not block each other, there are no turns and
+every session comes from one pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import Engine, Executable, create_engine
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.engine import configure_sqlite, make_sessionmaker, sqlite_engine
+
+Step = tuple[Executable, dict[str, Any]]
+
+
+class Database:
+    """``read()`` and ``write()`` open sessions (a session that writes must come from
+    ``write``); ``write_all`` commits a short list of statements at once."""
+
+    def __init__(self, async_url: str, sync_url: str):
+        self._sync_writer: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if async_url.startswith("sqlite"):
+            engine = sqlite_engine(async_url)
+            self._turn: asyncio.Lock | None = asyncio.Lock()
+            self._sync_writer = create_engine(sync_url, pool_size=1, max_overflow=0,
+                                              connect_args={"timeout": 30, "check_same_thread": False})
+            configure_sqlite(self._sync_writer)
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        else:
+            engine = create_async_engine(async_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self._turn = None
+        self._engine = engine
+        self._sessions = make_sessionmaker(engine)
+
+    @property
+    def url(self) -> str:
+        return self._engine.url.render_as_string(hide_password=True)
+
+    def read(self) -> AsyncSession:
+        return self._sessions()
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        async with self._turn or contextlib.nullcontext(), self._sessions() as session:
+            yield session
+
+    async def write_all(self, steps: Sequence[Step]) -> bool:
+        """Run ``steps`` in one transaction and commit, unless one of them changes no row: then
+        roll back and return False (a row count the driver does not know, such as psycopg's
+        for an INSERT, passes). A broken unique key raises ``IntegrityError`` (rolled back)."""
+        if self._turn is None:
+            async with self._sessions() as session:
+                connection = await session.connection()
+                for statement, params in steps:
+                    if (await connection.execute(statement, params)).rowcount == 0:  # -1: not known
+                        await session.rollback()
+                        return False
+                await session.commit()
+                return True
+        async with self._turn:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._write_all_now, steps)
+
+    def _write_all_now(self, steps: Sequence[Step]) -> bool:
+        assert self._sync_writer is not None
+        with self._sync_writer.connect() as connection:
+            for statement, params in steps:
+                if connection.execute(statement, params).rowcount == 0:
+                    connection.rollback()
+                    return False
+            connection.commit()
+            return True
+
+    async def dispose(self) -> None:
+        await self._engine.dispose()
+        if self._sync_writer is not None:
+            self._sync_writer.dispose()
+        if self._thread is not None:
+            self._thread.shutdown()
