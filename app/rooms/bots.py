@@ -32,6 +32,8 @@ class BotRunner(RoomWatcher):
 
     async def watch(self, room_id: str) -> None:
         while True:
+            if not (await self.service.room(room_id)).bots:
+                return  # no bot seated: the game need not even be rebuilt
             info, live = await self.service.game_state(room_id)
             if live is None or info.status != "playing":
                 return

@@ -24,6 +24,8 @@ class TurnTimers(RoomWatcher):
     restart_on_poke = True  # every change re-arms the timer from the database
 
     async def watch(self, room_id: str) -> None:
+        if (await self.service.room(room_id)).turn_deadline() is None:
+            return  # no turn timer: the game need not even be rebuilt
         info, live = await self.service.game_state(room_id)
         deadline = info.turn_deadline()
         if live is None or deadline is None:

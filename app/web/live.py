@@ -3,8 +3,9 @@
 The socket is authorised once, at the handshake: a ``token`` query parameter binds it to that
 seat, none makes it a spectator's. The handshake's ``Origin`` must be this server's own (or one
 listed in ALLOWED_ORIGINS). On connect, and after every change published on the event bus, the
-viewer gets its current view rendered afresh: HTML fragments for the browser (swapped by id by
-htmx's ws extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view.
+viewer gets its current view: HTML fragments for the browser (swapped by id by htmx's ws
+extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view (built
+once per change for every connected seat, ``app.rooms.views.Payloads``).
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
 size limit, or a flood of frames, closes the socket. Open seat sockets count as presence.
 """
