@@ -7,8 +7,9 @@ second. So on SQLite writers take turns on the event loop (an asyncio lock, firs
 served) and never meet inside SQLite; and a move's writes (append the action, bump the room's
 version, commit) run in one call on a thread of their own with the plain sqlite3 driver,
 because through the async driver each statement costs several round trips through the busy
-event loop while the turn is held. Reading sessions never wait for a turn (WAL readers do not
-wait for the writer). On Postgres, where writers do not block each other, there are no turns and
+event loop while the turn is held. Reading sessions have a pool of their own, whose connections
+SQLite keeps read-only, and never wait for a turn (WAL readers do not wait for the writer).
+On Postgres, where writers do not block each other, there are no turns and
 every session comes from one pool.
 """
 
@@ -37,28 +38,29 @@ class Database:
         self._sync_writer: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         if async_url.startswith("sqlite"):
-            engine = sqlite_engine(async_url)
+            self._reader = sqlite_engine(async_url, read_only=True)
+            self._writer = sqlite_engine(async_url, pool_size=1, max_overflow=0)
             self._turn: asyncio.Lock | None = asyncio.Lock()
             self._sync_writer = create_engine(sync_url, pool_size=1, max_overflow=0,
                                               connect_args={"timeout": 30, "check_same_thread": False})
             configure_sqlite(self._sync_writer)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         else:
-            engine = create_async_engine(async_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self._reader = self._writer = create_async_engine(
+                async_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
             self._turn = None
-        self._engine = engine
-        self._sessions = make_sessionmaker(engine)
+        self._reads, self._writes = make_sessionmaker(self._reader), make_sessionmaker(self._writer)
 
     @property
     def url(self) -> str:
-        return self._engine.url.render_as_string(hide_password=True)
+        return self._reader.url.render_as_string(hide_password=True)
 
     def read(self) -> AsyncSession:
-        return self._sessions()
+        return self._reads()
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        async with self._turn or contextlib.nullcontext(), self._sessions() as session:
+        async with self._turn or contextlib.nullcontext(), self._writes() as session:
             yield session
 
     async def write_all(self, steps: Sequence[Step]) -> bool:
@@ -66,7 +68,7 @@ class Database:
         roll back and return False (a row count the driver does not know, such as psycopg's
         for an INSERT, passes). A broken unique key raises ``IntegrityError`` (rolled back)."""
         if self._turn is None:
-            async with self._sessions() as session:
+            async with self._writes() as session:
                 connection = await session.connection()
                 for statement, params in steps:
                     if (await connection.execute(statement, params)).rowcount == 0:  # -1: not known
@@ -88,7 +90,8 @@ class Database:
             return True
 
     async def dispose(self) -> None:
-        await self._engine.dispose()
+        for engine in {self._reader, self._writer}:
+            await engine.dispose()
         if self._sync_writer is not None:
             self._sync_writer.dispose()
         if self._thread is not None:

@@ -18,14 +18,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def sqlite_engine(async_url: str, **pool: int) -> AsyncEngine:
+def sqlite_engine(async_url: str, read_only: bool = False, **pool: int) -> AsyncEngine:
     engine = create_async_engine(async_url, connect_args={"timeout": 30}, **pool)
-    configure_sqlite(engine.sync_engine)
+    configure_sqlite(engine.sync_engine, read_only)
     return engine
 
 
-def configure_sqlite(sync_engine: Engine) -> None:
-    """WAL, a busy timeout, foreign keys and NORMAL sync on every new connection."""
+def configure_sqlite(sync_engine: Engine, read_only: bool = False) -> None:
+    """WAL, a busy timeout, foreign keys and NORMAL sync on every new connection; with
+    ``read_only``, SQLite refuses any write on it (a write through a reading session fails)."""
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_conn, _record):
@@ -34,6 +35,8 @@ def configure_sqlite(sync_engine: Engine) -> None:
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        if read_only:
+            cursor.execute("PRAGMA query_only=ON")
         cursor.close()
 
 

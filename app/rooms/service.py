@@ -159,7 +159,7 @@ class RoomService:
         )
 
     async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
-        async with self.db.write() as session:
+        async with self.db.read() as session:
             query = select(Room.id).order_by(Room.created_at.desc()).limit(limit)
             if status:
                 query = query.where(Room.status == status)
@@ -287,7 +287,7 @@ class RoomService:
             turn_seconds=turn_seconds or None,
         )
         token = secrets.token_urlsafe(24)
-        async with self.db.read() as session:
+        async with self.db.write() as session:
             session.add(room)
             await session.flush()
             session.add(Seat(room_id=room.id, seat=0, name=name, token_hash=hash_token(token)))

@@ -1,0 +1,77 @@
+"""The database as the services use it: on SQLite, writers take turns and reading sessions
+cannot write; on both databases, ``write_all`` commits all of its statements or none."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from app.config import to_driver_url
+from app.db.database import Database
+from app.db.engine import migrate
+from app.db.models import Room, utcnow
+
+ROOMS = Room.__table__
+
+
+def room_row(room_id: str) -> dict:
+    return {"id": room_id, "game": "troika", "options": {}, "num_seats": 2, "host_seat": 0,
+            "status": "playing", "version": 0, "seed": "s", "seed_hash": "h",
+            "created_at": utcnow(), "updated_at": utcnow()}
+
+
+async def opened(url: str) -> Database:
+    migrate(to_driver_url(url, sync=True))
+    return Database(to_driver_url(url, sync=False), to_driver_url(url, sync=True))
+
+
+async def rooms_named(db: Database, *ids: str) -> int:
+    async with db.read() as session:
+        connection = await session.connection()
+        return (await connection.execute(select(func.count()).select_from(ROOMS).where(ROOMS.c.id.in_(ids)))).scalar()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_write_all_commits_every_statement_or_none(database, sqlite_url, request):
+    url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
+    db = await opened(url)
+    try:
+        prefix = f"{database[:2]}-"
+        assert await db.write_all([(insert(ROOMS), room_row(prefix + "a")), (insert(ROOMS), room_row(prefix + "b"))])
+        assert await rooms_named(db, prefix + "a", prefix + "b") == 2
+        no_such_room = update(ROOMS).where(ROOMS.c.id == "nowhere").values(version=1)
+        assert not await db.write_all([(insert(ROOMS), room_row(prefix + "c")), (no_such_room, {})])
+        assert await rooms_named(db, prefix + "c") == 0, "a step that changed no row undid the others"
+        with pytest.raises(IntegrityError):
+            await db.write_all([(insert(ROOMS), room_row(prefix + "d")), (insert(ROOMS), room_row(prefix + "a"))])
+        assert await rooms_named(db, prefix + "d") == 0
+    finally:
+        await db.dispose()
+
+
+async def test_on_sqlite_reading_sessions_cannot_write_and_writers_take_turns(sqlite_url):
+    db = await opened(sqlite_url)
+    try:
+        async with db.read() as session:
+            with pytest.raises(OperationalError, match="readonly"):
+                await (await session.connection()).execute(insert(ROOMS), room_row("r"))
+        inside, most = 0, 0
+
+        async def writer(n: int) -> None:
+            nonlocal inside, most
+            async with db.write() as session:
+                inside += 1
+                most = max(most, inside)
+                await (await session.connection()).execute(insert(ROOMS), room_row(f"w{n}"))
+                await asyncio.sleep(0.01)
+                await session.commit()
+                inside -= 1
+
+        await asyncio.gather(*(writer(n) for n in range(5)), db.write_all([(insert(ROOMS), room_row("m"))]))
+        assert most == 1, "two writing sessions were open at once"
+        assert await rooms_named(db, "m", *(f"w{n}" for n in range(5))) == 6
+    finally:
+        await db.dispose()
