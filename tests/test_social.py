@@ -3,6 +3,7 @@ room across restarts; presence shows which seats have a socket open, live."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import httpx
@@ -76,3 +77,21 @@ async def test_a_stopped_instances_seat_shows_away_after_the_heartbeat(sqlite_ur
         assert await social.present(room_id) == set(), "the beat told the room its seat went stale"
         view = (await client.get(f"/api/rooms/{room_id}/view")).json()
         assert view["connected"] == []
+
+
+async def test_the_heartbeat_outlives_a_failed_beat(sqlite_url, monkeypatch):
+    async with running_app(sqlite_url) as client:
+        social = client.app.state.social
+        beats = []
+
+        async def beat():
+            beats.append(len(beats))
+            if len(beats) == 1:
+                raise ConnectionError("the database is restarting")
+
+        monkeypatch.setattr(social, "beat", beat)
+        monkeypatch.setattr(social_module, "HEARTBEAT", 0.01)
+        task = asyncio.create_task(social.heartbeat_forever())
+        await asyncio.sleep(0.1)
+        task.cancel()
+        assert len(beats) >= 3, "the heartbeat stopped at the failed beat"

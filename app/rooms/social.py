@@ -12,6 +12,7 @@ heartbeat publishes one for every room whose rows went stale since the one befor
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import defaultdict, deque
@@ -26,6 +27,8 @@ from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound, TooMany
+
+log = logging.getLogger("troika_arena")
 
 MAX_CHAT_LENGTH = 300
 CHAT_BURST, CHAT_WINDOW = 5, 10.0
@@ -127,9 +130,13 @@ class Social:
             return frozenset(seats.all())
 
     async def heartbeat_forever(self) -> None:
-        """Beat every HEARTBEAT seconds while this instance runs."""
+        """Beat every HEARTBEAT seconds while this instance runs (a failed beat, say while the
+        database restarts, is logged and the next one tried)."""
         while True:
-            await self.beat()
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("presence heartbeat failed")
             await asyncio.sleep(HEARTBEAT)
 
     async def beat(self) -> None:
