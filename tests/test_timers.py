@@ -19,6 +19,7 @@ async def backdate_turn(client, room_id, seconds):
         past = datetime.now(timezone.utc) - timedelta(seconds=seconds)
         await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
         await session.commit()
+    client.app.state.rooms.forget(room_id)  # changed behind the server's back: drop what it holds
 
 
 async def test_turn_timer_presets_only(client):
