@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import Engine, Executable, create_engine
+from sqlalchemy import Connection, Engine, Executable, create_engine
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -68,26 +68,15 @@ class Database:
         roll back and return False (a row count the driver does not know, such as psycopg's
         for an INSERT, passes). A broken unique key raises ``IntegrityError`` (rolled back)."""
         if self._turn is None:
-            async with self._writes() as session:
-                connection = await session.connection()
-                for statement, params in steps:
-                    if (await connection.execute(statement, params)).rowcount == 0:  # -1: not known
-                        await session.rollback()
-                        return False
-                await session.commit()
-                return True
+            async with self._writer.connect() as connection:
+                return await connection.run_sync(commit_all, steps)
         async with self._turn:
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._write_all_now, steps)
 
     def _write_all_now(self, steps: Sequence[Step]) -> bool:
         assert self._sync_writer is not None
         with self._sync_writer.connect() as connection:
-            for statement, params in steps:
-                if connection.execute(statement, params).rowcount == 0:
-                    connection.rollback()
-                    return False
-            connection.commit()
-            return True
+            return commit_all(connection, steps)
 
     async def dispose(self) -> None:
         for engine in {self._reader, self._writer}:
@@ -96,3 +85,13 @@ class Database:
             self._sync_writer.dispose()
         if self._thread is not None:
             self._thread.shutdown()
+
+
+def commit_all(connection: Connection, steps: Sequence[Step]) -> bool:
+    """``Database.write_all`` on a plain connection (the async one lends its own to this)."""
+    for statement, params in steps:
+        if connection.execute(statement, params).rowcount == 0:  # -1: not known
+            connection.rollback()
+            return False
+    connection.commit()
+    return True

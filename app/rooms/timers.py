@@ -21,7 +21,7 @@ TIMEOUT_BOT = "strong"
 
 
 class TurnTimers(RoomWatcher):
-    restart_on_poke = True  # every change re-arms the timer from the database
+    restart_on_poke = True  # every change re-arms the timer from the room's current facts
 
     async def watch(self, room_id: str) -> None:
         if (await self.service.room(room_id)).turn_deadline() is None:

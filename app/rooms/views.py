@@ -16,6 +16,7 @@ import orjson
 
 from app.games.base import State, visible_log
 from app.games.registry import GAMES
+from app.realtime.cache import hold_at_most
 from app.rooms.model import LiveGame, RoomInfo, with_names
 from app.rooms.service import RoomService
 from app.rooms.social import Social
@@ -78,14 +79,12 @@ class Built:
     """The encoded payloads of one room as they were at one change, by seat."""
 
     info: RoomInfo
-    state: State | None
-    version: int
+    state: State | None  # a move replaces the state object (and moves the version with it)
     connected: frozenset[int]
     texts: dict[int | None, str] = field(default_factory=dict)
 
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
-        return (self.info is info and self.state is (live.state if live else None)
-                and self.version == (live.version if live else -1) and self.connected == connected)
+        return self.info is info and self.state is (live.state if live else None) and self.connected == connected
 
 
 class Payloads:
@@ -111,10 +110,9 @@ class Payloads:
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
         built = self._built.pop(info.id, None)
         if built is None or not built.current(info, live, connected):
-            built = Built(info, live.state if live else None, live.version if live else -1, connected)
+            built = Built(info, live.state if live else None, connected)
         self._built[info.id] = built
-        if len(self._built) > self.held:
-            del self._built[next(iter(self._built))]
+        hold_at_most(self._built, self.held)
         if seat not in built.texts:
             wanted = [seat, *(s for s in sorted(connected) if s != seat and s not in built.texts)]
             for s, payload in seat_views(info, live, wanted, connected).items():
