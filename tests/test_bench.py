@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.bench import footprint
 from app.bench.command import main
 from app.bench.footprint import fill
@@ -38,6 +40,15 @@ def test_a_small_run_writes_every_figure(tmp_path, capsys):
     assert report["targets"]["sqlite"]["restart_s"] > 0
     assert set(report["ratios"]["sqlite"]) == {"saturation_moves_per_second", "max_rooms_at_target"}
     assert "| sqlite |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option", [["--saturation-rooms", "0"], ["--rooms", "10,0"]])
+def test_room_counts_below_one_are_refused_before_anything_runs(option, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([*option, "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "server.json").exists()
 
 
 async def test_footprint_fills_the_database_with_real_finished_games(sqlite_url):

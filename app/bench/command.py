@@ -10,8 +10,15 @@ from app.bench.plot import plot
 from app.bench.sweep import Config, run, table
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def numbers(text: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in text.split(","))
+    return tuple(positive(n) for n in text.split(","))
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -22,7 +29,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--step-seconds", type=float, default=Config.seconds, help="measured seconds per step")
     p.add_argument("--warmup", type=float, default=Config.warmup, help="unmeasured seconds per step")
     p.add_argument("--period", type=float, default=Config.period, help="seconds between a room's moves")
-    p.add_argument("--saturation-rooms", type=int, default=Config.saturation_rooms,
+    p.add_argument("--saturation-rooms", type=positive, default=Config.saturation_rooms,
                    help="rooms in the closed-loop capacity run")
     p.add_argument("--url", help="drive an arena already running at this URL instead")
     p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for JSON and PNG")
