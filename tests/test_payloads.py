@@ -20,7 +20,7 @@ def room(room_id: str = "r1", seats: int = 4) -> tuple[RoomInfo, LiveGame]:
     state = game.setup(seats, {}, f"seed-{room_id}")
     info = RoomInfo(id=room_id, game=SLUG, options={}, num_seats=seats, host_seat=0, status="playing",
                     version=0, seed_hash="h", seats={s: f"P{s}" for s in range(seats)}, seed=f"seed-{room_id}")
-    return info, LiveGame(0, state, [frozenset(game.to_act(state))], [])
+    return info, LiveGame.begin(game, state)
 
 
 def move(info: RoomInfo, live: LiveGame) -> RoomInfo:

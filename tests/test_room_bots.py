@@ -109,3 +109,24 @@ async def test_bots_resume_after_a_restart(sqlite_url):
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
     async with running_app(sqlite_url, **FAST) as client:
         await wait_until(client, room_id, lambda v: v["version"] >= 5)
+
+
+async def test_a_watchers_finished_task_is_let_go_and_its_failure_logged(caplog):
+    """Every move pokes the watchers of its room; a finished task must not stay held (one per
+    room ever played would pile up), and a failing one is logged."""
+    from app.rooms.watchers import RoomWatcher
+
+    class Probe(RoomWatcher):
+        async def watch(self, room_id: str) -> None:
+            await asyncio.sleep(0)
+            if room_id == "bad":
+                raise ValueError("boom")
+
+    watcher = Probe(service=None)
+    for room_id in ("a", "b", "bad"):
+        watcher.poke(room_id)
+    assert set(watcher._tasks) == {"a", "b", "bad"}
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert watcher._tasks == {}
+    assert "Probe failed" in caplog.text and "boom" in caplog.text

@@ -10,9 +10,10 @@ has two moves in flight). Room setup still goes through httpx.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 from urllib.parse import urlsplit
+
+import orjson
 
 
 class PosterError(Exception):
@@ -28,7 +29,7 @@ class Poster:
 
     async def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, Any]:
         """POST ``body`` as JSON with a bearer token; returns (status, decoded JSON reply)."""
-        payload = json.dumps(body, separators=(",", ":")).encode()
+        payload = orjson.dumps(body)
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAuthorization: Bearer {token}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
@@ -59,7 +60,7 @@ class Poster:
         body = await self._reader.readexactly(length)
         if closing:
             await self.close()
-        return status, json.loads(body) if body else None
+        return status, orjson.loads(body) if body else None  # a bad body raises ValueError
 
     async def close(self) -> None:
         if self._writer is not None:

@@ -19,16 +19,32 @@ SOCIAL = -1
 
 
 class Subscription:
+    """One subscriber's pending event: the newest version since it last looked, or closed.
+
+    Waiting costs one future per event and nothing else: a socket that waited on a new task for
+    every event kept a task, its coroutine and context alive per socket, thousands of young
+    objects that each garbage collection of the youngest generation had to walk."""
+
     def __init__(self) -> None:
         self._latest: int | None = None
+        self._closed = False
         self._event = asyncio.Event()
 
     def notify(self, version: int) -> None:
         self._latest = version if self._latest is None else max(self._latest, version)
         self._event.set()
 
-    async def next(self) -> int:
+    def close(self) -> None:
+        """End the subscription: ``next`` returns None from now on (e.g. the viewer left)."""
+        self._closed = True
+        self._event.set()
+
+    async def next(self) -> int | None:
+        """The newest version published since the last call (-1 if only resynced), or None
+        once closed."""
         await self._event.wait()
+        if self._closed:
+            return None
         self._event.clear()
         version, self._latest = self._latest, None
         return version if version is not None else -1

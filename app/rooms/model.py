@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
-from app.games.base import Game, State, public_options
+from app.games.base import Action, Game, State, freeze, public_options, thaw
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, Conflict
 
@@ -127,20 +127,53 @@ class RoomInfo:
 
 @dataclass
 class LiveGame:
-    """A room's rebuilt game state, and which seats were awaited at each version."""
+    """A room's rebuilt game state, and which seats were awaited at each version.
+
+    The state is held frozen (JSON bytes) and thawed afresh on each read. Held as objects, the
+    states of a thousand rooms were some 100,000 containers, each replaced by a move a few
+    seconds later: too long-lived to die before a garbage collection of the youngest
+    generation, so every such collection walked them all (pauses of 100 ms and more)."""
 
     version: int
-    state: State
+    frozen: bytes
     awaited: list[frozenset[int]]
     seats_by_version: list[int]
 
+    @classmethod
+    def begin(cls, game: Game, state: State) -> "LiveGame":
+        """A game at version 0, from the state ``game.setup`` made."""
+        return cls(0, freeze(state), [frozenset(game.to_act(state))], [])
+
+    @property
+    def state(self) -> State:
+        """The current state: a fresh copy, the caller's to keep or change."""
+        return thaw(self.frozen)
+
 
 def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:
-    """Move the cached game one action forward (replaying it when no new state is given)."""
-    live.state = new_state if new_state is not None else game.apply(live.state, seat, action)
-    live.version += 1
-    live.seats_by_version.append(seat)
-    live.awaited.append(frozenset(game.to_act(live.state)))
+    """Move the cached game one action forward (applying it when no new state is given)."""
+    if new_state is None:
+        replay(game, live, [(seat, action)])
+    else:
+        live.frozen = freeze(new_state)
+        live.version += 1
+        live.seats_by_version.append(seat)
+        live.awaited.append(frozenset(game.to_act(new_state)))
+
+
+def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> None:
+    """Apply logged actions in order, thawing and freezing the state once for them all; the
+    cached game changes only if every action applies."""
+    state = live.state
+    seats, awaited = [], []
+    for seat, action in actions:
+        state = game.apply(state, seat, action)
+        seats.append(seat)
+        awaited.append(frozenset(game.to_act(state)))
+    live.frozen = freeze(state)
+    live.version += len(seats)
+    live.seats_by_version.extend(seats)
+    live.awaited.extend(awaited)
 
 
 def check_version(live: LiveGame, seat: int, version: int) -> None:

@@ -40,6 +40,7 @@ from app.rooms.model import (
     check_version,
     clean_name,
     hash_token,
+    replay,
     with_names,
 )
 
@@ -190,8 +191,7 @@ class RoomService:
         game = GAMES[info.game]
         live = self._games.get(info.id)
         if live is None:
-            state = game.setup(info.num_seats, info.options, info.seed)
-            live = LiveGame(0, state, [frozenset(game.to_act(state))], [])
+            live = LiveGame.begin(game, game.setup(info.num_seats, info.options, info.seed))
         if live.version < info.version:
             rows = (
                 await session.exec(
@@ -204,12 +204,12 @@ class RoomService:
                     .order_by(ActionRecord.seq)
                 )
             ).all()
-            for row in rows:
-                if row.seq <= live.version:
-                    continue  # another reader caught the shared cache up while this one queried
-                if row.seq != live.version + 1:
+            # another reader may have caught the shared cache up while this one queried
+            rows = [row for row in rows if row.seq > live.version]
+            for expected, row in enumerate(rows, live.version + 1):
+                if row.seq != expected:
                     raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
-                advance(game, live, row.seat, row.action)
+            replay(game, live, [(row.seat, row.action) for row in rows])
         self._games.pop(info.id, None)
         self._games[info.id] = live
         hold_at_most(self._games, MAX_GAMES_HELD)

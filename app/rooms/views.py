@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from app.games.base import State, visible_log
+from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.model import LiveGame, RoomInfo, with_names
@@ -79,12 +79,12 @@ class Built:
     """The encoded payloads of one room as they were at one change, by seat."""
 
     info: RoomInfo
-    state: State | None  # a move replaces the state object (and moves the version with it)
+    frozen: bytes | None  # a move replaces the frozen state (and moves the version with it)
     connected: frozenset[int]
     texts: dict[int | None, str] = field(default_factory=dict)
 
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
-        return self.info is info and self.state is (live.state if live else None) and self.connected == connected
+        return self.info is info and self.frozen is (live.frozen if live else None) and self.connected == connected
 
 
 class Payloads:
@@ -110,7 +110,7 @@ class Payloads:
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
         built = self._built.pop(info.id, None)
         if built is None or not built.current(info, live, connected):
-            built = Built(info, live.state if live else None, connected)
+            built = Built(info, live.frozen if live else None, connected)
         self._built[info.id] = built
         hold_at_most(self._built, self.held)
         if seat not in built.texts:

@@ -33,7 +33,7 @@ class RoomWatcher:
                 return
             task.cancel()
         task = asyncio.get_running_loop().create_task(self.watch(room_id))
-        task.add_done_callback(self._report_failure)
+        task.add_done_callback(lambda done: self._finished(room_id, done))
         self._tasks[room_id] = task
 
     async def resume_all(self) -> None:
@@ -46,6 +46,10 @@ class RoomWatcher:
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
-    def _report_failure(self, task: asyncio.Task) -> None:
+    def _finished(self, room_id: str, task: asyncio.Task) -> None:
+        """Forget the room's task (a finished one held on would keep its coroutine and frame
+        alive, one per room ever watched) and log its failure, if any."""
+        if self._tasks.get(room_id) is task:
+            del self._tasks[room_id]
         if not task.cancelled() and task.exception() is not None:
             log.error("%s failed", type(self).__name__, exc_info=task.exception())

@@ -69,16 +69,12 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
     limit = ws.app.state.settings.max_ws_message_bytes
     with service.bus.subscribe(room_id) as subscription:
         reader = asyncio.create_task(drain_incoming(ws, limit))
+        reader.add_done_callback(lambda _: subscription.close())  # the viewer left
         if seat is not None:
             await social.connected(room_id, seat)
         try:
             await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
-            while True:
-                changed = asyncio.create_task(subscription.next())
-                done, _ = await asyncio.wait({reader, changed}, return_when=asyncio.FIRST_COMPLETED)
-                if reader in done:
-                    changed.cancel()
-                    break
+            while await subscription.next() is not None:
                 await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
         except (WebSocketDisconnect, RuntimeError):
             pass  # the viewer left (sending on a socket that is closing raises RuntimeError)

@@ -1,0 +1,34 @@
+"""The event bus's subscriptions: a subscriber sees the newest version since it last looked,
+and a closed subscription wakes its waiter with None (how a live socket learns its viewer left)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.realtime.bus import EventBus
+
+
+async def test_a_subscriber_behind_gets_only_the_newest_version():
+    bus = EventBus()
+    with bus.subscribe("r1") as sub, bus.subscribe("r2") as other:
+        for version in (3, 5, 4):
+            await bus.publish("r1", version)
+        assert await asyncio.wait_for(sub.next(), 1) == 5
+        waiting = asyncio.create_task(sub.next())
+        await asyncio.sleep(0.01)
+        assert not waiting.done(), "nothing new was published"
+        bus.resync()
+        assert await asyncio.wait_for(waiting, 1) == -1
+        assert await asyncio.wait_for(other.next(), 1) == -1  # resync wakes every room
+    assert bus._subscribers == {}
+
+
+async def test_closing_a_subscription_wakes_its_waiter_with_none_for_good():
+    bus = EventBus()
+    with bus.subscribe("r1") as sub:
+        waiting = asyncio.create_task(sub.next())
+        await asyncio.sleep(0.01)
+        sub.close()
+        assert await asyncio.wait_for(waiting, 1) is None
+        await bus.publish("r1", 7)
+        assert await asyncio.wait_for(sub.next(), 1) is None
