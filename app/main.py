@@ -17,6 +17,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
 from app.api.errors import install_error_handlers
+from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
 from app.config import Settings, get_settings
 from app.db.database import Database
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     install_error_handlers(app)
+    app.add_middleware(MoveFrontDoor)
     app.include_router(api_router)
     app.include_router(live_router)
     app.include_router(pages_router)

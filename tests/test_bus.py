@@ -14,7 +14,7 @@ async def test_a_subscriber_behind_gets_only_the_newest_version():
         for version in (3, 5, 4):
             await bus.publish("r1", version)
         assert await asyncio.wait_for(sub.next(), 1) == 5
-        waiting = asyncio.create_task(sub.next())
+        waiting = sub.next()
         await asyncio.sleep(0.01)
         assert not waiting.done(), "nothing new was published"
         bus.resync()
@@ -26,9 +26,20 @@ async def test_a_subscriber_behind_gets_only_the_newest_version():
 async def test_closing_a_subscription_wakes_its_waiter_with_none_for_good():
     bus = EventBus()
     with bus.subscribe("r1") as sub:
-        waiting = asyncio.create_task(sub.next())
+        waiting = sub.next()
         await asyncio.sleep(0.01)
         sub.close()
         assert await asyncio.wait_for(waiting, 1) is None
-        await bus.publish("r1", 7)
+        await bus.publish("r1", 6)
         assert await asyncio.wait_for(sub.next(), 1) is None
+
+
+async def test_a_waiter_that_gave_up_loses_no_event():
+    bus = EventBus()
+    with bus.subscribe("r1") as sub:
+        try:
+            await asyncio.wait_for(sub.next(), 0.01)
+        except asyncio.TimeoutError:
+            pass
+        await bus.publish("r1", 2)
+        assert await asyncio.wait_for(sub.next(), 1) == 2

@@ -215,6 +215,11 @@ async def get_legal_actions(
 async def submit_action(
     room_id: str, body: SubmitAction, request: Request, authorization: str | None = Header(None)
 ):
+    """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
+    return await reply_to_move(request, room_id, body, authorization)
+
+
+async def reply_to_move(request: Request, room_id: str, body: SubmitAction, authorization: str | None) -> Response:
     service = rooms(request)
     seat = await service.seat_of(room_id, bearer(authorization))
     _, duplicate = await service.act(

@@ -21,33 +21,45 @@ SOCIAL = -1
 class Subscription:
     """One subscriber's pending event: the newest version since it last looked, or closed.
 
-    Waiting costs one future per event and nothing else: a socket that waited on a new task for
-    every event kept a task, its coroutine and context alive per socket, thousands of young
-    objects that each garbage collection of the youngest generation had to walk."""
+    ``next()`` hands out a bare future, which the notifier resolves: a waiting socket then holds
+    that future and nothing else. (Waiting in coroutines, or on a new task per event, kept
+    several objects alive per socket for the seconds between events: thousands of them, which
+    every collection of the garbage collector's youngest generation had to walk.)"""
 
     def __init__(self) -> None:
         self._latest: int | None = None
         self._closed = False
-        self._event = asyncio.Event()
+        self._waiter: asyncio.Future[int | None] | None = None
 
     def notify(self, version: int) -> None:
         self._latest = version if self._latest is None else max(self._latest, version)
-        self._event.set()
+        self._wake()
 
     def close(self) -> None:
-        """End the subscription: ``next`` returns None from now on (e.g. the viewer left)."""
+        """End the subscription: ``next`` yields None from now on (e.g. the viewer left)."""
         self._closed = True
-        self._event.set()
+        self._wake()
 
-    async def next(self) -> int | None:
-        """The newest version published since the last call (-1 if only resynced), or None
-        once closed."""
-        await self._event.wait()
+    def next(self) -> "asyncio.Future[int | None]":
+        """Await it for the newest version published since the last call (-1 if only
+        resynced), or None once closed."""
+        waiter = asyncio.get_running_loop().create_future()
+        if self._closed or self._latest is not None:
+            waiter.set_result(self._take())
+        else:
+            self._waiter = waiter
+        return waiter
+
+    def _wake(self) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():  # done: the waiter gave up (cancelled)
+            waiter.set_result(self._take())
+
+    def _take(self) -> int | None:
         if self._closed:
             return None
-        self._event.clear()
         version, self._latest = self._latest, None
-        return version if version is not None else -1
+        return -1 if version is None else version
 
 
 class Relay(Protocol):

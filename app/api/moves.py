@@ -1,0 +1,62 @@
+"""The front door of the busiest call, ``POST /api/rooms/{room_id}/actions``.
+
+Every move of every player comes through this one route, and FastAPI's routing, dependency
+solving and exception layers cost nearly as much CPU as the move itself (rules, database
+write, views). This middleware answers the calls that need none of that, a JSON body that
+parses and validates as ``SubmitAction``, with the route's own handler (``reply_to_move``),
+and room errors with the same ``error_response``. Everything else (a body that does not
+validate, another content type) goes on to the FastAPI route, which words the error as for
+every other call and documents the call in the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.api.errors import error_response
+from app.api.routes import SubmitAction, reply_to_move
+from app.rooms.errors import RoomError
+
+ACTIONS = re.compile(r"/api/rooms/([^/]+)/actions")
+
+
+class MoveFrontDoor:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = ACTIONS.fullmatch(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        request = Request(scope, receive) if found else None
+        if request is None or not json_content(request.headers.get("content-type")):
+            await self.app(scope, receive, send)
+            return
+        body = await request.body()
+        try:
+            move = SubmitAction.model_validate(orjson.loads(body))
+        except ValueError:  # not JSON, or not a SubmitAction (pydantic's error is a ValueError)
+            await self.app(scope, replay(body, receive), send)
+            return
+        try:
+            response = await reply_to_move(request, found[1], move, request.headers.get("authorization"))
+        except RoomError as exc:
+            response = error_response(request, exc.status, exc.code, exc.message, **exc.extra)
+        await response(scope, receive, send)
+
+
+def json_content(content_type: str | None) -> bool:
+    """Whether FastAPI would read the body as JSON: no content type, or application/json."""
+    return content_type is None or content_type.split(";")[0].strip().lower() == "application/json"
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` with the body already read handed out again first."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def again() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return again

@@ -1,0 +1,81 @@
+"""The front door of POST /api/rooms/{id}/actions (``app.api.moves``) answers every move exactly
+as the FastAPI route would, and hands every call it does not take on to the route."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.api import moves, routes
+from app.api.moves import MoveFrontDoor
+from tests.conftest import auth, create_started_room
+
+
+def counted(monkeypatch, module) -> list[str]:
+    """Record each call of ``reply_to_move`` made through ``module``."""
+    calls: list[str] = []
+    original = routes.reply_to_move
+
+    async def spy(request, room_id, body, authorization):
+        calls.append(room_id)
+        return await original(request, room_id, body, authorization)
+
+    monkeypatch.setattr(module, "reply_to_move", spy)
+    return calls
+
+
+async def test_every_refused_move_is_answered_as_by_the_route(client, monkeypatch):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+    seat = view["to_act"][0]
+    legal = view if seat == 0 else (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))).json()
+    action = legal["legal_actions"][0]["action"]
+    idle = next(s for s in range(3) if s not in view["to_act"])
+    path = f"/api/rooms/{room_id}/actions"
+    json = {"content-type": "application/json"}
+    cases = {
+        "no token": (path, {}, {"version": 0, "action": action}),
+        "foreign token": (path, auth("not-a-token"), {"version": 0, "action": action}),
+        "not a bearer": (path, {"authorization": "Basic abc"}, {"version": 0, "action": action}),
+        "stale version": (path, auth(tokens[seat]), {"version": 7, "action": action}),
+        "not your turn": (path, auth(tokens[idle]), {"version": 0, "action": action}),
+        "illegal": (path, auth(tokens[seat]), {"version": 0, "action": {"type": "no-such-move"}}),
+        "unknown room": ("/api/rooms/nope/actions", auth(tokens[seat]), {"version": 0, "action": action}),
+        "missing field": (path, auth(tokens[seat]), {"action": action}),
+        "wrong type": (path, auth(tokens[seat]), {"version": "first", "action": action}),
+        "not json": (path, {**auth(tokens[seat]), **json}, b"{version: 0"),
+        "form body": (path, {**auth(tokens[seat]), "content-type": "text/plain"}, b'{"version":0}'),
+    }
+    front = counted(monkeypatch, moves)
+    answers = {}
+    for name, (url, headers, body) in cases.items():
+        r = await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
+        answers[name] = (r.status_code, r.json())
+    assert len(front) == 7, "the front door took the calls whose body is a valid SubmitAction"
+    with monkeypatch.context() as bypass:
+        bypass.setattr(MoveFrontDoor, "__call__", lambda self, scope, receive, send: self.app(scope, receive, send))
+        for name, (url, headers, body) in cases.items():
+            r = await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
+            assert (r.status_code, r.json()) == answers[name], name
+    assert {status for status, _ in answers.values()} >= {401, 403, 404, 409, 422}
+    after = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+    assert after["version"] == 0, "no refused call changed the game"
+
+
+@pytest.mark.parametrize("front_door", [True, False])
+async def test_a_move_lands_and_is_answered_alike_either_way(client, monkeypatch, front_door):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    calls = counted(monkeypatch, moves if front_door else routes)
+    if not front_door:
+        monkeypatch.setattr(MoveFrontDoor, "__call__", lambda self, scope, receive, send: self.app(scope, receive, send))
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    seat = view["to_act"][0]
+    mine = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))).json()
+    move = {"version": 0, "action": mine["legal_actions"][0]["action"], "idempotency_key": "k1"}
+    first = await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(tokens[seat]))
+    again = await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(tokens[seat]))
+    assert calls == [room_id, room_id]
+    assert first.status_code == again.status_code == 200
+    assert first.headers["content-type"] == "application/json"
+    now = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))).json()
+    assert first.json() == {**now, "duplicate": False}
+    assert again.json() == {**now, "duplicate": True}
