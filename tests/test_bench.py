@@ -72,3 +72,27 @@ def test_footprint_reports_idle_memory_and_restart_times(capsys):
     assert all(row["restart_s"] > 0 for row in report["restart"])
     assert report["restart"][1]["first_view_of_a_finished_room_ms"] > 0
     assert "finished games: restart" in capsys.readouterr().out
+
+
+async def test_room_set_up_tries_a_dropped_connection_again_and_not_forever():
+    """The server may close a kept-alive connection just as the driver reuses it."""
+    import httpx
+
+    from app.bench.load import SETUP_ATTEMPTS, Driver
+
+    calls = []
+
+    def answer(request):
+        calls.append(request.url.path)
+        if len(calls) < 2 or request.url.path.endswith("/never"):
+            raise httpx.ReadError("connection closed by the server")
+        return httpx.Response(201, json={"room": {"id": "r1"}, "token": "t0"})
+
+    driver = Driver("http://arena.test", "troika")
+    driver.http = httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://arena.test")
+    assert (await driver.setup("/api/rooms", json={}))["room"]["id"] == "r1"
+    assert calls == ["/api/rooms", "/api/rooms"]
+    with pytest.raises(httpx.ReadError):
+        await driver.setup("/never")
+    assert calls.count("/never") == SETUP_ATTEMPTS
+    await driver.http.aclose()

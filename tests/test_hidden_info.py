@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from app.games.base import freeze, thaw
 from app.games.registry import GAMES
 from app.logs import redact
 from app.web.render import room_fragment
@@ -48,12 +47,12 @@ async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, sea
         info, live = await service.game_state(room_id)
         if info.status != "playing":
             break
-        original = live.frozen
+        original, before = live.frozen, live.state
         for seat, token in [(None, None), *enumerate(tokens)]:
             seen = await everything_seen_by(client, room_id, token)
-            redealt = game.randomize_hidden(thaw(original), seat, rng)
-            live.frozen = freeze(redealt)
-            changed += json.dumps(redealt, sort_keys=True) != json.dumps(thaw(original), sort_keys=True)
+            redealt = game.randomize_hidden(before, seat, rng)
+            live.hold(redealt)
+            changed += json.dumps(redealt, sort_keys=True) != json.dumps(before, sort_keys=True)
             try:
                 assert await everything_seen_by(client, room_id, token) == seen, (
                     f"seat {seat} sees something it should not"

@@ -10,6 +10,15 @@ from app.api.moves import MoveFrontDoor
 from tests.conftest import auth, create_started_room
 
 
+def straight_to_the_route(self, scope, receive, send):
+    """``MoveFrontDoor.__call__`` with the front door out of the way."""
+    return self.app(scope, receive, send)
+
+
+async def post(client, url, headers, body):
+    return await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
+
+
 def counted(monkeypatch, module) -> list[str]:
     """Record each call of ``reply_to_move`` made through ``module``."""
     calls: list[str] = []
@@ -48,13 +57,13 @@ async def test_every_refused_move_is_answered_as_by_the_route(client, monkeypatc
     front = counted(monkeypatch, moves)
     answers = {}
     for name, (url, headers, body) in cases.items():
-        r = await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
+        r = await post(client, url, headers, body)
         answers[name] = (r.status_code, r.json())
     assert len(front) == 7, "the front door took the calls whose body is a valid SubmitAction"
     with monkeypatch.context() as bypass:
-        bypass.setattr(MoveFrontDoor, "__call__", lambda self, scope, receive, send: self.app(scope, receive, send))
+        bypass.setattr(MoveFrontDoor, "__call__", straight_to_the_route)
         for name, (url, headers, body) in cases.items():
-            r = await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
+            r = await post(client, url, headers, body)
             assert (r.status_code, r.json()) == answers[name], name
     assert {status for status, _ in answers.values()} >= {401, 403, 404, 409, 422}
     after = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
@@ -66,7 +75,7 @@ async def test_a_move_lands_and_is_answered_alike_either_way(client, monkeypatch
     room_id, tokens = await create_started_room(client, "troika", 2)
     calls = counted(monkeypatch, moves if front_door else routes)
     if not front_door:
-        monkeypatch.setattr(MoveFrontDoor, "__call__", lambda self, scope, receive, send: self.app(scope, receive, send))
+        monkeypatch.setattr(MoveFrontDoor, "__call__", straight_to_the_route)
     view = (await client.get(f"/api/rooms/{room_id}/view")).json()
     seat = view["to_act"][0]
     mine = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))).json()

@@ -87,3 +87,16 @@ def test_only_the_latest_rooms_are_held(monkeypatch):
     assert len(counting.calls) == 3, "the two latest rooms were served as built"
     payloads.encoded(*rooms[0], 0, frozenset())
     assert len(counting.calls) == 4, "the oldest room was let go and is built again"
+
+
+def test_a_game_is_held_frozen_without_its_fixed_parts_and_thaws_whole():
+    info, live = room()
+    game = GAMES[SLUG]
+    setup = game.setup(4, {}, "seed-r1")
+    assert live.state == setup
+    assert b'"deck"' not in live.frozen and live.fixed == {"deck": setup["deck"]}
+    copy = live.state
+    copy["players"].clear()
+    assert live.state == setup, "each read is a copy of its own"
+    move(info, live)
+    assert live.version == 1 and b'"deck"' not in live.frozen and live.state["deck"] == setup["deck"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-from app.games.base import freeze
 from app.games.triatri import CARDS, GAME, deck
 from app.web.render import room_fragment
 from tests.conftest import create_started_room
@@ -63,7 +62,7 @@ async def render(client, state, seat):
     """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
     room_id, tokens = await create_started_room(client, "triatri", state["num_players"])
     info, live = await client.app.state.rooms.game_state(room_id)
-    live.frozen = freeze(state)
+    live.hold(state)
     return room_fragment(info, live, seat, None if seat is None else tokens[seat])
 
 

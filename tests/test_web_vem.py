@@ -9,7 +9,6 @@ import html as html_lib
 import json
 import re
 
-from app.games.base import freeze
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.attack import defence_base
 from app.web.render import room_fragment
@@ -54,7 +53,7 @@ async def render(client, state, seat):
     """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", len(state["players"]))
     info, live = await client.app.state.rooms.game_state(room_id)
-    live.frozen = freeze(state)
+    live.hold(state)
     return room_fragment(info, live, seat, None if seat is None else tokens[seat])
 
 

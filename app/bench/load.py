@@ -28,6 +28,7 @@ from app.bench.poster import Poster, PosterError
 
 DELIVERY_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 16
+SETUP_ATTEMPTS = 3
 
 
 @dataclass
@@ -81,18 +82,13 @@ class Room:
         self.poster = Poster(driver.base)
 
     async def open(self) -> None:
-        http, seats = self.driver.http, self.driver.seats
-        created = (await http.post("/api/rooms", json={"game": self.driver.game, "seats": seats, "name": "P0"}))
-        created.raise_for_status()
-        body = created.json()
+        seats = self.driver.seats
+        body = await self.driver.setup("/api/rooms", json={"game": self.driver.game, "seats": seats, "name": "P0"})
         self.id = body["room"]["id"]
         tokens = [body["token"]]
         for n in range(1, seats):
-            joined = await http.post(f"/api/rooms/{self.id}/seats", json={"name": f"P{n}"})
-            joined.raise_for_status()
-            tokens.append(joined.json()["token"])
-        started = await http.post(f"/api/rooms/{self.id}/start", headers=self.auth(tokens[0]))
-        started.raise_for_status()
+            tokens.append((await self.driver.setup(f"/api/rooms/{self.id}/seats", json={"name": f"P{n}"}))["token"])
+        await self.driver.setup(f"/api/rooms/{self.id}/start", headers=self.auth(tokens[0]))
         self.seats = [Seat(self, n, token) for n, token in enumerate(tokens)]
         for seat in self.seats:
             url = f"{self.driver.ws_base}/ws/rooms/{self.id}?format=json&token={seat.token}"
@@ -186,6 +182,19 @@ class Driver:
         self.rooms: list[Room] = []
         self.tally = Tally()
         self.measuring = False
+
+    async def setup(self, path: str, **options: Any) -> dict[str, Any]:
+        """POST one room set-up call; a kept-alive connection that the server closed just as
+        it was reused (a ``TransportError``) is tried again on a fresh one."""
+        for attempt in range(SETUP_ATTEMPTS):
+            try:
+                reply = await self.http.post(path, **options)
+                break
+            except httpx.TransportError:
+                if attempt == SETUP_ATTEMPTS - 1:
+                    raise
+        reply.raise_for_status()
+        return reply.json()
 
     async def grow(self, count: int) -> None:
         """Open rooms until there are ``count``."""

@@ -79,6 +79,9 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
+    # top-level state keys that ``setup`` fills and ``apply`` passes on untouched (the same
+    # object: a deck's card definitions, say); a room holds them once instead of in every copy
+    fixed_keys: tuple[str, ...]
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
 

@@ -436,6 +436,7 @@ class TriATri:
     title = "TriATri"
     min_players = 2
     max_players = 4
+    fixed_keys = ()
     options = (
         OptionSpec(
             "bga_three_player_rule",

@@ -419,6 +419,7 @@ class Troika:
     title = "Troika"
     min_players = 2
     max_players = 5
+    fixed_keys = ()
     options = (
         OptionSpec(
             "first_player",

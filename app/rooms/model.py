@@ -129,25 +129,42 @@ class RoomInfo:
 class LiveGame:
     """A room's rebuilt game state, and which seats were awaited at each version.
 
-    The state is held frozen (JSON bytes) and thawed afresh on each read. Held as objects, the
-    states of a thousand rooms were some 100,000 containers, each replaced by a move a few
-    seconds later: too long-lived to die before a garbage collection of the youngest
-    generation, so every such collection walked them all (pauses of 100 ms and more)."""
+    The state is held frozen (JSON bytes) and thawed afresh on each read; the parts the game
+    declares fixed (``Game.fixed_keys``, e.g. a deck's card definitions) are held once, as
+    they are, beside it. Held as objects, the states of a thousand rooms were some 100,000
+    containers, each replaced by a move a few seconds later: too long-lived to die before a
+    garbage collection of the youngest generation, so every such collection walked them all
+    (pauses of 100 ms and more)."""
 
     version: int
     frozen: bytes
+    fixed: dict[str, Any]
     awaited: list[frozenset[int]]
     seats_by_version: list[int]
 
     @classmethod
     def begin(cls, game: Game, state: State) -> "LiveGame":
         """A game at version 0, from the state ``game.setup`` made."""
-        return cls(0, freeze(state), [frozenset(game.to_act(state))], [])
+        fixed = {key: state[key] for key in game.fixed_keys}
+        return cls(0, freeze_moving(state, fixed), fixed, [frozenset(game.to_act(state))], [])
 
     @property
     def state(self) -> State:
-        """The current state: a fresh copy, the caller's to keep or change."""
-        return thaw(self.frozen)
+        """The current state: a fresh copy, the caller's to keep or change, except for its
+        fixed parts, which are shared and read-only (as for the engines, which never change
+        their input)."""
+        state = thaw(self.frozen)
+        state.update(self.fixed)
+        return state
+
+    def hold(self, state: State) -> None:
+        """Make ``state`` the current state."""
+        self.frozen = freeze_moving(state, self.fixed)
+
+
+def freeze_moving(state: State, fixed: dict[str, Any]) -> bytes:
+    """The state without its fixed parts, frozen."""
+    return freeze({key: value for key, value in state.items() if key not in fixed} if fixed else state)
 
 
 def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:
@@ -155,7 +172,7 @@ def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: Stat
     if new_state is None:
         replay(game, live, [(seat, action)])
     else:
-        live.frozen = freeze(new_state)
+        live.hold(new_state)
         live.version += 1
         live.seats_by_version.append(seat)
         live.awaited.append(frozenset(game.to_act(new_state)))
@@ -170,7 +187,7 @@ def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> Non
         state = game.apply(state, seat, action)
         seats.append(seat)
         awaited.append(frozenset(game.to_act(state)))
-    live.frozen = freeze(state)
+    live.hold(state)
     live.version += len(seats)
     live.seats_by_version.extend(seats)
     live.awaited.extend(awaited)

@@ -120,3 +120,15 @@ def test_views_of_a_whole_room_are_each_seats_view(slug, n):
         for seat in seats:
             assert json.dumps(together[seat], sort_keys=True) == json.dumps(game.view(state, seat), sort_keys=True)
         assert together[0] != together[1], "every seat got the same view: its own part is missing"
+
+
+@pytest.mark.parametrize(("slug", "n"), CASES)
+def test_fixed_parts_of_the_state_never_change(slug, n):
+    """A room holds a game's ``fixed_keys`` once and never freezes them again, so ``apply``
+    must hand them on unchanged through a whole game."""
+    game = GAMES[slug]
+    assert isinstance(game.fixed_keys, tuple)
+    states, _ = playout(game, n, f"fixed-{slug}-{n}", random.Random(5))
+    for key in game.fixed_keys:
+        assert all(key in state for state in states)
+        assert all(json.dumps(state[key]) == json.dumps(states[0][key]) for state in states), key

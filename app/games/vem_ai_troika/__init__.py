@@ -116,6 +116,7 @@ class VemAiTroika:
     title = "Vem aí a Troika"
     min_players = 2
     max_players = 4
+    fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
     options = (
         OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
         OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
