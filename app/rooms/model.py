@@ -181,6 +181,8 @@ def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: Stat
 def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> None:
     """Apply logged actions in order, thawing and freezing the state once for them all; the
     cached game changes only if every action applies."""
+    if not actions:
+        return
     state = live.state
     seats, awaited = [], []
     for seat, action in actions:
