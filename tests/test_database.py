@@ -4,6 +4,8 @@ cannot write; on both databases, ``write_all`` commits all of its statements or 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 
 import pytest
 from sqlalchemy import func, insert, select, update
@@ -75,3 +77,11 @@ async def test_on_sqlite_reading_sessions_cannot_write_and_writers_take_turns(sq
         assert await rooms_named(db, "m", *(f"w{n}" for n in range(5))) == 6
     finally:
         await db.dispose()
+
+
+def test_migrating_a_new_sqlite_file_switches_it_to_wal_once(tmp_path):
+    """Reading connections never switch the journal mode (two connections switching it at the
+    same moment fail with "database is locked"): migrations do it before the pools open."""
+    migrate(f"sqlite:///{tmp_path}/arena.db")
+    with contextlib.closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -25,14 +25,16 @@ def sqlite_engine(async_url: str, read_only: bool = False, **pool: int) -> Async
 
 
 def configure_sqlite(sync_engine: Engine, read_only: bool = False) -> None:
-    """WAL, a busy timeout, foreign keys and NORMAL sync on every new connection; with
-    ``read_only``, SQLite refuses any write on it (a write through a reading session fails)."""
+    """A busy timeout, foreign keys and NORMAL sync on every new connection, and WAL on every
+    writing one; with ``read_only``, SQLite refuses any write on it (a write through a reading
+    session fails)."""
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_conn, _record):
         cursor = dbapi_conn.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=30000")
+        if not read_only:  # the mode is kept in the file: ``migrate`` sets it before any reader
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
         if read_only:
@@ -52,8 +54,18 @@ def alembic_config(sync_url: str) -> Config:
 
 
 def migrate(sync_url: str) -> None:
-    """Bring the database to the newest schema (idempotent)."""
+    """Bring the database to the newest schema (idempotent); a SQLite file is switched to WAL
+    here, once, before the server's pools open it: two connections that switch it at the same
+    moment fail with "database is locked" (seen when the heartbeat's first write met the first
+    read at start-up)."""
     command.upgrade(alembic_config(sync_url), "head")
+    if sync_url.startswith("sqlite"):
+        engine = create_engine(sync_url, connect_args={"timeout": 30})
+        try:
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        finally:
+            engine.dispose()
 
 
 async def migrate_async(sync_url: str) -> None:
