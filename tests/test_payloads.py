@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
-from app.rooms.views import Payloads, seat_view
+from app.rooms.views import Payloads, legal_actions, seat_view
 
 SLUG = "vem-ai-a-troika"
 
@@ -100,3 +100,16 @@ def test_a_game_is_held_frozen_without_its_fixed_parts_and_thaws_whole():
     assert live.state == setup, "each read is a copy of its own"
     move(info, live)
     assert live.version == 1 and b'"deck"' not in live.frozen and live.state["deck"] == setup["deck"]
+
+
+def test_legal_actions_answer_as_the_seats_whole_payload_does():
+    info, live = room()
+    for _ in range(6):
+        for seat in range(4):
+            whole = seat_view(info, live, seat)
+            assert legal_actions(info, live, seat) == {
+                "version": whole["version"], "seat": seat, "legal_actions": whole["legal_actions"]}
+        assert any(legal_actions(info, live, seat)["legal_actions"] for seat in range(4))
+        info = move(info, live)
+    lobby = replace(info, status="open")
+    assert legal_actions(lobby, None, 1) == {"version": lobby.version, "seat": 1, "legal_actions": []}

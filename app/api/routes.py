@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.games.registry import GAMES
 from app.rooms.errors import Unauthorized
 from app.rooms.service import RoomService
-from app.rooms.views import Payloads, encode, seat_view
+from app.rooms.views import Payloads, encode, legal_actions
 
 router = APIRouter()
 
@@ -206,9 +206,7 @@ async def get_legal_actions(
     service = rooms(request)
     await service.refresh(room_id)
     seat = await service.seat_of(room_id, bearer(authorization))
-    info, live = await service.game_state(room_id)
-    payload = seat_view(info, live, seat)
-    return json_text(encode({"version": payload["version"], "seat": seat, "legal_actions": payload["legal_actions"]}))
+    return json_text(encode(legal_actions(*await service.game_state(room_id), seat)))
 
 
 @router.post("/api/rooms/{room_id}/actions", tags=["play"])

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from app.games.base import visible_log
+from app.games.base import Game, State, visible_log
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.model import LiveGame, RoomInfo, with_names
@@ -52,7 +52,7 @@ def seat_views(
     shown = game.views(state, seats)
     payloads = {}
     for seat in seats:
-        legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+        legal = labelled_legal_actions(game, state, seat, to_act)
         payloads[seat] = {
             "room": room,
             "version": live.version,
@@ -61,12 +61,29 @@ def seat_views(
             "to_act": to_act,
             "your_turn": bool(legal),
             "view": shown[seat],
-            "legal_actions": [{"action": a, "label": game.describe(a, state)} for a in legal],
+            "legal_actions": legal,
             "log": with_names(visible_log(state.get("log", []), seat, LOG_TAIL), info.seats),
             "outcome": outcome.to_json() if outcome else None,
             "connected": present,
         }
     return payloads
+
+
+def labelled_legal_actions(game: Game, state: State, seat: int | None, to_act: Iterable[int]) -> list[dict[str, Any]]:
+    """The seat's legal actions, each with its button label (none for a spectator or a seat
+    not awaited)."""
+    legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+    return [{"action": a, "label": game.describe(a, state)} for a in legal]
+
+
+def legal_actions(info: RoomInfo, live: LiveGame | None, seat: int) -> dict[str, Any]:
+    """What GET /legal-actions answers: the version and the seat's labelled legal actions
+    (the same list as in its ``seat_view``, without building the rest of the payload)."""
+    if live is None:
+        return {"version": info.version, "seat": seat, "legal_actions": []}
+    game, state = GAMES[info.game], live.state
+    return {"version": live.version, "seat": seat,
+            "legal_actions": labelled_legal_actions(game, state, seat, game.to_act(state))}
 
 
 def encode(payload: dict[str, Any]) -> str:
