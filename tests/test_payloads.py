@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo, advance
+from app.rooms.model import LiveGame, RoomInfo, replay
 from app.rooms.views import Payloads, legal_actions, seat_view
 
 SLUG = "vem-ai-a-troika"
@@ -27,7 +27,7 @@ def move(info: RoomInfo, live: LiveGame) -> RoomInfo:
     """One random legal move, as the service makes it: the game advances, the facts are replaced."""
     game = GAMES[SLUG]
     seat = min(game.to_act(live.state))
-    advance(game, live, seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))
+    replay(game, live, [(seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))])
     return replace(info, version=live.version)
 
 

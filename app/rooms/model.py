@@ -167,15 +167,9 @@ def freeze_moving(state: State, fixed: dict[str, Any]) -> bytes:
     return freeze({key: value for key, value in state.items() if key not in fixed} if fixed else state)
 
 
-def advance(game: Game, live: LiveGame, seat: int, action: dict, new_state: State | None = None) -> None:
-    """Move the cached game one action forward (applying it when no new state is given)."""
-    if new_state is None:
-        replay(game, live, [(seat, action)])
-    else:
-        live.hold(new_state)
-        live.version += 1
-        live.seats_by_version.append(seat)
-        live.awaited.append(frozenset(game.to_act(new_state)))
+def advance(game: Game, live: LiveGame, seat: int, new_state: State) -> None:
+    """Move the cached game one action forward: ``new_state`` is the state after the action."""
+    moved(live, new_state, [seat], [frozenset(game.to_act(new_state))])
 
 
 def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> None:
@@ -189,6 +183,11 @@ def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> Non
         state = game.apply(state, seat, action)
         seats.append(seat)
         awaited.append(frozenset(game.to_act(state)))
+    moved(live, state, seats, awaited)
+
+
+def moved(live: LiveGame, state: State, seats: list[int], awaited: list[frozenset[int]]) -> None:
+    """Record actions by ``seats`` that led to ``state``, and whom each new version awaits."""
     live.hold(state)
     live.version += len(seats)
     live.seats_by_version.extend(seats)

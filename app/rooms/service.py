@@ -460,7 +460,7 @@ class RoomService:
                 self._games.pop(room_id, None)
                 self._infos.invalidate(room_id)
                 raise Conflict("another move landed first", version=await self._current_version(room_id))
-            advance(game, live, seat, action, new_state)
+            advance(game, live, seat, new_state)
             await self.bus.publish(room_id, seq)
             self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         return seq, False
