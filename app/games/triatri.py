@@ -1,7 +1,7 @@
 """TriATri: a trick-taking game for 2-4 players about collecting coloured gems.
 
-Rules in brief (our own summary; the server's rulings are A1-A10 in RULINGS.md)
---------------------------------------------------------------------------------
+Rules in brief (our own summary; the server's rulings are A1-A10 in docs/rulings.md)
+------------------------------------------------------------------------------------
 Cards are red (fire), blue (water) or green (wood) with a number, plus colourless fakes.
 The colours form a cycle: red beats green, green beats blue, blue beats red. The deck depends
 on the player count: 2 players use 2-6 of each colour and 2 fakes, 3 players 2-7 and 1 fake,

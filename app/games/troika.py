@@ -33,8 +33,8 @@ is started by the player with the fewest round points (ties: nearest clockwise f
 previous first player, that player included). After round 3 the highest token total wins;
 ties go to the higher round-3 score, then the win is shared.
 
-Decisions where the rulings are silent
---------------------------------------
+Decisions where the rulings (T1-T10 in docs/rulings.md) are silent
+------------------------------------------------------------------
 - A player who failed (failed call, or no fuel-set) has no round score: they do not compete
   for the +2/+1 tokens, they count as having the fewest points when choosing the next first
   player, and as lower than any score in the final tie-break. Their breakdown shows their

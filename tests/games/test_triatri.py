@@ -1,4 +1,5 @@
-"""Scenario tests for TriATri: every rule, every worked case of the rulebook and rulings A1-A10."""
+"""Scenario tests for TriATri: every rule, every worked case of the rulebook and rulings A1-A10
+(docs/rulings.md)."""
 
 from __future__ import annotations
 

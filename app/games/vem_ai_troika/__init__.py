@@ -1,7 +1,7 @@
 """Vem aí a Troika: a Portuguese political card game for 2-4 players (basic rules).
 
-Rules in brief (our own summary; the server's rulings are V1-V10 in RULINGS.md)
---------------------------------------------------------------------------------
+Rules in brief (our own summary; the server's rulings are V1-V11 in docs/rulings.md)
+------------------------------------------------------------------------------------
 Each player leads a faction in Portugalândia with a Leader and gathers Group cards (gold, blue,
 red and grey Families, at most 4 per colour on the table). Cards carry Power (attacks and
 points), Votes (Elections) and Income (money). The deck is the project's own reconstruction
