@@ -20,6 +20,8 @@ class Settings(BaseSettings):
     port: int = 8000
     allowed_origins: str = ""
     max_ws_message_bytes: int = 4096
+    max_sockets_per_seat: int = 8
+    max_spectators_per_room: int = 100
     log_level: str = "info"
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0

@@ -31,6 +31,7 @@ from app.rooms.social import Social
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
+from app.web.caps import SocketCaps
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.rooms = RoomService(database, app.state.bus)
         app.state.social = Social(database, app.state.bus)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
+        app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms)

@@ -1,13 +1,16 @@
 """The live websocket: ``/ws/rooms/<id>`` pushes the room to one viewer whenever it changes.
 
 The socket is authorised once, at the handshake: a ``token`` query parameter binds it to that
-seat, none makes it a spectator's. The handshake's ``Origin`` must be this server's own (or one
-listed in ALLOWED_ORIGINS). On connect, and after every change published on the event bus, the
+seat, none makes it a spectator's; a missing room or a token that holds no seat is refused
+before the socket is accepted. The handshake's ``Origin`` must be this server's own (or one
+listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past their cap
+(``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every change published on the event bus, the
 viewer gets its current view: HTML fragments for the browser (swapped by id by htmx's ws
 extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view (built
 once per change for every connected seat, ``app.rooms.views.Payloads``).
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
-size limit, or a flood of frames, closes the socket. Open seat sockets count as presence.
+size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
+failure while serving (the database down, say) closes the socket with 1011 and a reason.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy import exc as sa_exc
 
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
@@ -57,35 +61,84 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
         await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
     try:
-        seat = await service.seat_of(room_id, token) if token else None
-        if token is None:
-            await service.room(room_id)
-    except RoomError as exc:
+        seat = await seat_of(service, room_id, token)
+    except RoomError as exc:  # no such room, or a token that holds no seat: refused (403)
         await ws.close(code=POLICY_VIOLATION, reason=exc.message)
         return
-    fmt = "json" if format == "json" else "html"
-    await ws.accept()
+    except Exception as exc:
+        await ws.accept()
+        await close_on_failure(ws, room_id, exc)
+        return
+    with ws.app.state.sockets.admit(room_id, seat) as refusal:
+        await ws.accept()
+        if refusal:
+            await ws.close(code=POLICY_VIOLATION, reason=refusal)
+            return
+        await serve(ws, service, room_id, seat, token, "json" if format == "json" else "html")
+
+
+async def seat_of(service: RoomService, room_id: str, token: str | None) -> int | None:
+    """The seat a handshake's token holds (None, for a spectator: no token at all); raises a
+    RoomError for a missing room or a token (even an empty one) that holds no seat there."""
+    if token is None:
+        await service.room(room_id)
+        return None
+    return await service.seat_of(room_id, token)
+
+
+async def serve(ws: WebSocket, service: RoomService, room_id: str, seat: int | None, token: str | None, fmt: str):
+    """Push the view until the viewer leaves; on a failure (the database down, say) close with
+    1011 and a reason. The reader task is always cancelled and awaited, and presence undone."""
     social = ws.app.state.social
-    limit = ws.app.state.settings.max_ws_message_bytes
+    present = False
     with service.bus.subscribe(room_id) as subscription:
-        reader = asyncio.create_task(drain_incoming(ws, limit))
+        reader = asyncio.create_task(drain_incoming(ws, ws.app.state.settings.max_ws_message_bytes))
         reader.add_done_callback(lambda _: subscription.close())  # the viewer left
-        if seat is not None:
-            await social.connected(room_id, seat)
         try:
+            if seat is not None:
+                await social.connected(room_id, seat)
+                present = True
             await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
             while await subscription.next() is not None:
                 await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
         except (WebSocketDisconnect, RuntimeError):
             pass  # the viewer left (sending on a socket that is closing raises RuntimeError)
-        except Exception:
-            log.exception("live socket of room %s failed", room_id)
-            with contextlib.suppress(Exception):
-                await ws.close(code=INTERNAL_ERROR, reason="server error")
+        except Exception as exc:
+            await close_on_failure(ws, room_id, exc)
         finally:
             reader.cancel()
-            if seat is not None:
-                await social.disconnected(room_id, seat)
+            await asyncio.gather(reader, return_exceptions=True)
+            if present:
+                try:
+                    await social.disconnected(room_id, seat)
+                except Exception as exc:
+                    log_failure("presence of room %s not cleared", room_id, exc)
+
+
+def log_failure(message: str, room_id: str, exc: Exception) -> None:
+    """Database trouble is expected in an outage: one line with its cause. Anything else is a
+    bug, logged with its traceback."""
+    if database_trouble(exc):
+        log.warning(message + ": %s", room_id, one_line(exc))
+    else:
+        log.exception(message, room_id)
+
+
+def database_trouble(exc: Exception) -> bool:
+    """True for the database being unreachable, full or timing out (not for a bug)."""
+    return isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError))
+
+
+def one_line(exc: Exception) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
+
+
+async def close_on_failure(ws: WebSocket, room_id: str, exc: Exception) -> None:
+    log_failure("live socket of room %s closed", room_id, exc)
+    reason = "database unavailable, try again shortly" if database_trouble(exc) else "server error"
+    with contextlib.suppress(Exception):
+        await ws.close(code=INTERNAL_ERROR, reason=reason)
 
 
 async def drain_incoming(ws: WebSocket, limit: int) -> None:
