@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 
-from app.api.errors import install_error_handlers
+from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
 from app.config import Settings, get_settings
@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     install_error_handlers(app)
     app.add_middleware(MoveFrontDoor)
+    app.add_middleware(ErrorBoundary)  # round the routes and the move front door (app.api.errors)
     app.include_router(api_router)
     app.include_router(live_router)
     app.include_router(pages_router)

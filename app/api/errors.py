@@ -1,7 +1,11 @@
 """Every error leaves the server as a readable message, JSON under /api, never a stack trace.
 
-Room errors carry their own status; request validation errors are summarised field by field;
-anything unexpected is logged server-side and answered with a plain 500 message.
+Room errors carry their own status; request validation errors are summarised field by field.
+Whatever else escapes a route (or the move front door) is answered by :class:`ErrorBoundary`
+and goes no further: database trouble (``app.db.faults``) as 503 with its reason and a
+``Retry-After``, logged as one line; anything else as a plain 500, logged once with its
+traceback. (An exception let out of the app would be logged a second time by the server, and
+would cost the client its kept-alive connection.)
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.db.faults import outage
 from app.logs import redact
 from app.rooms.errors import RoomError
 from app.web.render import templates
@@ -26,11 +32,11 @@ def wants_json(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, code: str, message: str, **extra):
+def error_response(request: Request, status: int, code: str, message: str, headers=None, **extra):
     if wants_json(request):
-        return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+        return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
     return templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status
+        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
     )
 
 
@@ -58,7 +64,50 @@ def install_error_handlers(app: FastAPI) -> None:
             message = "no such page"
         return error_response(request, exc.status_code, "http_error", message)
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception):
-        log.exception("unexpected error on %s %s", request.method, redact(request.url.path))
-        return error_response(request, 500, "internal", "the server hit an unexpected error")
+
+INTERNAL_ERROR = 1011  # the websocket close code for a server-side failure
+RESPONSE_STARTS = {"http.response.start", "websocket.accept", "websocket.close", "websocket.http.response.start"}
+
+
+class ErrorBoundary:
+    """ASGI middleware: the last stop of an exception on its way out of the app (see above).
+
+    Once a response has started, nothing more can be said to the client: the failure is only
+    logged. A websocket that fails before it is answered is refused with 1011 and the reason."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] in RESPONSE_STARTS
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched_send)
+        except Exception as exc:
+            trouble = outage(exc)
+            where = f"{scope.get('method', 'WEBSOCKET')} {redact(scope['path'])}"
+            if trouble is not None:
+                log.warning("database unavailable on %s: %s (%s)", where, trouble.reason, trouble.cause)
+            else:
+                log.error("unexpected error on %s", where, exc_info=exc)
+            if started:
+                return
+            if scope["type"] == "websocket":
+                reason = trouble.message if trouble else "server error"
+                await send({"type": "websocket.close", "code": INTERNAL_ERROR, "reason": reason})
+                return
+            request = Request(scope, receive)
+            if trouble is not None:
+                response = error_response(request, 503, "database_unavailable", trouble.message,
+                                          headers={"Retry-After": str(trouble.retry_after)})
+            else:
+                response = error_response(request, 500, "internal", "the server hit an unexpected error")
+            await response(scope, receive, send)

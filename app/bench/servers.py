@@ -16,7 +16,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import httpx
 
@@ -34,8 +34,9 @@ def free_port() -> int:
 class Server:
     """A running server process: its base URL and its resource use."""
 
-    def __init__(self, proc: subprocess.Popen, base: str, started_in: float):
+    def __init__(self, proc: subprocess.Popen, base: str, started_in: float, output: Callable[[], str]):
         self.proc, self.base, self.started_in = proc, base, started_in
+        self.output = output  # everything the process has printed so far
 
     def cpu_seconds(self) -> float:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -65,9 +66,12 @@ def process(module: str, env: dict[str, str], port: int | None = None, access_lo
     )
     base = f"http://127.0.0.1:{port}"
 
-    def tail() -> str:
+    def printed() -> str:
         output.seek(0)
-        return output.read().decode(errors="replace")[-6000:]
+        return output.read().decode(errors="replace")
+
+    def tail() -> str:
+        return printed()[-6000:]
 
     try:
         while True:
@@ -79,7 +83,7 @@ def process(module: str, env: dict[str, str], port: int | None = None, access_lo
             if proc.poll() is not None or time.monotonic() - began > 60:
                 raise RuntimeError(f"{module} did not start: {tail()}")
             time.sleep(0.05)
-        yield Server(proc, base, time.monotonic() - began)
+        yield Server(proc, base, time.monotonic() - began, printed)
     except BaseException:
         print(f"--- output of {module} on port {port} ---\n{tail()}")
         raise

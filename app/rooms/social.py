@@ -23,6 +23,7 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from app.db.database import Database
+from app.db.faults import log_failure
 from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
@@ -135,8 +136,8 @@ class Social:
         while True:
             try:
                 await self.beat()
-            except Exception:
-                log.exception("presence heartbeat failed")
+            except Exception as exc:
+                log_failure(log, "presence heartbeat failed", exc)
             await asyncio.sleep(HEARTBEAT)
 
     async def beat(self) -> None:

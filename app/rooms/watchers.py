@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 
+from app.db.faults import log_failure
 from app.rooms.service import RoomService
 
 log = logging.getLogger("troika_arena")
@@ -52,4 +53,4 @@ class RoomWatcher:
         if self._tasks.get(room_id) is task:
             del self._tasks[room_id]
         if not task.cancelled() and task.exception() is not None:
-            log.error("%s failed", type(self).__name__, exc_info=task.exception())
+            log_failure(log, f"{type(self).__name__} failed in room {room_id}", task.exception())
