@@ -23,8 +23,8 @@ from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import exc as sa_exc
 
+from app.db.faults import log_failure, outage
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.web.render import render_room
@@ -112,31 +112,13 @@ async def serve(ws: WebSocket, service: RoomService, room_id: str, seat: int | N
                 try:
                     await social.disconnected(room_id, seat)
                 except Exception as exc:
-                    log_failure("presence of room %s not cleared", room_id, exc)
-
-
-def log_failure(message: str, room_id: str, exc: Exception) -> None:
-    """Database trouble is expected in an outage: one line with its cause. Anything else is a
-    bug, logged with its traceback."""
-    if database_trouble(exc):
-        log.warning(message + ": %s", room_id, one_line(exc))
-    else:
-        log.exception(message, room_id)
-
-
-def database_trouble(exc: Exception) -> bool:
-    """True for the database being unreachable, full or timing out (not for a bug)."""
-    return isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, OSError))
-
-
-def one_line(exc: Exception) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"
+                    log_failure(log, f"presence of room {room_id} not cleared", exc)
 
 
 async def close_on_failure(ws: WebSocket, room_id: str, exc: Exception) -> None:
-    log_failure("live socket of room %s closed", room_id, exc)
-    reason = "database unavailable, try again shortly" if database_trouble(exc) else "server error"
+    """Database trouble (``app.db.faults``) is logged as one line, anything else as a bug."""
+    log_failure(log, f"live socket of room {room_id} closed", exc)
+    reason = "database unavailable, try again shortly" if outage(exc) else "server error"
     with contextlib.suppress(Exception):
         await ws.close(code=INTERNAL_ERROR, reason=reason)
 
