@@ -1,5 +1,7 @@
 """Schemathesis over the OpenAPI description: generated requests to every JSON route of a live
-server (with a real seat token, mostly against a real room in play) never produce a 5xx.
+server, on SQLite and on Postgres (with a real seat token, mostly against a real room in play),
+never produce a 5xx. Path parameters are also replaced, at random, by numbers beyond what a
+database column holds and by strings no room id has (NUL, dots, non-ASCII, very long).
 
 The operations are driven with Hypothesis directly (schemathesis' lazy pytest fixture loader
 does not run under pytest 9)."""
@@ -7,6 +9,7 @@ does not run under pytest 9)."""
 from __future__ import annotations
 
 import httpx
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,34 +18,52 @@ from schemathesis.checks import not_a_server_error
 from tests.servers import free_port, server_process
 
 EXAMPLES_PER_OPERATION = 30
+HUGE_NUMBERS = st.one_of(st.integers(min_value=2**31 - 1), st.integers(max_value=-(2**31))).map(str)
+ODD_STRINGS = st.one_of(
+    st.sampled_from(["\x00", "a\x00b", "..", ".", "%", "1e3", "-0", " 1", "0x1f", "é", "🂡", "x" * 300]),
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40),
+)
+ODD_PATH_VALUES = st.one_of(HUGE_NUMBERS, ODD_STRINGS)
+
+
+def open_room(base: str) -> tuple[str, str]:
+    host = httpx.post(f"{base}/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()
+    return host["room"]["id"], host["token"]
 
 
 def start_room(base: str) -> tuple[str, str]:
-    host = httpx.post(f"{base}/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()
-    room_id, token = host["room"]["id"], host["token"]
+    room_id, token = open_room(base)
     httpx.post(f"{base}/api/rooms/{room_id}/seats", json={"name": "Bo"})
     httpx.post(f"{base}/api/rooms/{room_id}/start", headers={"Authorization": f"Bearer {token}"})
     return room_id, token
 
 
-def test_no_generated_request_makes_the_server_fail(sqlite_url):
-    with server_process(sqlite_url, free_port()) as (_, base):
-        room_id, token = start_room(base)
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_no_generated_request_makes_the_server_fail(request, backend, sqlite_url):
+    url = sqlite_url if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    with server_process(url, free_port()) as (_, base):
+        real_rooms = [start_room(base), open_room(base)]  # one in play, one whose host may seat bots
         schema = schemathesis.openapi.from_url(f"{base}/openapi.json")
         operations = [result.ok() for result in schema.get_all_operations()]
         assert len(operations) >= 12
         for operation in operations:
 
-            @given(case=operation.as_strategy(), real_room=st.booleans(), with_token=st.booleans())
+            @given(case=operation.as_strategy(), real_room=st.sampled_from([None, *real_rooms]),
+                   with_token=st.booleans(), data=st.data())
             @settings(
                 max_examples=EXAMPLES_PER_OPERATION,
                 deadline=None,
                 database=None,
                 suppress_health_check=list(HealthCheck),
             )
-            def check(case, real_room, with_token):
-                if real_room and "room_id" in (case.path_parameters or {}):
-                    case.path_parameters["room_id"] = room_id
+            def check(case, real_room, with_token, data):
+                params = case.path_parameters or {}
+                room_id, token = real_room or real_rooms[0]
+                if real_room and "room_id" in params:
+                    params["room_id"] = room_id
+                for name in list(params):
+                    if data.draw(st.integers(0, 3)) == 0:
+                        params[name] = data.draw(ODD_PATH_VALUES)
                 headers = {"Authorization": f"Bearer {token}"} if with_token else {}
                 case.call_and_validate(base_url=base, headers=headers, checks=[not_a_server_error])
 

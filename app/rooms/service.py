@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,8 +45,26 @@ from app.rooms.model import (
     with_names,
 )
 
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
+MAX_KEY_LENGTH = 64
 MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
+
+
+def known_id(room_id: Any) -> str:
+    """``room_id`` if it could name a room; anything else (odd characters, too long, a NUL that
+    Postgres would refuse) is no room, answered 404 without asking the database."""
+    if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
+        raise NotFound("no such room")
+    return room_id
+
+
+def check_key(key: Any) -> None:
+    """An idempotency key, when given: 1 to 64 printable characters (no NUL or lone surrogate
+    that a database would refuse to store)."""
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH
+                            or not key.isprintable()):
+        raise BadRequest(f"idempotency_key must be text of 1 to {MAX_KEY_LENGTH} printable characters")
 
 
 def check_level(level: Any) -> None:
@@ -115,8 +134,7 @@ class RoomService:
 
     async def room(self, room_id: str) -> RoomInfo:
         """The room's facts, from the cache that every published change refreshes."""
-        if not isinstance(room_id, str):
-            raise NotFound("no such room")
+        known_id(room_id)
         return await self._infos.get(room_id, lambda: self._load_room(room_id))
 
     async def refresh(self, room_id: str) -> None:
@@ -136,7 +154,7 @@ class RoomService:
             return await self._room(session, room_id)
 
     async def _room(self, session: AsyncSession, room_id: str) -> RoomInfo:
-        row = await session.get(Room, room_id) if isinstance(room_id, str) else None
+        row = await session.get(Room, known_id(room_id))
         if row is None or row.game not in GAMES:
             raise NotFound("no such room")
         seats = (await session.exec(select(Seat).where(Seat.room_id == room_id))).all()
@@ -349,6 +367,8 @@ class RoomService:
         async with self._changing(room_id) as (session, info):
             require_host(info, by_seat, "remove bots")
             require_open(info, "bots can be removed before the game starts")
+            if seat not in range(info.num_seats):  # a number the database could not even hold
+                raise NotFound("no bot sits in that seat")
             result = await session.exec(
                 delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH)
             )
@@ -414,10 +434,7 @@ class RoomService:
             raise BadRequest("version must be the whole number of the view you acted on")
         if not isinstance(action, dict):
             raise BadRequest("action must be an object with a 'type' field")
-        if idempotency_key is not None and (
-            not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64
-        ):
-            raise BadRequest("idempotency_key must be text of 1 to 64 characters")
+        check_key(idempotency_key)
         async with self._lock(room_id):
             info = await self.room(room_id)
             async with self.db.read() as session:

@@ -57,6 +57,8 @@ class Social:
         text = " ".join(text.split())
         if len(text) > MAX_CHAT_LENGTH:
             raise BadRequest(f"chat messages are at most {MAX_CHAT_LENGTH} characters")
+        if not text.isprintable():  # a NUL or a lone surrogate, which no database stores
+            raise BadRequest("chat messages must contain only printable characters")
         self._throttle(room_id, seat)
         async with self.db.write() as session:
             name = (

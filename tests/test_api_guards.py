@@ -1,0 +1,57 @@
+"""The API's guards against odd input, on both databases: numbers and strings that a database
+cannot hold answer 404 or 400, never 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import auth, create_started_room, running_app
+
+HUGE = "100000000000000000000000000000"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request, sqlite_url):
+    return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+async def post_escaped(client, path, body, headers):
+    """POST ``body`` as ASCII JSON, so that a lone surrogate travels as its ``\\ud800`` escape."""
+    return await client.post(path, content=json.dumps(body), headers={**headers, "content-type": "application/json"})
+
+
+async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
+    async with running_app(database_url) as client:
+        r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})
+        room_id, host = r.json()["room"]["id"], r.json()["token"]
+        for number in (HUGE, f"-{HUGE}", str(2**63), str(2**31), "-1", "7"):
+            r = await client.delete(f"/api/rooms/{room_id}/seats/{number}", headers=auth(host))
+            assert r.status_code == 404, (number, r.text)
+            r = await client.put(f"/api/rooms/{room_id}/seats/{number}/autopilot", json={"bot": "random"},
+                                 headers=auth(host))
+            assert r.status_code == 404, (number, r.text)
+        r = await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": int(HUGE)},
+                              headers=auth(host))
+        assert r.status_code in (404, 409, 422), r.text
+
+
+async def test_strings_a_database_cannot_store_are_refused_not_500(database_url):
+    async with running_app(database_url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        for odd in ("a%00b", "x" * 40, "%C3%A9t%C3%A9", "a.b", "%20"):
+            for path in (f"/api/rooms/{odd}", f"/api/rooms/{odd}/view", f"/api/rooms/{odd}/chat"):
+                r = await client.get(path)
+                assert r.status_code == 404, (path, r.text)
+        for text in ("a\x00b", "a\ud800b"):
+            r = await post_escaped(client, f"/api/rooms/{room_id}/chat", {"text": text}, auth(tokens[0]))
+            assert r.status_code == 400, r.text
+        seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+        action = legal["legal_actions"][0]["action"]
+        for key in ("k\x00", "k\ud800", "", "k" * 65):
+            r = await post_escaped(client, f"/api/rooms/{room_id}/actions",
+                                   {"version": 0, "action": action, "idempotency_key": key}, auth(tokens[seat]))
+            assert r.status_code in (400, 422), (key, r.text)
+        assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
