@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from app.config import get_settings
@@ -17,6 +18,9 @@ from app.config import get_settings
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
+        os.environ["HOST"] = args.host
+        get_settings.cache_clear()
     settings = get_settings()
     uvicorn.run(
         "app.main:app",

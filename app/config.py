@@ -19,6 +19,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     allowed_origins: str = ""
+    allowed_hosts: str = ""
     max_ws_message_bytes: int = 4096
     max_sockets_per_seat: int = 8
     max_spectators_per_room: int = 100
@@ -41,6 +42,12 @@ class Settings(BaseSettings):
 
     def origins(self) -> set[str]:
         return {o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()}
+
+    def hosts(self) -> list[str]:
+        """Host header names this server answers to: the bind address, ``localhost`` and
+        ``127.0.0.1``, and those listed in ALLOWED_HOSTS (``*.example.org`` or ``*`` for any)."""
+        extra = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
+        return sorted({self.host.lower(), "localhost", "127.0.0.1", *extra})
 
 
 def to_driver_url(url: str, *, sync: bool) -> str:

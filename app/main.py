@@ -15,6 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.moves import MoveFrontDoor
@@ -101,6 +102,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(MoveFrontDoor)
     app.add_middleware(ErrorBoundary)  # round the routes and the move front door (app.api.errors)
+    # Outermost: a request or websocket naming a host this server does not serve (DNS rebinding)
+    # is refused before anything else reads it.
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
     app.include_router(api_router)
     app.include_router(live_router)
     app.include_router(pages_router)

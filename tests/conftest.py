@@ -45,7 +45,9 @@ def sqlite_url(tmp_path):
 
 @asynccontextmanager
 async def running_app(database_url: str, **settings):
-    """An app with its lifespan entered, and an httpx client talking to it in-process."""
+    """An app with its lifespan entered, and an httpx client talking to it in-process (as host
+    ``arena.test``, which these test settings allow)."""
+    settings.setdefault("allowed_hosts", "arena.test")
     app = create_app(Settings(database_url=database_url, **settings))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

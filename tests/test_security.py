@@ -1,0 +1,81 @@
+"""What the browser is told and who may talk to the server: the Host allow-list (ALLOWED_HOSTS)
+that closes DNS rebinding, for pages, the API and websocket handshakes."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.config import Settings
+from tests.servers import free_port
+from tests.test_live_server import make_room
+from tests.test_sockets import in_process_server
+
+
+async def handshake_status(base: str, path: str, host: str, origin: str) -> int:
+    """The HTTP status a websocket handshake to ``path`` gets, sent with these Host and Origin
+    headers over a raw connection (101: accepted)."""
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    await writer.drain()
+    status = int((await asyncio.wait_for(reader.readline(), 10)).split()[1])
+    writer.close()
+    return status
+
+
+def test_the_default_hosts_are_the_bind_address_and_loopback_names():
+    assert Settings(host="127.0.0.1").hosts() == ["127.0.0.1", "localhost"]
+    assert Settings(host="0.0.0.0").hosts() == ["0.0.0.0", "127.0.0.1", "localhost"]
+    listed = Settings(allowed_hosts=" Games.Example.org, *.example.net ").hosts()
+    assert listed == ["*.example.net", "127.0.0.1", "games.example.org", "localhost"]
+
+
+async def test_a_foreign_host_header_is_refused_for_pages_api_and_sockets(sqlite_url):
+    async with in_process_server(sqlite_url, allowed_hosts="games.example.org") as (base, _):
+        port = urlsplit(base).port
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, _ = await make_room(client)
+            for path in ("/", f"/rooms/{room_id}", "/api/games", "/healthz"):
+                assert (await client.get(path, headers={"Host": "evil.example"})).status_code == 400, path
+                for host in (f"localhost:{port}", f"127.0.0.1:{port}", "games.example.org"):
+                    assert (await client.get(path, headers={"Host": host})).status_code == 200, (path, host)
+        socket = f"/ws/rooms/{room_id}?format=json"
+        # DNS rebinding: evil.example resolves to this server; the browser sends its own name as
+        # both Host and Origin, so the Origin check alone cannot tell.
+        assert await handshake_status(base, socket, "evil.example", "http://evil.example") == 400
+        assert await handshake_status(base, socket, f"localhost:{port}", f"http://localhost:{port}") == 101
+        assert await handshake_status(base, socket, "games.example.org", "https://games.example.org") == 101
+
+
+def test_serve_answers_to_the_address_its_host_flag_binds(tmp_path):
+    """``troika-arena serve --host ADDR``: ADDR is the bind address, so it is an allowed host."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/arena.db", "LOG_LEVEL": "warning"}
+    env.pop("HOST", None)
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.2", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status = httpx.get(f"http://127.0.0.2:{port}/healthz", timeout=1).status_code
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
+                time.sleep(0.1)
+        assert status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
