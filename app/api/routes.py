@@ -220,10 +220,13 @@ async def submit_action(
 async def reply_to_move(request: Request, room_id: str, body: SubmitAction, authorization: str | None) -> Response:
     service = rooms(request)
     seat = await service.seat_of(room_id, bearer(authorization))
-    _, duplicate = await service.act(
+    version, duplicate = await service.act(
         room_id, seat, body.action, body.version, body.idempotency_key
     )
-    text = await payloads(request).text(room_id, seat)  # the same text the seat's socket gets
+    if duplicate:  # the first result: the payload at the version the move landed at
+        text = await payloads(request).text_at(room_id, seat, version)
+    else:
+        text = await payloads(request).text(room_id, seat)  # the same text the seat's socket gets
     return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
 
 

@@ -30,6 +30,7 @@ class Room(SQLModel, table=True):
     version: int = 0
     turn_seconds: int | None = None
     turn_started_at: datetime | None = None
+    start_key: str | None = Field(default=None, max_length=64)  # the idempotency key of the start
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -55,6 +56,7 @@ class ActionRecord(SQLModel, table=True):
     seat: int
     action: dict = Field(sa_column=Column(JSON, nullable=False))
     idempotency_key: str | None = Field(default=None, max_length=64)
+    from_version: int | None = None  # the version the move was chosen from (None: logged before 0005)
     at: datetime = Field(default_factory=utcnow)
 
 

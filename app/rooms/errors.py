@@ -44,5 +44,9 @@ class Illegal(RoomError):
     status, code = 422, "illegal_action"
 
 
+class KeyReused(RoomError):
+    status, code = 422, "idempotency_key_reused"
+
+
 class TooMany(RoomError):
     status, code = 429, "rate_limited"

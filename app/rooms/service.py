@@ -6,13 +6,16 @@ every change published for the room, on this instance or relayed from another). 
 catches the game up with any actions the room's version says it is missing. A move is
 validated by the engine, checked against the version rule (``app.rooms.model``), appended with
 the next sequence number (the unique key makes a concurrent duplicate fail) and only then
-published on the event bus; an idempotency key makes a resent action return the first result.
+published on the event bus. An idempotency key makes a resent action answer its first result
+(the version it landed at, whose payload ``game_at`` rebuilds), and refuses another move sent
+with the same key.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import secrets
 from collections.abc import AsyncIterator
@@ -32,7 +35,7 @@ from app.games.base import IllegalAction, visible_log
 from app.games.registry import GAMES
 from app.realtime.bus import EventBus
 from app.realtime.cache import RoomCache, hold_at_most
-from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, KeyReused, NotFound, Unauthorized
 from app.rooms.model import (
     LiveGame,
     RoomInfo,
@@ -102,6 +105,21 @@ async def commit_seat(session: AsyncSession, room_id: str) -> None:
         await session.commit()
     except IntegrityError:
         raise Conflict("that seat was just taken; try again") from None
+
+
+def first_result(earlier: ActionRecord, action: Any, version: int, current: int) -> int:
+    """The version a keyed move landed at, when this is the same move sent again: the same
+    action, JSON types and all, made against the same version (not known for moves logged
+    before versions were kept with them); any other move with that key is refused."""
+    same_version = earlier.from_version is None or earlier.from_version == version
+    if not same_version or canonical_json(earlier.action) != canonical_json(action):
+        raise KeyReused("this key was used for another move", version=current)
+    return earlier.seq
+
+
+def canonical_json(value: Any) -> str:
+    """JSON text that tells 1 from 1.0 and from true, whatever the order of keys."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 class CorruptLog(Exception):
@@ -439,17 +457,9 @@ class RoomService:
             info = await self.room(room_id)
             async with self.db.read() as session:
                 if idempotency_key:
-                    earlier = (
-                        await session.exec(
-                            select(ActionRecord.seq).where(
-                                ActionRecord.room_id == room_id,
-                                ActionRecord.seat == seat,
-                                ActionRecord.idempotency_key == idempotency_key,
-                            )
-                        )
-                    ).first()
+                    earlier = await self._keyed_move(session, room_id, seat, idempotency_key)
                     if earlier is not None:
-                        return earlier, True
+                        return first_result(earlier, action, version, info.version), True
                 if info.status == "open":
                     raise Conflict("the game has not started yet", version=info.version)
                 if info.status != "playing":
@@ -467,7 +477,7 @@ class RoomService:
             seq, now = live.version + 1, utcnow()
             status = "finished" if finished else "playing"
             record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
-                      "idempotency_key": idempotency_key, "at": now}
+                      "idempotency_key": idempotency_key, "from_version": version, "at": now}
             bump = {"room": room_id, "seen": live.version, "version": seq, "status": status, "now": now}
             try:
                 landed = await self.db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
@@ -481,6 +491,32 @@ class RoomService:
             await self.bus.publish(room_id, seq)
             self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         return seq, False
+
+    @staticmethod
+    async def _keyed_move(session: AsyncSession, room_id: str, seat: int, key: str) -> ActionRecord | None:
+        """The seat's move logged with this idempotency key, if any."""
+        query = select(ActionRecord).where(
+            ActionRecord.room_id == room_id, ActionRecord.seat == seat, ActionRecord.idempotency_key == key)
+        return (await session.exec(query)).first()
+
+    async def game_at(self, room_id: str, version: int) -> tuple[RoomInfo, LiveGame | None]:
+        """The room and its game as they were at ``version`` (what a move answered when it
+        landed there): the game this instance holds if it is at that version, else rebuilt
+        from the seed and the log up to it (kept by no cache: resends are rare)."""
+        info, live = await self.game_state(room_id)
+        if live is None or live.version == version:
+            return info, live
+        game = GAMES[info.game]
+        async with self.db.read() as session:
+            rows = (await session.exec(
+                select(ActionRecord.seat, ActionRecord.action)
+                .where(ActionRecord.room_id == room_id, ActionRecord.seq <= version)
+                .order_by(ActionRecord.seq)
+            )).all()
+        past = LiveGame.begin(game, game.setup(info.num_seats, info.options, info.seed))
+        replay(game, past, [(seat, action) for seat, action in rows])
+        status = "finished" if game.outcome(past.state) is not None else "playing"
+        return replace(info, version=version, status=status), past
 
     async def _current_version(self, room_id: str) -> int:
         async with self.db.read() as session:

@@ -124,6 +124,12 @@ class Payloads:
         info, live = await self.rooms.game_state(room_id)
         return self.encoded(info, live, seat, await self.social.present(room_id))
 
+    async def text_at(self, room_id: str, seat: int | None, version: int) -> str:
+        """The JSON payload of ``seat`` as it was at ``version`` (the first result of a resent
+        move or start), with today's presence; built apart from the cache, as resends are rare."""
+        info, live = await self.rooms.game_at(room_id, version)
+        return encode(seat_view(info, live, seat, await self.social.present(room_id)))
+
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
         built = self._built.pop(info.id, None)
         if built is None or not built.current(info, live, connected):

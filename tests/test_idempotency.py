@@ -1,0 +1,54 @@
+"""Idempotency keys: a resent move answers its first result (the version and payload it
+produced, however many moves followed), another move sent with a used key is refused, and
+starting a room and joining a seat take keys too."""
+
+from __future__ import annotations
+
+import random
+
+from tests.conftest import auth, create_started_room, play_random_moves
+
+
+async def first_legal(client, room_id, tokens):
+    """(seat, version, action): the first legal action of the first seat awaited."""
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    return seat, legal["version"], legal["legal_actions"][0]["action"]
+
+
+def without_duplicate(payload: dict) -> dict:
+    return {key: value for key, value in payload.items() if key != "duplicate"}
+
+
+async def test_a_resent_key_answers_the_version_and_payload_its_move_produced(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat, version, action = await first_legal(client, room_id, tokens)
+    move = {"version": version, "action": action, "idempotency_key": "key-A"}
+    first = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+    assert first.status_code == 200 and first.json()["version"] == 1 and first.json()["duplicate"] is False
+    await play_random_moves(client, room_id, tokens, 3, random.Random(7))
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 4
+    for _ in range(2):  # once rebuilt from the log, once more
+        resend = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
+        assert resend.status_code == 200 and resend.json()["duplicate"] is True
+        assert without_duplicate(resend.json()) == without_duplicate(first.json())
+        client.app.state.rooms.forget(room_id)
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 4
+
+
+async def test_a_key_reused_for_another_move_or_version_is_refused(client):
+    room_id, tokens = await create_started_room(client, "triatri", 3)  # a simultaneous start
+    seat, version, action = await first_legal(client, room_id, tokens)
+    url, headers = f"/api/rooms/{room_id}/actions", auth(tokens[seat])
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=headers)).json()["legal_actions"]
+    other = next(a["action"] for a in legal if a["action"] != action)
+    r = await client.post(url, headers=headers, json={"version": 0, "action": action, "idempotency_key": "k"})
+    assert r.status_code == 200 and r.json()["version"] == 1
+    for reused in ({"version": 0, "action": other}, {"version": 1, "action": action}):
+        r = await client.post(url, headers=headers, json={**reused, "idempotency_key": "k"})
+        assert r.status_code == 422, r.text
+        assert r.json()["message"] == "this key was used for another move" and r.json()["version"] == 1
+    r = await client.post(url, headers=headers, json={"version": 0, "action": action, "idempotency_key": "k"})
+    assert r.status_code == 200 and r.json()["duplicate"] is True and r.json()["version"] == 1
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    assert view["version"] == 1 and seat not in view["to_act"]
