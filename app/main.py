@@ -17,6 +17,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from app.api.body_limit import BodyLimit
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     install_error_handlers(app)
     app.add_middleware(MoveFrontDoor)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # before any body is read
     app.add_middleware(ErrorBoundary)  # round the routes and the move front door (app.api.errors)
     # Outermost: a request or websocket naming a host this server does not serve (DNS rebinding)
     # is refused before anything else reads it.
