@@ -14,6 +14,7 @@ from app.games.registry import GAMES
 from app.logs import redact
 from app.web.render import room_fragment
 from tests.conftest import auth, create_started_room, play_random_moves
+from tests.troika_worlds import call_worlds
 
 
 async def everything_seen_by(client, room_id, token):
@@ -60,6 +61,25 @@ async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, sea
             finally:
                 live.frozen = original
     assert changed, "nothing hidden was ever re-dealt: this test would prove nothing"
+
+
+async def test_whether_a_troika_call_succeeded_stays_hidden_until_the_round_ends(client):
+    """Ruling T7: whatever the server answers a third seat or a spectator after seat 0 calls
+    "Troika!" is the same whether the call succeeded or failed (the two worlds differ only in
+    the caller's hidden tiles, see tests/troika_worlds.py)."""
+    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": "0"})
+    game = GAMES["troika"]
+    _, live = await client.app.state.rooms.game_state(room_id)
+    original = live.frozen
+    seen = []
+    try:
+        for world in call_worlds(3, "t7-room"):
+            live.hold(game.apply(world, 0, {"type": "troika"}))
+            seen.append([await everything_seen_by(client, room_id, token) for token in (None, tokens[1])])
+    finally:
+        live.frozen = original
+    assert "calls Troika!" in seen[0][1][0], "the call is not in the log: this test would prove nothing"
+    assert seen[0] == seen[1], "a third seat or a spectator can tell whether the call succeeded"
 
 
 async def test_the_seed_and_tokens_stay_secret_until_the_end(client, caplog):

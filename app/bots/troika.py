@@ -23,9 +23,10 @@ from collections import Counter
 
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
-from app.games.troika import ROUNDS, TILES, best_split, can_leave
+from app.games.troika import FIRST_CALL_BONUS, ROUNDS, TILES, best_split, can_leave
 
 FAILED = 8.0  # what failing to leave costs, in round points (a -1 token instead of +1/+2)
+CALLER_GUESS = 5.0  # round points presumed for a rival caller whose sampled tiles cannot leave
 CANDIDATES = 4
 HORIZON = 10
 CHANCE_LEVELS = 4  # chances are rounded to quarters, so worths of similar positions are shared
@@ -200,25 +201,33 @@ def trim(state: State) -> None:
     state["rounds"] = []  # finished rounds' breakdowns: only views read them
 
 
-def round_estimates(state: State) -> list[float | None]:
-    """Each seat's expected round points (None: it has already failed to leave)."""
+def _call_succeeds(state: State, caller: int, seat: int) -> bool:
+    """Whether ``seat`` counts ``caller``'s "Troika!" as a success. Its own call it knows; a
+    rival's stays hidden until the round ends (ruling T7), and a sampled world deals the rival
+    tiles at random, so a rival is presumed to have called because the call would succeed."""
+    return caller != seat or can_leave(state["hands"][caller], state["containers"][caller])
+
+
+def round_estimates(state: State, seat: int) -> list[float | None]:
+    """Each seat's expected round points as ``seat`` sees them (None: failed to leave)."""
+    succeeded = [c for c in state["callers"] if _call_succeeds(state, c, seat)]
     estimates: list[float | None] = []
-    for seat, status in enumerate(state["status"]):
-        tiles = state["hands"][seat] + state["containers"][seat]
-        if status == "failed":
+    for other, status in enumerate(state["status"]):
+        tiles = state["hands"][other] + state["containers"][other]
+        if status == "playing":
+            estimates.append(potential(tiles, _chances(state, other)))
+        elif other not in succeeded:
             estimates.append(None)
-        elif status == "left":
-            split = best_split(tiles)
-            bonus = 5 if state["bonus_seat"] == seat else 0
-            estimates.append((split[0] if split else -FAILED) + bonus)
         else:
-            estimates.append(potential(tiles, _chances(state, seat)))
+            split = best_split(tiles)  # a rival's sampled tiles may hold no fuel-set: a typical leave
+            bonus = FIRST_CALL_BONUS if succeeded[0] == other else 0
+            estimates.append((split[0] if split else CALLER_GUESS) + bonus)
     return estimates
 
 
 def evaluate(state: State, seat: int) -> float:
     """Token totals plus this round's likely tokens, compared with the best rival."""
-    estimates = round_estimates(state)
+    estimates = round_estimates(state, seat)
     totals = [float(sum(tokens)) for tokens in state["tokens"]]
     order = sorted((s for s, e in enumerate(estimates) if e is not None),
                    key=lambda s: -estimates[s])

@@ -19,7 +19,11 @@ server draws one at random among the unmarked ones) or a specific marked tile.
 leave the planet if your Container holds at least 5 tiles and your hand plus Container split
 exactly into trios with at least one fuel-set. A successful caller skips the rest of the round
 and keeps their hand hidden until it ends; the first one in the round earns +5 points. A
-caller who does not qualify is out of the round as well, and has failed to leave.
+caller who does not qualify is out of the round as well, and has failed to leave. Whether a
+call succeeded stays hidden from everyone else until the round ends (ruling T7): until then
+every caller is shown only as having called, and the success, the -1 token and the +5 are
+settled at round end from the caller's tiles (which cannot change once they have called).
+Before calling, the view tells the caller alone whether the call would succeed.
 
 The round ends right after a turn that leaves no face-down tile on the table, or as soon as
 at most one player has not called. Every player's tiles are then split automatically into
@@ -39,7 +43,7 @@ Decisions where the rulings (T1-T10 in docs/rulings.md) are silent
   for the +2/+1 tokens, they count as having the fewest points when choosing the next first
   player, and as lower than any score in the final tie-break. Their breakdown shows their
   tiles with no trios.
-- A failed caller's tiles stay in their hand and Container, hidden like everyone's, until the
+- A caller's tiles stay in their hand and Container, the hand hidden like everyone's, until the
   round ends. All tokens (including a failed caller's -1) are handed out at round end.
 - A successful caller is scored like everyone else at round end (best split with a fuel-set)
   plus the +5 bonus if they were the round's first successful caller.
@@ -60,7 +64,10 @@ View keys
 ---------
 phase ("turn_start" | "act" | "over"), round (1-3), current (seat or None), first_player,
 num_players, you (viewer seat or None), hand (viewer's sorted hand, [] for spectators),
-players: [{seat, hand_count, container (sorted), status ("playing" | "left" | "failed"),
+call_would_succeed (only in the view of the seat whose turn starts, when it may call: whether
+its call would succeed; else None),
+players: [{seat, hand_count, container (sorted), status ("playing" | "called" while the round
+runs; "left" | "failed" once the game is over),
 tokens, token_total, hand (sorted; only the viewer's own, or everyone's once over; else None)}],
 table_up (sorted face-up values), down_unmarked (count), down_marked: [{id, by, value (only
 for the discarder, or once over; else None)}], set_aside (count), rounds (finished round
@@ -220,7 +227,7 @@ def _start_round(state: State, number: int, first: int) -> None:
         down_unmarked=sorted(tiles),
         down_marked=[],
         set_aside=sorted(set_aside),
-        bonus_seat=None,
+        callers=[],  # seats that called "Troika!" this round, in call order
     )
     aside = f" {SET_ASIDE_TWO_PLAYERS} tiles are set aside unseen." if set_aside else ""
     state["log"].append(base.log_entry(
@@ -229,7 +236,12 @@ def _start_round(state: State, number: int, first: int) -> None:
         state["log"].append(base.log_entry(f"You draw {_a(hand[0])}.", to=[seat]))
 
 
-def _score_seat(state: State, seat: int) -> dict[str, Any]:
+def _bonus_seat(state: State) -> int | None:
+    """The round's first caller whose call succeeded (settled at round end, ruling T7)."""
+    return next((s for s in state["callers"] if can_leave(state["hands"][s], state["containers"][s])), None)
+
+
+def _score_seat(state: State, seat: int, bonus_seat: int | None) -> dict[str, Any]:
     """One seat's round breakdown.
 
     Keys: seat, hand, container, called_troika, status ("left" | "failed"), reason (None |
@@ -237,11 +249,12 @@ def _score_seat(state: State, seat: int) -> dict[str, Any]:
     score (None when failed), tokens.
     """
     hand, container = state["hands"][seat], state["containers"][seat]
+    called = seat in state["callers"]
     record = {
         "seat": seat,
         "hand": sorted(hand),
         "container": sorted(container),
-        "called_troika": state["status"][seat] != "playing",
+        "called_troika": called,
         "status": "failed",
         "reason": "failed_call",
         "trios": [],
@@ -250,13 +263,13 @@ def _score_seat(state: State, seat: int) -> dict[str, Any]:
         "score": None,
         "tokens": [],
     }
-    if state["status"][seat] == "failed":
+    if called and not can_leave(hand, container):
         return record
     split = best_split(hand + container)
     if split is None:
         return {**record, "reason": "no_fuel_set"}
     points, trios, trash = split
-    bonus = FIRST_CALL_BONUS if state["bonus_seat"] == seat else 0
+    bonus = FIRST_CALL_BONUS if bonus_seat == seat else 0
     return {
         **record,
         "status": "left",
@@ -291,19 +304,21 @@ def _next_first_player(records: list[dict[str, Any]], previous_first: int, n: in
 def _describe_record(record: dict[str, Any]) -> str:
     name = _name(record["seat"])
     if record["status"] == "failed":
-        why = "a failed Troika! call" if record["reason"] == "failed_call" else "no fuel-set"
+        why = "their Troika! call fails" if record["reason"] == "failed_call" else "no fuel-set"
         return f"{name} failed to leave ({why}); tiles {sorted(record['hand'] + record['container'])}."
     trios = ", ".join(
         f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"]
     )
     trash = f"; trash {record['trash']}" if record["trash"] else ""
     bonus = f"; Troika! bonus +{record['troika_bonus']}" if record["troika_bonus"] else ""
-    return f"{name} left the planet: {trios}{trash}{bonus} = {record['score']} points."
+    call = " (their Troika! call succeeds)" if record["called_troika"] else ""
+    return f"{name} left the planet{call}: {trios}{trash}{bonus} = {record['score']} points."
 
 
 def _end_round(state: State, ended_by: str) -> None:
     n, first = state["num_players"], state["first_player"]
-    records = [_score_seat(state, seat) for seat in range(n)]
+    bonus_seat = _bonus_seat(state)
+    records = [_score_seat(state, seat, bonus_seat) for seat in range(n)]
     for seat, token in _token_awards(records, first, n):
         records[seat]["tokens"].append(token)
         state["tokens"][seat].append(token)
@@ -336,17 +351,14 @@ def _end_turn(state: State, seat: int) -> None:
 
 
 def _apply_troika(state: State, seat: int, action: Action) -> None:
-    if can_leave(state["hands"][seat], state["containers"][seat]):
-        state["status"][seat] = "left"
-        bonus = ""
-        if state["bonus_seat"] is None:
-            state["bonus_seat"] = seat
-            bonus = f" first, earning +{FIRST_CALL_BONUS}"
-        text = f"{_name(seat)} calls Troika! and leaves the planet{bonus}."
-    else:
-        state["status"][seat] = "failed"
-        text = f"{_name(seat)} calls Troika! but cannot leave: out of the round, failed."
-    state["log"].append(base.log_entry(text))
+    """The caller is out of the round; whether the call succeeds is settled and shown at round
+    end (ruling T7), so the public log says the same either way."""
+    state["status"][seat] = "called"
+    state["callers"].append(seat)
+    state["log"].append(base.log_entry(
+        f"{_name(seat)} calls Troika! and is out of the round; the call is settled when the round ends."))
+    outcome = "succeeds" if can_leave(state["hands"][seat], state["containers"][seat]) else "fails"
+    state["log"].append(base.log_entry(f"Your call {outcome}: everyone learns it when the round ends.", to=[seat]))
     if len(_playing(state)) <= 1:
         _end_round(state, "troika")
     else:
@@ -508,6 +520,7 @@ class Troika:
             "num_players": state["num_players"],
             "you": seat,
             "hand": sorted(state["hands"][seat]) if seat is not None else [],
+            "call_would_succeed": self._call_check(state, seat),
             "players": [
                 self._player_view(state, s, over or s == seat) for s in range(state["num_players"])
             ],
@@ -525,6 +538,12 @@ class Troika:
         if over:
             view["seed"] = state["seed"]
         return view
+
+    def _call_check(self, state: State, seat: int | None) -> bool | None:
+        """For the seat that may call now, whether its call would succeed (its own tiles only)."""
+        if seat is None or {"type": "troika"} not in self.legal_actions(state, seat):
+            return None
+        return can_leave(state["hands"][seat], state["containers"][seat])
 
     @staticmethod
     def _player_view(state: State, seat: int, show_hand: bool) -> dict[str, Any]:

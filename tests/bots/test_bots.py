@@ -9,8 +9,10 @@ import time
 import pytest
 
 from app.bots import LEVELS, choose
+from app.bots import troika as troika_bot
 from app.games.registry import GAMES
 from app.sim import Config, simulate
+from tests.troika_worlds import call_worlds
 
 CASES = [
     (slug, n)
@@ -114,3 +116,19 @@ def test_the_strong_bot_beats_the_random_bot(slug):
                     iterations=4, rotate=True)
     report = simulate(config, progress=None)
     assert report["entrants"][0]["wins"] == 4
+
+
+def test_the_troika_bot_reads_no_calls_result_but_its_own():
+    """Ruling T7: a rival's "Troika!" is settled only at round end, so the strong bot presumes
+    it succeeded (and the +5 gone), knows whether its own call did, and plays the same move
+    whether or not a rival's call succeeded."""
+    game = GAMES["troika"]
+    succeeding, failing = (game.apply(world, 0, {"type": "troika"}) for world in call_worlds(3, "bot-t7"))
+    assert troika_bot.round_estimates(failing, 1)[0] == 1 + 5  # fuel 5-5-5, gem 12-13-14, trash 1, 2, 4
+    assert troika_bot.round_estimates(failing, 0)[0] is None
+    assert troika_bot.round_estimates(succeeding, 0)[0] == 3 + 4 + 5
+    legal = game.legal_actions(failing, 1)
+    assert legal == game.legal_actions(succeeding, 1)
+    moves = [choose("strong", game, 1, game.view(world, 1), legal, sampler(game, world, 1), random.Random(3), 1.0, 12)
+             for world in (succeeding, failing)]
+    assert moves[0] == moves[1]

@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, visible_log
 from app.games.troika import GAME, TILES, best_split, can_leave
+from tests.troika_worlds import call_worlds
 
 
 def make(
@@ -43,7 +44,7 @@ def make(
         set_aside=[],
         status=list(status or ["playing"] * n),
         tokens=[list(t) for t in (tokens or [[] for _ in range(n)])],
-        bonus_seat=None,
+        callers=[],
         log=[],
     )
     return state
@@ -337,11 +338,14 @@ def caller_table():
     )
 
 
+CALLED = "Seat 0 calls Troika! and is out of the round; the call is settled when the round ends."
+
+
 def test_first_successful_call_scores_five_and_a_later_one_does_not():
     state = play(caller_table(), (0, TROIKA))
-    assert state["status"] == ["left", "playing", "playing"]
+    assert state["status"] == ["called", "playing", "playing"]
     assert state["current"] == 1 and state["phase"] == "turn_start"
-    assert public_texts(state) == ["Seat 0 calls Troika! and leaves the planet first, earning +5."]
+    assert public_texts(state) == [CALLED]
     state = play(state, (1, TROIKA))
     round_ = state["rounds"][0]
     assert round_["ended_by"] == "troika"
@@ -374,9 +378,10 @@ def test_failed_call_puts_the_caller_out_with_one_minus_one_token():
     state = make(3, hands=[[1, 2, 3], [4], [7, 7]], containers=[[5, 5, 5], [], [5, 6, 7, 7]],
                  unmarked=(8, 8), first=0)
     state = play(state, (0, TROIKA))
-    assert state["status"] == ["failed", "playing", "playing"]
-    assert public_texts(state) == ["Seat 0 calls Troika! but cannot leave: out of the round, failed."]
+    assert state["status"] == ["called", "playing", "playing"]
+    assert public_texts(state) == [CALLED]
     assert GAME.view(state, 1)["players"][0]["hand"] is None
+    assert [p["tokens"] for p in GAME.view(state, 1)["players"]] == [[], [], []]
     state = play(state, (1, REVEAL), (1, take_up(8)), (2, REVEAL), (2, take_up(8)))
     round_ = state["rounds"][0]
     assert round_["ended_by"] == "table_empty"
@@ -385,6 +390,71 @@ def test_failed_call_puts_the_caller_out_with_one_minus_one_token():
         "failed", "failed_call", None, [-1])
     assert round_["players"][2]["score"] == 7  # fuel 7-7-7, gem 6-7-8, trash 5
     assert state["tokens"] == [[-1], [-1], [2]]
+
+
+def test_a_call_shows_only_as_called_until_the_round_ends():
+    """Ruling T7: a failed and a successful call look alike to every other seat and to a
+    spectator (views and log) until the round ends; then the breakdown settles both."""
+    state = play(caller_table(), (0, TROIKA))  # succeeds
+    failing = caller_table()
+    failing["hands"][0], failing["hands"][2] = [1, 2, 4], [3, 15]  # a 3 and a 4 swap hands
+    failing = play(failing, (0, TROIKA))
+    assert failing["status"] == state["status"] == ["called", "playing", "playing"]
+    for seat in (1, None):
+        assert GAME.view(failing, seat) == GAME.view(state, seat)
+        assert visible_log(failing["log"], seat) == visible_log(state["log"], seat)
+    assert GAME.view(state, 1)["players"][0]["status"] == "called"
+    assert visible_log(state["log"], 0)[-1]["text"] == "Your call succeeds: everyone learns it when the round ends."
+    assert visible_log(failing["log"], 0)[-1]["text"] == "Your call fails: everyone learns it when the round ends."
+    ended, ended_failing = play(state, (1, TROIKA)), play(failing, (1, TROIKA))
+    assert [p["reason"] for p in ended["rounds"][0]["players"]] == [None, None, "no_fuel_set"]
+    assert [p["reason"] for p in ended_failing["rounds"][0]["players"]] == ["failed_call", None, "no_fuel_set"]
+    assert [p["troika_bonus"] for p in ended_failing["rounds"][0]["players"]] == [0, 5, 0]
+    assert "Seat 0 failed to leave (their Troika! call fails)" in " ".join(public_texts(ended_failing))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_callers_hidden_tiles_change_no_other_view_or_log_until_the_round_ends(n):
+    """Ruling T7 as a property: re-deal a caller's hidden tiles (a 3 and a 4 change places with
+    another seat's hand, turning a successful call into a failed one) and play the same moves on:
+    no third seat and no spectator can tell the worlds apart until the round ends."""
+    for i in range(3):
+        worlds = [GAME.apply(world, 0, TROIKA) for world in call_worlds(n, f"t7-{n}-{i}")]
+        r = random.Random(i)
+        while worlds[0]["round"] == 1:
+            for seat in (None, *range(1, n - 1)):
+                assert GAME.view(worlds[0], seat) == GAME.view(worlds[1], seat), f"seat {seat} tells them apart"
+                assert visible_log(worlds[0]["log"], seat) == visible_log(worlds[1]["log"], seat)
+            seat = worlds[0]["current"]
+            both = [a for a in GAME.legal_actions(worlds[0], seat) if a in GAME.legal_actions(worlds[1], seat)]
+            calls = [a for a in both if a == TROIKA and r.random() < 0.1]
+            action = calls[0] if calls else r.choice([a for a in both if a != TROIKA])
+            worlds = [GAME.apply(world, seat, action) for world in worlds]
+        settled = [world["rounds"][0]["players"][0] for world in worlds]
+        assert [(p["status"], p["troika_bonus"]) for p in settled] == [("left", 5), ("failed", 0)]
+        assert GAME.view(worlds[0], None)["rounds"] != GAME.view(worlds[1], None)["rounds"]
+
+
+def test_the_bonus_goes_to_the_first_caller_whose_call_succeeded():
+    state = make(4, hands=[[1, 2], [10, 11, 12], [1, 2, 3], [4]],
+                 containers=[[5, 5, 5, 12, 13, 14], [6, 6, 6, 7, 8, 9], [5, 5, 5, 12, 13, 14], []],
+                 unmarked=(9, 9))
+    state = play(state, (0, TROIKA), (1, TROIKA), (2, TROIKA))  # seat 0's call fails
+    players = state["rounds"][0]["players"]
+    assert [(p["called_troika"], p["status"], p["troika_bonus"]) for p in players] == [
+        (True, "failed", 0), (True, "left", 5), (True, "left", 0), (False, "failed", 0)]
+    assert [p["tokens"] for p in players] == [[-1], [2], [1], [-1]]
+
+
+def test_only_the_seat_about_to_call_is_told_whether_its_call_would_succeed():
+    state = caller_table()
+    assert GAME.view(state, 0)["call_would_succeed"] is True
+    assert [GAME.view(state, seat)["call_would_succeed"] for seat in (1, 2, None)] == [None, None, None]
+    state["hands"][0] = [1, 2, 4]
+    assert GAME.view(state, 0)["call_would_succeed"] is False
+    assert GAME.view(play(state, (0, REVEAL)), 0)["call_would_succeed"] is None  # no call after turning up
+    two = make(2, hands=[[1, 2, 3], []], containers=[[5, 5, 5, 12, 13, 14], []])
+    assert GAME.view(two, 0)["call_would_succeed"] is None
 
 
 def test_no_troika_call_with_two_players():
@@ -560,7 +630,7 @@ def test_view_keys_and_counts():
     view = GAME.view(state, 1)
     assert view == {
         "phase": "turn_start", "round": 1, "current": 1, "first_player": 0, "num_players": 3,
-        "you": 1, "hand": [1],
+        "you": 1, "hand": [1], "call_would_succeed": False,
         "players": [
             {"seat": 0, "hand_count": 2, "container": [], "status": "playing", "tokens": [],
              "token_total": 0, "hand": None},

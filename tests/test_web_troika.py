@@ -1,0 +1,60 @@
+"""The Troika table as the server renders it for one seat, from exact game states: what a
+"Troika!" call shows before the round ends (ruling T7) and how the round-end breakdown settles it."""
+
+from __future__ import annotations
+
+import re
+
+from app.games.troika import GAME
+from app.web.render import room_fragment
+from tests.conftest import create_started_room
+from tests.troika_worlds import call_worlds
+
+TROIKA = {"type": "troika"}
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def section(html: str, element_id: str, end: str) -> str:
+    begin = html.index(f'id="{element_id}"')
+    return html[begin : html.index(end, begin)]
+
+
+async def renderer(client, n=3):
+    """render(state, seat): the fragment of ``seat`` (None: a spectator) in one room of ``n``
+    seats (Ana, Bruno, Carla, ...) whose game is set to ``state``."""
+    room_id, tokens = await create_started_room(client, "troika", n, options={"first_player": "0"})
+    info, live = await client.app.state.rooms.game_state(room_id)
+
+    def render(state, seat):
+        live.hold(state)
+        return room_fragment(info, live, seat, None if seat is None else tokens[seat])
+
+    return render
+
+
+async def test_only_the_caller_is_told_before_calling_whether_the_call_would_fail(client):
+    succeeding, failing = call_worlds(3, "web-t7")
+    render = await renderer(client)
+    assert "Your call would succeed" in text(section(render(succeeding, 0), "call-check", "</span>"))
+    mine = render(failing, 0)
+    assert "Your call would fail" in text(section(mine, "call-check", "</span>"))
+    for seat in (1, None):
+        html = render(failing, seat)
+        assert "would fail" not in html and "would succeed" not in html
+
+
+async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(client):
+    succeeding, failing = (GAME.apply(world, 0, TROIKA) for world in call_worlds(3, "web-t7"))
+    render = await renderer(client)
+    for seat in (1, None):
+        pages = [render(world, seat) for world in (succeeding, failing)]
+        badge = text(section(pages[0], "player-0", 'class="tokens"'))
+        assert "called “Troika!”" in badge and "failed" not in badge and "left the planet" not in badge
+        assert pages[0] == pages[1]
+    ended = GAME.apply(succeeding, 1, TROIKA)  # Bruno's call (one tile, no Container) fails; the round ends
+    breakdown = text(section(render(ended, 2), "round-results", "</section>"))
+    assert "Ana call succeeded" in breakdown and "Bruno failed call" in breakdown
+    assert "+5" in breakdown and "settled here" in breakdown
