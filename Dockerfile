@@ -11,13 +11,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv/troika-arena
 
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml setup.py constraints.txt README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
 
-RUN pip install --no-cache-dir . \
+# constraints.txt: every package at the version CI tested (see README, "Dependencies").
+RUN pip install --no-cache-dir --constraint constraints.txt . \
     && useradd --create-home --uid 10001 arena \
     && mkdir -p /data \
     && chown arena:arena /data

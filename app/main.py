@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -24,6 +23,7 @@ from app.api.routes import router as api_router
 from app.config import Settings, get_settings
 from app.db.database import Database
 from app.db.engine import migrate_async
+from app.files import project_file
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
@@ -37,7 +37,6 @@ from app.web.caps import SocketCaps
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 
-ROOT = Path(__file__).resolve().parents[1]
 SWAGGER = "swagger-ui-5.35.0"
 log = logging.getLogger("troika_arena")
 
@@ -110,7 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(live_router)
     app.include_router(pages_router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.mount("/static", StaticFiles(directory=project_file("static")), name="static")
     return app
 
 

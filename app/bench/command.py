@@ -50,7 +50,7 @@ def server_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.bench.command")
+    parser = argparse.ArgumentParser(prog="troika-arena bench server")
     add_options(parser)
     return server_bench(parser.parse_args(argv))
 

@@ -7,7 +7,6 @@ Migrations are alembic's, run on a worker thread with the matching sync driver.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -15,7 +14,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-ROOT = Path(__file__).resolve().parents[2]
+from app.files import project_file
+
 
 
 def sqlite_engine(async_url: str, read_only: bool = False, **pool: int) -> AsyncEngine:
@@ -47,8 +47,9 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 def alembic_config(sync_url: str) -> Config:
-    config = Config(str(ROOT / "alembic.ini")) if (ROOT / "alembic.ini").exists() else Config()
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    ini = project_file("alembic.ini")
+    config = Config(str(ini)) if ini.exists() else Config()
+    config.set_main_option("script_location", str(project_file("migrations")))
     config.set_main_option("sqlalchemy.url", sync_url.replace("%", "%%"))
     return config
 

@@ -9,18 +9,18 @@ the game state itself.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
+from app.files import project_file
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo
 from app.rooms.service import RoomService
 from app.rooms.social import Social
 from app.rooms.views import seat_view
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES_DIR = project_file("templates")
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 templates.env.globals["GAMES"] = GAMES
 
