@@ -1,6 +1,9 @@
 """What a plain install provides: every package the server's code imports comes from its runtime
 dependencies (not from a test extra that happens to be installed too), and ``constraints.txt``,
-the lock the Dockerfile and CI install from, agrees with the pins in ``pyproject.toml``."""
+the lock the Dockerfile and CI install from, agrees with the pins in ``pyproject.toml``.
+
+The end-to-end proof is CI's smoke run of a fresh no-extras install (``.ci/smoke.py``); these
+checks name the culprit without a network."""
 
 from __future__ import annotations
 
@@ -115,7 +118,9 @@ def test_the_lock_covers_everything_runtime_and_test_install():
     assert not sorted(wanted - set(lock)), "installed by pyproject.toml's requirements but not locked"
 
 
-def test_the_dockerfile_installs_from_the_lock():
+def test_the_dockerfile_and_ci_install_from_the_lock():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "COPY pyproject.toml setup.py constraints.txt" in dockerfile
     assert "pip install --no-cache-dir --constraint constraints.txt ." in dockerfile
+    assert "--constraint constraints.txt -e '.[test]'" in (ROOT / ".ci" / "run").read_text()
+    assert '"--constraint", "constraints.txt", "."' in (ROOT / ".ci" / "smoke.py").read_text()

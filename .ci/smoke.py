@@ -1,0 +1,178 @@
+"""CI's first step: what a user runs works on exactly the install a user gets.
+
+Installs the project with no extras into a fresh virtualenv from constraints.txt, as the
+Dockerfile does (``pip install --constraint constraints.txt .``); runs ``--help`` of every
+command ``troika-arena`` has (read from its own parser, so a new command is covered), and the
+quick ones for real; then starts ``troika-arena serve`` on SQLite and on a throwaway Postgres
+database (created and dropped here with psql), checks /healthz, and creates, joins and starts
+a room and plays one move through the REST API. It uses the standard library only, so no test
+dependency can stand in for a missing runtime one. Exits non-zero at the first failure.
+
+Run: ``python3 .ci/smoke.py`` from anywhere (PostgreSQL at 127.0.0.1:5432, trust auth for
+``postgres``, or the admin URL in SMOKE_POSTGRES_URL).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+POSTGRES_ADMIN = os.environ.get("SMOKE_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+COMMANDS = """
+import argparse, json
+from app.cli import build_parser
+def walk(parser, path):
+    yield path
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from walk(sub, path + [name])
+print(json.dumps(list(walk(build_parser(), []))))
+"""
+
+
+def step(text: str) -> None:
+    print(f"-- smoke: {text}", flush=True)
+
+
+def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(args, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        sys.exit(f"FAILED: {' '.join(args)} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def call(base: str, method: str, path: str, body: dict | None = None, token: str | None = None,
+         expect: int = 200) -> dict:
+    headers = {"content-type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, text = response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode()
+    if status != expect:
+        raise AssertionError(f"{method} {path} answered {status}, expected {expect}: {text[:500]}")
+    return json.loads(text) if text else {}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(bin_dir: Path, database_url: str, workdir: Path):
+    """``troika-arena serve`` on a free port until the block ends; yields its base URL."""
+    port = free_port()
+    log_path = workdir / f"serve-{port}.log"
+    env = {**os.environ, "DATABASE_URL": database_url, "HOST": "127.0.0.1", "PORT": str(port)}
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([str(bin_dir / "troika-arena"), "serve"], cwd=workdir, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("troika-arena serve did not answer /healthz")
+            time.sleep(0.2)
+        yield base
+        proc.terminate()
+        if proc.wait(timeout=20) not in (0, -15):  # uvicorn re-raises the signal once shut down
+            raise AssertionError(f"troika-arena serve exited {proc.returncode} on SIGTERM")
+        if "Traceback" in log_path.read_text():
+            raise AssertionError("troika-arena serve logged a traceback")
+    except BaseException:
+        print(f"--- troika-arena serve output ---\n{log_path.read_text()[-8000:]}", flush=True)
+        raise
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def play_one_move(base: str) -> None:
+    """Health, then a 2-seat Troika room created, joined, started, and one legal move."""
+    call(base, "GET", "/healthz")
+    for page in ("/", "/static/favicon.svg"):  # templates and static files are installed too
+        with urllib.request.urlopen(base + page, timeout=30) as response:
+            assert response.status == 200 and response.read(), page
+    created = call(base, "POST", "/api/rooms", {"game": "troika", "seats": 2, "name": "Ana"}, expect=201)
+    room = created["room"]["id"]
+    tokens = [created["token"], call(base, "POST", f"/api/rooms/{room}/seats", {"name": "Bruno"}, expect=201)["token"]]
+    call(base, "POST", f"/api/rooms/{room}/start", token=tokens[0])
+    view = call(base, "GET", f"/api/rooms/{room}/view")
+    seat = view["to_act"][0]
+    legal = call(base, "GET", f"/api/rooms/{room}/legal-actions", token=tokens[seat])
+    action = legal["legal_actions"][0]["action"]
+    moved = call(base, "POST", f"/api/rooms/{room}/actions", {"version": legal["version"], "action": action},
+                 token=tokens[seat])
+    assert moved["version"] == legal["version"] + 1, moved
+    assert call(base, "GET", f"/api/rooms/{room}/view")["version"] == moved["version"]
+
+
+@contextmanager
+def postgres_database():
+    """A throwaway Postgres database, dropped afterwards; yields its URL."""
+    name = f"smoke_{secrets.token_hex(4)}"
+    run("psql", POSTGRES_ADMIN, "-v", "ON_ERROR_STOP=1", "-qc", f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        run("psql", POSTGRES_ADMIN, "-v", "ON_ERROR_STOP=1", "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="troika-smoke-") as folder:
+        work = Path(folder)
+        step("fresh virtualenv, `pip install --constraint constraints.txt .` (no extras, as the Dockerfile)")
+        run(sys.executable, "-m", "venv", str(work / "venv"))
+        bin_dir = work / "venv" / "bin"
+        run(str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--constraint", "constraints.txt", ".",
+            cwd=ROOT)
+        arena = str(bin_dir / "troika-arena")
+
+        commands = json.loads(run(str(bin_dir / "python"), "-c", COMMANDS, cwd=work).stdout)
+        for command in commands:
+            step(f"troika-arena {' '.join(command + ['--help'])}")
+            assert "usage:" in run(arena, *command, "--help", cwd=work).stdout
+        step("troika-arena simulate and bench engines, briefly")
+        run(arena, "simulate", "--game", "troika", "--games", "2", "--bots", "random", cwd=work)
+        run(arena, "bench", "engines", "--seconds", "0.05", cwd=work)
+
+        sqlite = f"sqlite:///{work}/smoke.db"
+        with postgres_database() as postgres:
+            for label, url in (("SQLite", sqlite), ("Postgres", postgres)):
+                step(f"troika-arena serve on a new {label} database: /healthz, a room created, joined, "
+                     "started, one move")
+                with serving(bin_dir, url, work) as base:
+                    play_one_move(base)
+                step(f"troika-arena migrate on {label}")
+                run(arena, "migrate", cwd=work, env={**os.environ, "DATABASE_URL": url})
+    step("passed")
+
+
+if __name__ == "__main__":
+    main()
