@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     log_level: str = "info"
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0
+    autopilot_grace_seconds: float = 60.0
 
     def async_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=False)

@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if relay is not None:
             await relay.start()
             app.state.bus.relay = relay
-        app.state.rooms = RoomService(database, app.state.bus)
+        app.state.rooms = RoomService(database, app.state.bus, settings.autopilot_grace_seconds)
         app.state.social = Social(database, app.state.bus)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)

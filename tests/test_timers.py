@@ -56,7 +56,7 @@ async def test_deadlines_survive_a_restart(sqlite_url):
 
 
 async def test_the_host_lets_a_bot_play_an_absent_players_seat(sqlite_url):
-    async with running_app(sqlite_url, **FAST) as client:
+    async with running_app(sqlite_url, autopilot_grace_seconds=0, **FAST) as client:  # absent at once
         room_id, tokens = await create_started_room(client, "troika", 3)
         url = f"/api/rooms/{room_id}/seats/2/autopilot"
         assert (await client.put(url, json={"bot": "strong"}, headers=auth(tokens[1]))).status_code == 403

@@ -21,6 +21,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, update
@@ -47,6 +48,7 @@ from app.rooms.model import (
     replay,
     with_names,
 )
+from app.rooms.social import last_present
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
 MAX_KEY_LENGTH = 64
@@ -138,9 +140,10 @@ BUMP_VERSION = (
 
 
 class RoomService:
-    def __init__(self, db: Database, bus: EventBus):
+    def __init__(self, db: Database, bus: EventBus, autopilot_grace: float = 60.0):
         self.db = db
         self.bus = bus
+        self.autopilot_grace = timedelta(seconds=autopilot_grace)
         self._games: dict[str, LiveGame] = {}
         self._infos: RoomCache[RoomInfo] = RoomCache(bus, social=False)
         self._locks: dict[str, asyncio.Lock] = {}
@@ -397,8 +400,8 @@ class RoomService:
 
     async def set_autopilot(self, room_id: str, by_seat: int | None, seat: int, level: Any) -> None:
         """Hand ``seat`` to a bot of ``level``, or back to its owner (None). A player may do
-        either for their own seat; the host may hand an absent player's seat to a bot; the turn
-        timer (``by_seat`` None) does so when time runs out."""
+        either for their own seat; the host may hand an absent player's seat to a bot
+        (``_require_absent``); the turn timer (``by_seat`` None) does so when time runs out."""
         if level is not None:
             check_level(level)
         async with self._changing(room_id) as (session, info):
@@ -409,9 +412,32 @@ class RoomService:
             host_replacing = by_seat == info.host_seat and level is not None
             if by_seat is not None and by_seat != seat and not host_replacing:
                 raise Forbidden("only the seat's player can take it back")
+            if by_seat is not None and by_seat != seat:
+                await self._require_absent(session, info, seat)
             await session.exec(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level))
             await touch(session, room_id)
             await session.commit()
+
+    async def _require_absent(self, session: AsyncSession, info: RoomInfo, seat: int) -> None:
+        """409 unless the seat's player is absent: no socket of theirs open, and none closed,
+        no join and no move of theirs, within the grace period; or the seat is awaited and its
+        turn time has run out."""
+        now = utcnow()
+        deadline = info.turn_deadline()
+        if deadline is not None and deadline <= now:
+            live = await self._catch_up(session, info)
+            if seat in GAMES[info.game].to_act(live.state):
+                return
+        joined = (await session.exec(
+            select(Seat.joined_at).where(Seat.room_id == info.id, Seat.seat == seat))).one()
+        moved = (await session.exec(
+            select(func.max(ActionRecord.at)).where(ActionRecord.room_id == info.id, ActionRecord.seat == seat))).one()
+        present = await last_present(session, info.id, seat)
+        last = max(aware(moment) for moment in (joined, moved, present) if moment is not None)
+        if now - last < self.autopilot_grace:
+            grace = round(self.autopilot_grace.total_seconds())
+            raise Conflict(f"that player is here or was within the last {grace} seconds: only they can hand "
+                           "their seat to a bot, unless their turn time runs out")
 
     async def rooms_in_play(self) -> list[str]:
         """Every room in play (bots and turn timers resume them when the server starts)."""

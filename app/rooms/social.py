@@ -16,11 +16,12 @@ import logging
 import secrets
 import time
 from collections import defaultdict, deque
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.database import Database
 from app.db.faults import log_failure
@@ -28,6 +29,7 @@ from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound, TooMany
+from app.rooms.model import aware
 
 log = logging.getLogger("troika_arena")
 
@@ -37,6 +39,19 @@ CHAT_SHOWN = 50
 HEARTBEAT = 10.0
 STALE_AFTER = timedelta(seconds=35)
 STALE_WINDOW = timedelta(seconds=3 * HEARTBEAT)  # a room is told for up to three beats
+
+
+async def last_present(session: AsyncSession, room_id: str, seat: int) -> datetime | None:
+    """When the seat last had a socket open on a live instance: now while one is open, else
+    when its last socket closed (or its instance last beat); None if it never had one."""
+    rows = (await session.exec(
+        select(Presence.sockets, Presence.seen_at).where(Presence.room_id == room_id, Presence.seat == seat)
+    )).all()
+    now = utcnow()
+    seen = [aware(seen_at) for _, seen_at in rows]
+    if any(sockets > 0 and at > now - STALE_AFTER for (sockets, _), at in zip(rows, seen)):
+        return now
+    return max(seen, default=None)
 
 
 class Social:
