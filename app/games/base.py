@@ -144,6 +144,28 @@ def public_options(options: dict[str, Any]) -> dict[str, Any]:
     return {key: (value.get("name", "custom") if isinstance(value, dict) else value) for key, value in options.items()}
 
 
+def first_player_option(max_players: int) -> OptionSpec:
+    """The room option choosing round 1's first player: a seat, or random from the room seed."""
+    return OptionSpec(
+        "first_player",
+        "choice",
+        "random",
+        "Who starts round 1: a seat number, or random from the room seed",
+        choices=("random", *(str(seat) for seat in range(max_players))),
+    )
+
+
+def check_first_player(chosen: str, num_players: int) -> None:
+    """Refuse a ``first_player`` option naming a seat the room does not have."""
+    if chosen != "random" and int(chosen) >= num_players:
+        raise ValueError(f"option 'first_player': there is no seat {chosen}")
+
+
+def first_player(state: State, chosen: str, num_players: int) -> int:
+    """Round 1's first player for a checked ``first_player`` option (a draw from the seed if random)."""
+    return rng(state).randrange(num_players) if chosen == "random" else int(chosen)
+
+
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and validate ``given`` against ``specs``; unknown or bad values raise ValueError."""
     given = dict(given or {})

@@ -84,7 +84,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.games import base
-from app.games.base import Action, OptionSpec, Outcome, State
+from app.games.base import Action, Outcome, State
 
 TILES = tuple(v for v in range(1, 16) for _ in range(7 if v == 7 else 3))
 ROUNDS = 3
@@ -432,23 +432,13 @@ class Troika:
     min_players = 2
     max_players = 5
     fixed_keys = ()
-    options = (
-        OptionSpec(
-            "first_player",
-            "choice",
-            "random",
-            "Who starts round 1: a seat number, or random from the room seed",
-            choices=("random", "0", "1", "2", "3", "4"),
-        ),
-    )
+    options = (base.first_player_option(5),)
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
         if not self.min_players <= num_players <= self.max_players:
             raise ValueError(f"Troika needs {self.min_players} to {self.max_players} players")
         resolved = base.resolve_options(self.options, options)
-        chosen = resolved["first_player"]
-        if chosen != "random" and int(chosen) >= num_players:
-            raise ValueError(f"option 'first_player': there is no seat {chosen}")
+        base.check_first_player(resolved["first_player"], num_players)
         state: State = {
             "seed": seed,
             "rng_draws": 0,
@@ -459,8 +449,7 @@ class Troika:
             "next_mark_id": 1,
             "log": [],
         }
-        first = base.rng(state).randrange(num_players) if chosen == "random" else int(chosen)
-        _start_round(state, 1, first)
+        _start_round(state, 1, base.first_player(state, resolved["first_player"], num_players))
         return state
 
     def to_act(self, state: State) -> set[int]:

@@ -85,6 +85,36 @@ def test_options_are_checked():
         GAME.setup(2, {"deck": bad}, "s")
 
 
+def choose_leaders(state):
+    for seat, p in enumerate(state["players"]):
+        state = GAME.apply(state, seat, {"type": "choose_leader", "leader": p["offer"][0]})
+    return state
+
+
+def test_the_room_chooses_round_ones_first_player_v11():
+    state = GAME.setup(3, {"first_player": "2"}, "first")
+    assert (state["first"], GAME.view(state, None)["first"]) == (2, 2)
+    state = choose_leaders(state)
+    assert (state["stage"], state["current"], GAME.to_act(state)) == ("draw", 2, {2})
+    assert public_text(state).endswith("Round 1 begins with Seat 2.")
+    for seat in (2, 0):
+        state = play(state, (seat, DRAW_GROUP), (seat, PASS))
+        assert state["round"] == 1
+    state = play(state, (1, DRAW_GROUP), (1, PASS))  # the round ends after the seat before the first
+    assert "End of round 1" in public_text(state)
+
+
+def test_round_ones_first_player_is_drawn_from_the_seed_by_default():
+    firsts = [GAME.setup(4, {}, f"first-{i}")["first"] for i in range(24)]
+    assert set(firsts) == {0, 1, 2, 3}
+    assert firsts == [GAME.setup(4, {"first_player": "random"}, f"first-{i}")["first"] for i in range(24)]
+    assert [o["name"] for o in (spec.to_json() for spec in GAME.options)] == ["advanced", "deck", "first_player"]
+    with pytest.raises(ValueError, match="^option 'first_player': there is no seat 2$"):
+        GAME.setup(2, {"first_player": "2"}, "s")
+    with pytest.raises(ValueError, match="option 'first_player' must be one of"):
+        GAME.setup(4, {"first_player": "4"}, "s")
+
+
 def test_a_loaded_deck_is_validated_stored_and_used():
     custom = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
     for card in custom["groups"]:

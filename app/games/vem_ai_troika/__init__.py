@@ -10,7 +10,8 @@ points), Votes (Elections) and Income (money). The deck is the project's own rec
 * Setup (V3): a Treasury of 12/18/24 Mega-Euro for 2/3/4 players, 2 of them to each hand;
   Deposit Titles highest on top; the Event pile with the Troika among the bottom four and an
   Elections Event after every 4/3/2 Events; 3 Group cards each; every player is dealt 2 Leaders
-  and picks one in secret, all revealed together. Seat 0 is the first player.
+  and picks one in secret, all revealed together. Round 1's first player is the room's choice
+  (option ``first_player``: a seat, or random from the room seed, the default; V11).
 * A turn: draw 1 Group card or take 2 Mega-Euro; then one action - Organization (two moves:
   place a card, possibly taking one of yours back, or discard a card to draw a new one),
   Income (Leader + controlled Groups; Deposit Titles cost 6 and may be bought with the income
@@ -32,8 +33,9 @@ points), Votes (Elections) and Income (money). The deck is the project's own rec
   10 per Elections card and 5 for the interim Government card, Deposit Titles, and 1 per 2
   Mega-Euro in hand or Offshore. Tied winners all win.
 
-Options: ``advanced`` (refused for now: the advanced rules are not built yet) and ``deck``
-(a deck dict checked by :func:`deck.validate_deck`; None is the default deck).
+Options: ``advanced`` (refused for now: the advanced rules are not built yet), ``deck``
+(a deck dict checked by :func:`deck.validate_deck`; None is the default deck) and
+``first_player`` (round 1's first player: "random", the default, or a seat number).
 
 Actions (card ids are indexes into the deck's lists; only their holder sees hand ids)
 --------------------------------------------------------------------------------------
@@ -120,6 +122,7 @@ class VemAiTroika:
     options = (
         OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
         OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
+        base.first_player_option(4),
     )
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:

@@ -2,7 +2,7 @@
 
 State layout (plain JSON data)
 ------------------------------
-``seed``, ``rng_draws``; ``options`` ({"advanced": false}); ``deck`` (the validated deck in use,
+``seed``, ``rng_draws``; ``options`` ({"advanced": false, "first_player": "random" or a seat}); ``deck`` (the validated deck in use,
 so a replay is self-contained); ``stage`` ("leaders", "draw", "action", "organize", "attack",
 "end_turn", "event", "effects", "campaign" or "over"); ``round``; ``first`` (first player of the
 round); ``current`` (whose turn); ``moves`` (Organization moves made this turn); ``treasury``;
@@ -42,9 +42,11 @@ LEADERS_DEALT = 2
 def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
     if options["advanced"]:
         raise ValueError("advanced rules are not available yet")
+    base.check_first_player(options["first_player"], num_players)
     deck = shared_default_deck() if options["deck"] is None else validate_deck(options["deck"])
     state: State = {
-        "seed": seed, "rng_draws": 0, "options": {"advanced": False}, "deck": deck,
+        "seed": seed, "rng_draws": 0, "options": {"advanced": False, "first_player": options["first_player"]},
+        "deck": deck,
         "stage": "leaders", "round": 1, "first": 0, "current": 0, "moves": 0,
         "treasury": TREASURY[num_players],
         "titles": [value for value, count in zip((6, 5, 4), TITLE_COUNTS[num_players], strict=True)
@@ -61,6 +63,7 @@ def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
     }
     build_event_pile(state)
     deal(state)
+    state["first"] = state["current"] = base.first_player(state, options["first_player"], num_players)
     return state
 
 
