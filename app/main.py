@@ -12,7 +12,6 @@ import logging
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -36,8 +35,8 @@ from app.runtime import tune_garbage_collector
 from app.web.caps import SocketCaps
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
+from app.web.security import SecurityHeaders
 
-SWAGGER = "swagger-ui-5.35.0"
 log = logging.getLogger("troika_arena")
 
 
@@ -88,21 +87,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
 
-    @app.get("/docs", include_in_schema=False)
-    async def api_docs():
-        """Swagger UI served from the vendored copy in static/ (no CDN)."""
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="Troika Arena API",
-            swagger_js_url=f"/static/vendor/{SWAGGER}/swagger-ui-bundle.js",
-            swagger_css_url=f"/static/vendor/{SWAGGER}/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
-
     install_error_handlers(app)
     app.add_middleware(MoveFrontDoor)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # before any body is read
     app.add_middleware(ErrorBoundary)  # round the routes and the move front door (app.api.errors)
+    app.add_middleware(SecurityHeaders)  # on every answer, error pages included (app.web.security)
     # Outermost: a request or websocket naming a host this server does not serve (DNS rebinding)
     # is refused before anything else reads it.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())

@@ -1,5 +1,7 @@
-"""What the browser is told and who may talk to the server: the Host allow-list (ALLOWED_HOSTS)
-that closes DNS rebinding, for pages, the API and websocket handshakes."""
+"""What the browser is told and who may talk to the server: security headers on every page
+(a Content-Security-Policy with no inline code, no framing, no referrer, no sniffing) and the
+Host allow-list (ALLOWED_HOSTS) that closes DNS rebinding, for pages, the API and websocket
+handshakes."""
 
 from __future__ import annotations
 
@@ -9,14 +11,88 @@ import os
 import subprocess
 import sys
 import time
+from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 
 from app.config import Settings
+from tests.conftest import create_started_room
 from tests.servers import free_port
 from tests.test_live_server import make_room
 from tests.test_sockets import in_process_server
+
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+HTML = {"accept": "text/html"}
+EXPECTED = {
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+}
+
+
+class InlineCode(HTMLParser):
+    """Collects what a strict CSP would block in a page: inline scripts and styles, style
+    attributes, inline event handlers (``on...`` and htmx's ``hx-on``), ``javascript:`` URLs."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        names = {name for name, _ in attrs}
+        if tag == "script" and "src" not in names or tag == "style":
+            self.found.append(f"inline <{tag}>")
+        for name, value in attrs:
+            if name == "style" or name.startswith(("on", "hx-on", "data-hx-on")):
+                self.found.append(f"<{tag} {name}=...>")
+            if (value or "").strip().lower().startswith("javascript:"):
+                self.found.append(f"<{tag} {name}=javascript:...>")
+
+
+def inline_code(html: str) -> list[str]:
+    parser = InlineCode()
+    parser.feed(html)
+    return parser.found
+
+
+def assert_secure_page(response) -> None:
+    where = f"{response.request.method} {response.request.url.path}"
+    assert response.headers["content-type"].startswith("text/html"), where
+    policy = dict(
+        (part.split()[0], part.split()[1:]) for part in response.headers["content-security-policy"].split("; ")
+    )
+    assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"], where
+    assert policy["default-src"] == ["'self'"] and policy["frame-ancestors"] == ["'none'"], where
+    assert {k: response.headers.get(k) for k in EXPECTED} == EXPECTED, where
+    assert inline_code(response.text) == [], where
+
+
+def test_no_template_or_script_relies_on_inline_code():
+    for template in sorted(TEMPLATES.rglob("*.html")):
+        assert inline_code(template.read_text()) == [], template.name
+
+
+async def test_every_page_type_carries_the_security_headers(client):
+    pages = ["/", "/lobby/rooms", "/rules", "/docs", "/no-such-page", "/rooms/no-room"]
+    r = await client.post("/rooms", data={"game": "troika", "seats": "2", "name": "Ana"}, headers=HTML)
+    waiting_room = r.headers["location"]
+    pages += [waiting_room, waiting_room.split("/seat/")[0], waiting_room.replace("/seat/", "/seat/x")]
+    for game, seats in (("troika", 3), ("triatri", 2), ("vem-ai-a-troika", 2)):
+        room_id, tokens = await create_started_room(client, game, seats)
+        pages += [f"/rooms/{room_id}", f"/rooms/{room_id}/seat/{tokens[1]}", f"/rules/{game}"]
+    pages.append("/rules/vem-ai-a-troika/cards")
+    statuses = {}
+    for path in pages:
+        r = await client.get(path, headers=HTML)
+        assert_secure_page(r)
+        statuses[path] = r.status_code
+    assert sorted(set(statuses.values())) == [200, 403, 404], statuses
+    r = await client.post(waiting_room + "/chat", data={"text": "hello"}, headers=HTML)  # an htmx reply
+    assert r.status_code == 200
+    assert_secure_page(r)
 
 
 async def handshake_status(base: str, path: str, host: str, origin: str) -> int:

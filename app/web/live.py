@@ -4,10 +4,11 @@ The socket is authorised once, at the handshake: a ``token`` query parameter bin
 seat, none makes it a spectator's; a missing room or a token that holds no seat is refused
 before the socket is accepted. The handshake's ``Origin`` must be this server's own (or one
 listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past their cap
-(``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every change published on the event bus, the
-viewer gets its current view: HTML fragments for the browser (swapped by id by htmx's ws
-extension) or, with ``format=json``, the same JSON payload as GET /api/rooms/<id>/view (built
-once per change for every connected seat, ``app.rooms.views.Payloads``).
+(``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
+change published on the event bus, the viewer gets its current view: HTML fragments for the
+browser (swapped by id by htmx's ws extension) or, with ``format=json``, the same JSON payload
+as GET /api/rooms/<id>/view (built once per change for every connected seat,
+``app.rooms.views.Payloads``).
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
 size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
 failure while serving (the database down, say) closes the socket with 1011 and a reason.

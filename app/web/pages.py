@@ -1,5 +1,5 @@
 """HTML routes: lobby, room pages (spectator and seat), forms for create/join/start/leave/act,
-and the rules pages. A seat page lives at ``/rooms/<id>/seat/<token>``: that private link is the
+the rules pages and the API's Swagger UI at /docs. A seat page lives at ``/rooms/<id>/seat/<token>``: that private link is the
 player's identity in the browser (one per tab, so one person can test several seats).
 """
 
@@ -217,6 +217,15 @@ async def act(room_id: str, token: str, request: Request):
         await service.act(room_id, seat, action, version, resend_key(version, action))
 
     return await seat_form(request, room_id, token, play)
+
+
+SWAGGER = "swagger-ui-5.35.0"
+
+
+@router.get("/docs", response_class=HTMLResponse)
+async def api_docs(request: Request):
+    """Swagger UI from the vendored copy in static/ (no CDN), started by a static script."""
+    return templates.TemplateResponse(request, "docs.html", {"swagger": SWAGGER})
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -1,5 +1,6 @@
-// Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links and
-// the turn timer's countdown.
+// Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links, the
+// turn timer's countdown and clearing the chat box once a message is sent (no inline handlers:
+// the Content-Security-Policy forbids them).
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -26,6 +27,10 @@
   }
   setInterval(tick, 1000);
   document.addEventListener("htmx:wsAfterMessage", tick);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target;
+    if (form.classList && form.classList.contains("chat-form") && event.detail.successful) form.reset();
+  });
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;
