@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.registry import GAMES
 from app.rooms.errors import Unauthorized
@@ -19,7 +19,14 @@ from app.rooms.views import Payloads, encode, legal_actions
 router = APIRouter()
 
 
-class CreateRoom(BaseModel):
+class StrictBody(BaseModel):
+    """A JSON body read strictly: a whole number is a JSON integer, never "0", true or 0.0
+    (a malformed body is answered 422, field by field)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class CreateRoom(StrictBody):
     game: str = Field(description="game slug, see GET /api/games")
     seats: int = Field(description="number of seats, within the game's range")
     name: str = Field(description="the host's display name; the host takes seat 0")
@@ -31,7 +38,7 @@ class CreateRoom(BaseModel):
     )
 
 
-class JoinRoom(BaseModel):
+class JoinRoom(StrictBody):
     name: str | None = Field(default=None, description="your display name (to take a seat yourself)")
     bot: Literal["random", "strong"] | None = Field(
         default=None, description="host only: seat a bot of this level instead"
@@ -39,17 +46,17 @@ class JoinRoom(BaseModel):
     seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
 
 
-class ChatLine(BaseModel):
+class ChatLine(StrictBody):
     text: str = Field(description="1 to 300 characters")
 
 
-class Autopilot(BaseModel):
+class Autopilot(StrictBody):
     bot: Literal["random", "strong"] | None = Field(
         description="a bot level to play your seat for you, or null to play it yourself again"
     )
 
 
-class SubmitAction(BaseModel):
+class SubmitAction(StrictBody):
     version: int = Field(description="the version of the view this action was chosen from")
     action: dict[str, Any] = Field(description="one of the objects listed by legal-actions")
     idempotency_key: str | None = Field(

@@ -4,10 +4,17 @@ A game is a module-level object with a small, pure surface over a JSON-serialisa
 (plain dicts, lists, str, int, bool, None): ``setup``, ``to_act``, ``legal_actions``, ``apply``,
 ``view`` and ``outcome``. Engines never do I/O, read the clock or log; the only randomness is
 drawn from the room seed through :func:`rng`, with a counter kept in the state, so the seed
-plus the action list reproduces every state exactly. ``apply`` never mutates its input: it
-works on a deep copy and raises :class:`IllegalAction` with a readable reason. Actions are
-dicts with a ``type`` field and a stable JSON form. Log entries carry their own visibility
-(``"to": None`` for everyone, or a list of seats) and are filtered per viewer like views.
+plus the action list reproduces every state exactly. Actions are dicts with a ``type`` field
+and a stable JSON form. Log entries carry their own visibility (``"to": None`` for everyone, or
+a list of seats) and are filtered per viewer like views.
+
+Engines subclass :class:`Game`, whose ``play`` (and ``apply``) is the one place an action is
+validated, for every game alike: it is an object with a text ``type``, its seat is awaited, and
+it is either one of ``legal_actions`` with the same JSON types (5.0 is not 5, true is not 1) or,
+for the types an engine accepts without listing (``Game.unlisted``), it passes that type's
+strict schema (:class:`Whole`, :class:`OneOf`, :class:`Ids`). The engine's own ``_apply`` then
+gets that canonical action (the listed object itself, or one rebuilt from the schema), works on
+a deep copy, never mutates its input and raises :class:`IllegalAction` with a readable reason.
 """
 
 from __future__ import annotations
@@ -72,7 +79,9 @@ class OptionSpec:
 
 
 class Game(Protocol):
-    """The surface every registered game exposes (see the module docstring)."""
+    """The surface every registered game exposes (see the module docstring). Engines subclass
+    it: they inherit ``play`` and ``apply``, and write ``_apply`` (plus, if useful, ``explain``
+    and ``unlisted``)."""
 
     slug: str
     title: str
@@ -82,6 +91,9 @@ class Game(Protocol):
     # top-level state keys that ``setup`` fills and ``apply`` passes on untouched (the same
     # object: a deck's card definitions, say); a room holds them once instead of in every copy
     fixed_keys: tuple[str, ...]
+    # action types accepted without being looked up in ``legal_actions`` (a choice among
+    # thousands of card combinations), each with the schema of its fields besides "type"
+    unlisted: dict[str, dict[str, FieldType]] = {}
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
 
@@ -89,7 +101,45 @@ class Game(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
-    def apply(self, state: State, seat: int, action: Action) -> State: ...
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """The state after ``seat`` plays ``action``; raises IllegalAction, never mutates."""
+        return self.play(state, seat, action)[1]
+
+    def play(self, state: State, seat: int, action: Any, *, legacy: bool = False) -> tuple[Action, State]:
+        """The canonical form of ``action`` (what a log stores) and the state after it.
+
+        ``legacy`` reads an action stored before actions were strict: it may equal a listed
+        action only loosely (5.0 for 5, true for 1), as they were accepted then; the listed
+        form is what is applied and returned."""
+        canonical = self.accept(state, seat, action, legacy=legacy)
+        return canonical, self._apply(state, seat, canonical)
+
+    def accept(self, state: State, seat: int, action: Any, *, legacy: bool = False) -> Action:
+        """The canonical form of ``action`` if ``seat`` may play it now; else IllegalAction."""
+        if not isinstance(action, dict) or type(action.get("type")) is not str:
+            raise IllegalAction("an action is an object with a 'type' field")
+        awaited = self.to_act(state)
+        if seat not in awaited:
+            raise IllegalAction("it is not your turn" if awaited else "the game is over")
+        schema = self.unlisted.get(action["type"])
+        if schema is not None:
+            return read_fields(action, schema)
+        legal = self.legal_actions(state, seat)
+        try:
+            listed = legal[legal.index(action)]  # listed actions are distinct: one candidate
+        except ValueError:
+            listed = None
+        if listed is not None and (legacy or same_json(listed, action)):
+            return listed
+        self.explain(state, seat, action)
+        raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
+
+    def explain(self, state: State, seat: int, action: Action) -> None:
+        """Optional: raise IllegalAction with a more helpful reason for an action not listed."""
+
+    def _apply(self, state: State, seat: int, action: Action) -> State:
+        """The engine's rules: the state after ``action``, which ``play`` validated already."""
+        ...
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
@@ -104,6 +154,77 @@ class Game(Protocol):
         """A short button label for ``action``; ``state`` lets a label name cards of the game's
         own data (a custom deck)."""
         ...
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal with the same types at every level (Python's ``==``
+    says 5.0 == 5 and True == 1; JSON does not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return a == b
+
+
+# ---- the schema of an unlisted action's fields ---------------------------------------------
+
+MAX_WHOLE = 1_000_000  # beyond any count or id of any game
+
+
+class FieldType(Protocol):
+    def read(self, name: str, value: Any) -> Any:
+        """``value`` in its canonical form, or IllegalAction naming the field ``name``."""
+        ...
+
+
+def whole(value: Any) -> bool:
+    """A JSON whole number within bounds: an int, never a bool, a float or text."""
+    return type(value) is int and 0 <= value <= MAX_WHOLE
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A whole number from 0 to ``MAX_WHOLE``."""
+
+    def read(self, name: str, value: Any) -> int:
+        require(whole(value), f"'{name}' must be a whole number from 0 to {MAX_WHOLE}")
+        return value
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a few texts."""
+
+    choices: tuple[str, ...]
+
+    def read(self, name: str, value: Any) -> str:
+        require(type(value) is str and value in self.choices, f"'{name}' must be one of: {', '.join(self.choices)}")
+        return value
+
+
+@dataclass(frozen=True)
+class Ids:
+    """A list of at most ``most`` distinct ids (whole numbers), kept in increasing order."""
+
+    most: int
+
+    def read(self, name: str, value: Any) -> list[int]:
+        require(
+            type(value) is list and len(value) <= self.most and all(whole(v) for v in value)
+            and len(set(value)) == len(value),
+            f"'{name}' must be a list of at most {self.most} distinct card ids",
+        )
+        return sorted(value)
+
+
+def read_fields(action: Action, schema: dict[str, FieldType]) -> Action:
+    """``action`` rebuilt from its fields, each read by ``schema``; no field more or fewer."""
+    kind = action["type"]
+    if action.keys() != {"type", *schema}:
+        raise IllegalAction(f"'{kind}' takes exactly the fields: {', '.join(['type', *schema])}")
+    return {"type": kind, **{name: field.read(name, action[name]) for name, field in schema.items()}}
 
 
 def rng(state: State) -> random.Random:
@@ -209,16 +330,6 @@ def require(condition: bool, reason: str) -> None:
     """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(reason)
-
-
-def check_listed(game: Game, state: State, seat: int, action: Action) -> None:
-    """Refuse an action that is not exactly one of ``legal_actions`` (the generic validation)."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a 'type' field")
-    if seat not in game.to_act(state):
-        raise IllegalAction("it is not your turn")
-    if action not in game.legal_actions(state, seat):
-        raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
 
 
 class RulesPages(Protocol):

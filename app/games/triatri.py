@@ -431,7 +431,7 @@ def match_hands(
 # --- the game --------------------------------------------------------------------------------
 
 
-class TriATri:
+class TriATri(base.Game):
     slug = "triatri"
     title = "TriATri"
     min_players = 2
@@ -493,10 +493,7 @@ class TriATri:
         own = [("own", c) for c in COLOURS if state["gems"][seat][c] > 0]
         return [{"type": "choose_gem", "colour": c, "source": s} for s, c in supply + own]
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        base.check_listed(self, state, seat, action)
-        legal = self.legal_actions(state, seat)
-        action = legal[legal.index(action)]  # the listed form: exact types, no extra fields
+    def _apply(self, state: State, seat: int, action: Action) -> State:
         state = base.working_copy(state)
         handlers = {"commit": commit, "choose_gem": choose_gem, "play": play}
         handlers[action["type"]](state, seat, action)

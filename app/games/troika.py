@@ -426,7 +426,7 @@ HANDLERS = {
 # ---------------------------------------------------------------- the game
 
 
-class Troika:
+class Troika(base.Game):
     slug = "troika"
     title = "Troika"
     min_players = 2
@@ -470,19 +470,14 @@ class Troika:
         actions += [{"type": "discard", "from": "container", "value": v} for v in _distinct(container)]
         return actions or [{"type": "pass"}]
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        self._check(state, seat, action)
-        legal = self.legal_actions(state, seat)
-        canonical = legal[legal.index(action)]  # the listed form: ints stay ints (not True/1.0)
+    def _apply(self, state: State, seat: int, action: Action) -> State:
         state = base.working_copy(state)
-        HANDLERS[canonical["type"]](state, seat, canonical)
+        HANDLERS[action["type"]](state, seat, action)
         return state
 
-    def _check(self, state: State, seat: int, action: Action) -> None:
-        """Refuse with the most helpful reason, then fall back to the exact legal list."""
-        kind = action.get("type") if isinstance(action, dict) else None
-        base.require(state["phase"] != "over", "the game is over")
-        base.require(seat == state["current"], "it is not your turn")
+    def explain(self, state: State, seat: int, action: Action) -> None:
+        """Why an action of the seat to act is not listed, when the phase or hand says why."""
+        kind = action["type"]
         if state["phase"] == "turn_start":
             base.require(kind not in ACT_TYPES,
                          'first turn a face-down tile face up (or call "Troika!")')
@@ -493,7 +488,6 @@ class Troika:
                      '"Troika!" can only be called with 3 to 5 players')
         base.require(kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT,
                      f"your hand already holds {HAND_LIMIT} tiles")
-        base.check_listed(self, state, seat, action)
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
         return base.each_view(self, state, seats)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -178,12 +179,19 @@ def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> Non
     if not actions:
         return
     state = live.state
-    seats, awaited = [], []
-    for seat, action in actions:
-        state = game.apply(state, seat, action)
-        seats.append(seat)
+    awaited = []
+    for _, state in replayed(game, state, actions):
         awaited.append(frozenset(game.to_act(state)))
-    moved(live, state, seats, awaited)
+    moved(live, state, [seat for seat, _ in actions], awaited)
+
+
+def replayed(game: Game, state: State, actions: list[tuple[int, Action]]) -> Iterator[tuple[Action, State]]:
+    """Each logged action in its canonical form, with the state after it. A log may hold
+    entries stored before actions were strict (5.0 or true for a listed 5 or 1, which the
+    engines then took as equal): each is read as the listed action it stood for."""
+    for seat, action in actions:
+        action, state = game.play(state, seat, action, legacy=True)
+        yield action, state
 
 
 def moved(live: LiveGame, state: State, seats: list[int], awaited: list[frozenset[int]]) -> None:

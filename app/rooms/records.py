@@ -4,7 +4,9 @@ A record holds the game, the options, the seed, its published hash and every act
 :func:`verify_record` checks that the seed matches the commitment shown before the deal, that
 the actions form an unbroken sequence, that every one was legal for its seat when it was made
 (the engine replays the whole game, deal and shuffles included, from the seed) and that the
-replay ends with exactly the recorded result. It uses no database and no server.
+replay ends with exactly the recorded result. It uses no database and no server. Actions are
+read as a room's replay reads its log: a record exported before actions were strict may hold
+5.0 or true for a listed 5 or 1.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def verify_record(record: Any) -> Verified:
         if entry.get("seq") != expected_seq:
             raise RecordError(f"action {expected_seq} is missing or out of order")
         try:
-            state = game.apply(state, entry["seat"], entry["action"])
+            _, state = game.play(state, entry["seat"], entry["action"], legacy=True)  # as replay reads a log
         except (IllegalAction, KeyError, TypeError) as exc:
             reason = exc.reason if isinstance(exc, IllegalAction) else f"malformed ({exc})"
             raise RecordError(f"action {expected_seq} by seat {entry.get('seat')} is illegal: {reason}") from None

@@ -46,6 +46,7 @@ from app.rooms.model import (
     clean_name,
     hash_token,
     replay,
+    replayed,
     with_names,
 )
 from app.rooms.social import last_present
@@ -259,7 +260,9 @@ class RoomService:
         return [] if live is None else with_names(visible_log(live.state.get("log", []), seat), info.seats)
 
     async def record(self, room_id: str) -> dict[str, Any]:
-        """The replayable record of a finished game: seed, options, seats and every action."""
+        """The replayable record of a finished game: seed, options, seats and every action (in
+        its canonical form, which a replay of the log gives even for entries stored loosely
+        before actions were strict)."""
         async with self.db.read() as session:
             info = await self._room(session, room_id)
             if info.status != "finished":
@@ -271,8 +274,11 @@ class RoomService:
                     .order_by(ActionRecord.seq)
                 )
             ).all()
-            live = await self._catch_up(session, info)
-        outcome = GAMES[info.game].outcome(live.state)
+        game = GAMES[info.game]
+        actions, state = [], game.setup(info.num_seats, info.options, info.seed)
+        for action, state in replayed(game, state, [(row.seat, row.action) for row in rows]):
+            actions.append(action)
+        outcome = game.outcome(state)
         return {
             "format": "troika-arena-record/1",
             "room": info.id,
@@ -282,7 +288,7 @@ class RoomService:
             "seed": info.seed,
             "seed_hash": info.seed_hash,
             "players": [info.seats.get(s) for s in range(info.num_seats)],
-            "actions": [{"seq": r.seq, "seat": r.seat, "action": r.action} for r in rows],
+            "actions": [{"seq": r.seq, "seat": r.seat, "action": a} for r, a in zip(rows, actions, strict=True)],
             "outcome": outcome.to_json() if outcome else None,
         }
 
@@ -496,7 +502,7 @@ class RoomService:
             check_version(live, seat, version)
             game = GAMES[info.game]
             try:
-                new_state = game.apply(live.state, seat, action)
+                action, new_state = game.play(live.state, seat, action)  # stored as the engine lists it
             except IllegalAction as exc:
                 raise Illegal(exc.reason, version=live.version) from None
             finished = game.outcome(new_state) is not None

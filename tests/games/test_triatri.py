@@ -614,9 +614,11 @@ def test_describe_labels_actions():
     )
 
 
-def test_apply_keeps_the_listed_form_of_an_action():
+def test_apply_takes_only_the_listed_form_of_an_action():
     state = build([[red(2)], [red(3)]])
-    with pytest.raises(IllegalAction):
-        GAME.apply(state, 0, {"type": "play", "card": red(2), "extra": 1})
-    after = GAME.apply(state, 0, {"type": "play", "card": float(red(2))})
+    for variant in ({"type": "play", "card": red(2), "extra": 1}, {"type": "play", "card": float(red(2))}):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, 0, variant)
+    action, after = GAME.play(state, 0, {"type": "play", "card": float(red(2))}, legacy=True)
+    assert action == {"type": "play", "card": red(2)} and type(action["card"]) is int
     assert type(after["played"][0]["card"]) is int

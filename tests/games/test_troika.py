@@ -268,9 +268,12 @@ def test_refusals_give_clear_reasons_and_leave_state_unchanged():
     assert json.dumps(state, sort_keys=True) == before
 
 
-def test_action_values_are_stored_in_their_listed_form():
+def test_action_values_are_taken_only_in_their_listed_form():
     state = make(3, phase="act", table_up=(1,))
-    state = play(state, (0, {"type": "take_up", "value": True}))
+    with pytest.raises(IllegalAction, match="not allowed now"):
+        GAME.apply(state, 0, {"type": "take_up", "value": True})
+    action, state = GAME.play(state, 0, {"type": "take_up", "value": True}, legacy=True)
+    assert action == {"type": "take_up", "value": 1} and type(action["value"]) is int
     assert state["containers"][0] == [1] and type(state["containers"][0][0]) is int
 
 

@@ -101,7 +101,7 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, OptionSpec, Outcome, State
-from app.games.vem_ai_troika import engine, scoring, view
+from app.games.vem_ai_troika import attack, elections, engine, scoring, view
 from app.games.vem_ai_troika.deck import default_deck, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 
@@ -113,12 +113,13 @@ def _label_deck() -> dict[str, Any]:
     return default_deck()
 
 
-class VemAiTroika:
+class VemAiTroika(base.Game):
     slug = "vem-ai-a-troika"
     title = "Vem aí a Troika"
     min_players = 2
     max_players = 4
     fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
+    unlisted = {"attack": attack.FIELDS, "campaign": elections.FIELDS}  # chosen by ticking cards
     options = (
         OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
         OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
@@ -149,8 +150,8 @@ class VemAiTroika:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return engine.legal_actions(state, seat, self.to_act(state))
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        return engine.perform(self, state, seat, action)
+    def _apply(self, state: State, seat: int, action: Action) -> State:
+        return engine.perform(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.views(state, [seat])[seat]

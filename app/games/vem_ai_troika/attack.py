@@ -15,14 +15,16 @@ that is not ahead (the attacker at a tie) adds one card or stops, and stopping l
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
-from app.games.base import Action, State, require
+from app.games.base import Action, Ids, OneOf, State, Whole, require
 from app.games.vem_ai_troika import table
+from app.games.vem_ai_troika.deck import GROUP_COUNTS
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
 
 MODES = ("control", "discard")
 DISCARD_ATTACK_POWER = 4
+# an attack is chosen by ticking cards, not from the list: the schema its fields must pass
+FIELDS = {"target": Whole(), "mode": OneOf(MODES), "cards": Ids(most=sum(GROUP_COUNTS.values()))}
 
 
 def owner(state: State, gid: int) -> int | None:
@@ -68,27 +70,16 @@ def subsets(cards: list[int]) -> list[list[int]]:
     return [list(c) for size in range(1, len(ordered) + 1) for c in combinations(ordered, size)]
 
 
-def check_cards(state: State, seat: int, cards: Any) -> list[int]:
-    hand = player(state, seat)["hand"]
-    require(isinstance(cards, list) and len(cards) > 0, "play at least one Group card from your hand")
-    require(all(isinstance(c, int) and not isinstance(c, bool) and c in hand for c in cards),
-            "you can only play Group cards from your hand")
-    require(len(set(cards)) == len(cards), "each card can be played only once")
-    return sorted(cards)
-
-
 def check_start(state: State, seat: int, action: Action) -> None:
-    """Raise IllegalAction unless ``action`` is a valid opening of an attack by ``seat``."""
+    """Raise IllegalAction unless ``action`` (its fields read by ``FIELDS``) is a valid opening
+    of an attack by ``seat``."""
     require(state["stage"] == "action" and not state["prompts"] and state["current"] == seat,
             "you can only attack as the action of your own turn")
-    require(set(action) == {"type", "target", "mode", "cards"},
-            "an attack names 'target', 'mode' and 'cards'")
-    require(action["mode"] in MODES, "the attack mode is 'control' or 'discard'")
-    target = action["target"]
-    require(isinstance(target, int) and not isinstance(target, bool), "the target is a Group card id")
+    target, cards = action["target"], action["cards"]
     defender = owner(state, target)
     require(defender is not None and defender != seat, "you can only attack an opponent's Group on the table")
-    cards = check_cards(state, seat, action["cards"])
+    require(len(cards) > 0, "play at least one Group card from your hand")
+    require(set(cards) <= set(player(state, seat)["hand"]), "you can only play Group cards from your hand")
     require(attack_base(state, seat, action["mode"]) + power_of(state, cards) > defence_base(state, defender, target),
             "the opening attack must be stronger than the defence")
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import Action, State, require
+from app.games.base import Action, Ids, State, Whole, require
 from app.games.vem_ai_troika import effects, table
 from app.games.vem_ai_troika.attack import subsets
+from app.games.vem_ai_troika.deck import GROUP_COUNTS
 from app.games.vem_ai_troika.table import group, log, name, player
+
+# a campaign is chosen by ticking cards, not from the list: the schema its fields must pass
+FIELDS = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "money": Whole()}
 
 
 def commit_actions(state: State, seat: int) -> list[Action]:
@@ -27,13 +31,8 @@ def check_commit(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     require(state["stage"] == "campaign" and not state["prompts"] and p["campaign"] is None,
             "there is no campaign waiting for you")
-    require(set(action) == {"type", "cards", "money"}, "a campaign names 'cards' and 'money'")
-    cards, money = action["cards"], action["money"]
-    require(isinstance(cards, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
-            and len(set(cards)) == len(cards) and set(cards) <= set(p["hand"]),
-            "campaign cards must be distinct Group cards from your hand")
-    require(isinstance(money, int) and not isinstance(money, bool) and 0 <= money <= p["money"],
-            "you can invest at most the Mega-Euro in your hand")
+    require(set(action["cards"]) <= set(p["hand"]), "campaign cards must be Group cards from your hand")
+    require(action["money"] <= p["money"], "you can invest at most the Mega-Euro in your hand")
 
 
 def commit(state: State, seat: int, action: Action) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games import base
-from app.games.base import Action, IllegalAction, State
+from app.games.base import Action, State
 from app.games.vem_ai_troika import attack, effects, elections, table
 from app.games.vem_ai_troika.deck import shared_default_deck, validate_deck
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
@@ -392,19 +392,15 @@ def working_copy(state: State) -> State:
     return work
 
 
-def perform(game: base.Game, state: State, seat: int, action: Action) -> State:
-    """Validate ``action`` against the (unchanged) ``state`` and return the next state."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("an action is an object with a 'type' field")
-    if seat not in game.to_act(state):
-        raise IllegalAction("it is not your turn")
+def perform(state: State, seat: int, action: Action) -> State:
+    """The state after ``action``, which ``Game.play`` found listed, or (an attack or a
+    campaign) well formed: whether those two are allowed now is checked here."""
     work = working_copy(state)
-    if action["type"] == "attack" and not state["prompts"]:
+    if action["type"] == "attack":
         attack.start(work, seat, action)
-    elif action["type"] == "campaign" and not state["prompts"]:
+    elif action["type"] == "campaign":
         elections.commit(work, seat, action)
     else:
-        base.check_listed(game, state, seat, action)
         if state["prompts"]:
             answer_prompt(work, seat, action)
         else:
