@@ -175,9 +175,13 @@ async def test_vem_ai_attacks_and_campaigns_pass_their_schema_and_are_stored_can
             move = max((a for a in listed if a["type"] == kind), key=lambda a: len(a["cards"]))
             reordered += len(move["cards"]) >= 2
             spelled = {key: value[::-1] if key == "cards" else value for key, value in reversed(move.items())}
-            r = await post_move(client, room_id, tokens[seat], version, spelled)
+            body = {"version": version, "action": spelled, "idempotency_key": f"{kind}-{version}"}
+            url, headers = f"/api/rooms/{room_id}/actions", auth(tokens[seat])
+            r = await client.post(url, headers=headers, json=body)
             assert r.status_code == 200, r.text
             assert json.dumps(stored_action(sqlite_url, room_id, r.json()["version"])) == json.dumps(move)
+            again = await client.post(url, headers=headers, json=body)
+            assert again.status_code == 200 and again.json()["duplicate"] is True, "the same move, resent"
         else:
             r = await post_move(client, room_id, tokens[seat], version, move)
             assert r.status_code == 200, r.text

@@ -134,6 +134,18 @@ class Game(Protocol):
         self.explain(state, seat, action)
         raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
 
+    def stored_form(self, action: Any) -> Any:
+        """``action`` as a log would hold it had it been accepted, as far as that is known with
+        no state: an unlisted type rebuilt by its schema, anything else as it is (a listed
+        action is accepted only as the listed object itself). A resent move is compared with
+        the logged one in this form."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        schema = self.unlisted.get(kind) if type(kind) is str else None
+        try:
+            return action if schema is None else read_fields(action, schema)
+        except IllegalAction:
+            return action
+
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Optional: raise IllegalAction with a more helpful reason for an action not listed."""
 

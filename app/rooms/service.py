@@ -491,7 +491,8 @@ class RoomService:
                 if idempotency_key:
                     earlier = await self._keyed_move(session, room_id, seat, idempotency_key)
                     if earlier is not None:
-                        return first_result(earlier, action, version, info.version), True
+                        stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
+                        return first_result(earlier, stored, version, info.version), True
                 if info.status == "open":
                     raise Conflict("the game has not started yet", version=info.version)
                 if info.status != "playing":
