@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 
 import httpx
 import psycopg
@@ -26,16 +26,32 @@ POSTGRES_ADMIN_URL = os.environ.get(
 )
 
 
-@pytest.fixture(scope="session")
-def postgres_url():
-    """A fresh, empty Postgres database for this test session, dropped at the end."""
+@contextmanager
+def postgres_database():
+    """A fresh, empty Postgres database, dropped when the block ends; yields its URL."""
     name = f"troika_test_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     base, _, _ = POSTGRES_ADMIN_URL.rpartition("/")
-    yield f"{base}/{name}"
-    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A fresh, empty Postgres database for this test session, dropped at the end."""
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_postgres_url():
+    """A fresh, empty Postgres database for one test (never migrated before it)."""
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Several server instances on one Postgres: a move made through one instance reaches the
+"""Several server instances on one Postgres: they can start at once on a new database (the
+migrations run under an advisory lock), and a move made through one instance reaches the
 sockets held by another at once (LISTEN/NOTIFY), also after the relay's connections to the
 database are cut and re-established."""
 
@@ -6,11 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import ExitStack
 
 import httpx
 import psycopg
 from websockets.asyncio.client import connect
 
+from app.config import to_driver_url
+from app.db.engine import migrate
 from tests.conftest import auth
 from tests.servers import free_port, server_process
 from tests.test_live_server import make_room, play, until_version, ws_url
@@ -55,3 +61,33 @@ async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres
             view_b = (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             # Presence reaches the other instance through the relay, a moment later: not compared.
             assert {**view_a, "connected": None} == {**view_b, "connected": None}
+
+
+def migrate_when_all_are_ready(url: str, ready) -> str:
+    ready.wait()
+    migrate(url)
+    return "migrated"
+
+
+def test_migrations_started_at_the_same_moment_on_a_new_database_all_succeed(fresh_postgres_url):
+    """Three processes, their imports done, migrate one empty database at the same moment."""
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(3, mp_context=context) as pool:
+        ready = manager.Barrier(3)
+        url = to_driver_url(fresh_postgres_url, sync=True)
+        runs = [pool.submit(migrate_when_all_are_ready, url, ready) for _ in range(3)]
+        assert [run.result(timeout=120) for run in runs] == ["migrated"] * 3
+
+
+async def test_instances_started_at_once_on_a_new_database_both_serve(fresh_postgres_url):
+    """Two server processes launched together race to migrate the same empty database; the
+    advisory lock lets one migrate while the other waits, then finds the schema current."""
+    with ExitStack() as stack, ThreadPoolExecutor(2) as pool:
+        launches = [server_process(fresh_postgres_url, free_port()) for _ in range(2)]
+        bases = [base for _, base in pool.map(stack.enter_context, launches)]
+        for base in bases:
+            async with httpx.AsyncClient(base_url=base) as client:
+                room_id, tokens = await make_room(client, seats=2)
+                await play(client, room_id, tokens, 1, random.Random(4))
+                assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
+

@@ -1,22 +1,24 @@
 """Database engines and session factories, and migrations at start.
 
 SQLite runs in WAL mode with a busy timeout (how its writers take turns: ``app.db.database``).
-Migrations are alembic's, run on a worker thread with the matching sync driver.
+Migrations are alembic's, run on a worker thread with the matching sync driver; on Postgres
+under an advisory lock, so instances started together take turns.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import contextmanager, nullcontext
+from typing import Iterator
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import NullPool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.files import project_file
-
-
 
 def sqlite_engine(async_url: str, read_only: bool = False, **pool: int) -> AsyncEngine:
     engine = create_async_engine(async_url, connect_args={"timeout": 30}, **pool)
@@ -54,12 +56,37 @@ def alembic_config(sync_url: str) -> Config:
     return config
 
 
+# Any fixed 64-bit number, the same in every instance: the key of the migrations' advisory lock.
+MIGRATION_LOCK = 0x7472_6F69_6B61  # "troika"
+
+
+@contextmanager
+def advisory_lock(sync_url: str, key: int) -> Iterator[None]:
+    """Hold a session-level Postgres advisory lock for the block (waiting for it if needed)."""
+    engine = create_engine(sync_url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+    finally:
+        engine.dispose()
+
+
 def migrate(sync_url: str) -> None:
-    """Bring the database to the newest schema (idempotent); a SQLite file is switched to WAL
-    here, once, before the server's pools open it: two connections that switch it at the same
-    moment fail with "database is locked" (seen when the heartbeat's first write met the first
-    read at start-up)."""
-    command.upgrade(alembic_config(sync_url), "head")
+    """Bring the database to the newest schema (idempotent).
+
+    On Postgres under an advisory lock: instances started at once take turns, and those that
+    get the lock after the first find the schema current (without it the second one failed
+    with a UniqueViolation, creating the same tables). A SQLite file is switched to WAL here,
+    once, before the server's pools open it: two connections that switch it at the same moment
+    fail with "database is locked" (seen when the heartbeat's first write met the first read at
+    start-up)."""
+    postgres = sync_url.startswith("postgresql")
+    with advisory_lock(sync_url, MIGRATION_LOCK) if postgres else nullcontext():
+        command.upgrade(alembic_config(sync_url), "head")
     if sync_url.startswith("sqlite"):
         engine = create_engine(sync_url, connect_args={"timeout": 30})
         try:
