@@ -5,6 +5,11 @@ The rulebook prints no card values, so the project ships its own reconstruction
 
 Deck schema (a JSON object)
 ---------------------------
+Text limits, in characters (every text is printable, newlines and tabs aside): the deck's
+``name`` 60 and ``description`` 500; a card's ``name`` 40 and ``gloss`` 80; a
+``hand_action``'s ``text`` 300; an Event's ``text`` 500 (ignored, but stored with the room).
+Deck texts are shown in rooms, lobbies and records, so they are bounded like a chat line.
+
 ``name`` (str), optional ``description`` (str), and three lists:
 
 ``groups``: exactly 42 Group cards, 10 gold, 10 blue, 10 red and 12 grey, each::
@@ -62,16 +67,28 @@ TROIKA_NAME = "Chegou a Troika"
 ELECTIONS_NAME = "Eleições"
 CONFIDENCE_NAME = "Voto de Confiança"
 DEFAULT_PATH = Path(__file__).parent / "decks" / "default.json"
+DECK_NAME_LENGTH, DESCRIPTION_LENGTH = 60, 500
+CARD_NAME_LENGTH, GLOSS_LENGTH, HAND_ACTION_LENGTH, EVENT_TEXT_LENGTH = 40, 80, 300, 500
 
 
 def fail(path: str, message: str) -> None:
     raise ValueError(f"{path}: {message}")
 
 
-def need_text(card: dict[str, Any], key: str, path: str) -> str:
+def need_text(card: dict[str, Any], key: str, path: str, limit: int) -> str:
     value = card.get(key)
     if not isinstance(value, str) or not value.strip():
         fail(f"{path}.{key}", "must be a non-empty string")
+    return bounded(value, f"{path}.{key}", limit)
+
+
+def bounded(value: str, path: str, limit: int) -> str:
+    """``value`` if it is at most ``limit`` characters of printable text (newlines and tabs
+    allowed; no NUL, control character or lone surrogate)."""
+    if len(value) > limit:
+        fail(path, f"must be at most {limit} characters, not {len(value)}")
+    if not value.replace("\n", " ").replace("\t", " ").isprintable():
+        fail(path, "must be printable text")
     return value
 
 
@@ -118,8 +135,8 @@ def check_group(card: Any, path: str) -> dict[str, Any]:
     need_keys(card, path, {"name", "gloss", "colour", "type", "power", "votes", "income",
                            "hand_action"})
     group = {
-        "name": need_text(card, "name", path),
-        "gloss": need_text(card, "gloss", path),
+        "name": need_text(card, "name", path, CARD_NAME_LENGTH),
+        "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
         "colour": need_choice(card, "colour", path, COLOURS),
         "type": need_choice(card, "type", path, GROUP_TYPES),
         **values(card, path),
@@ -129,7 +146,7 @@ def check_group(card: Any, path: str) -> dict[str, Any]:
         need_keys(action, where, {"when", "text"})
         group["hand_action"] = {
             "when": need_choice(action, "when", where, HAND_ACTION_TIMES),
-            "text": need_text(action, "text", where),
+            "text": need_text(action, "text", where, HAND_ACTION_LENGTH),
         }
     return group
 
@@ -140,8 +157,8 @@ def check_leader(card: Any, path: str) -> dict[str, Any]:
     if not isinstance(bonus, bool):
         fail(f"{path}.bonus", "must be true or false")
     return {
-        "name": need_text(card, "name", path),
-        "gloss": need_text(card, "gloss", path),
+        "name": need_text(card, "name", path, CARD_NAME_LENGTH),
+        "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
         "colour": need_choice(card, "colour", path, LEADER_COLOURS),
         **values(card, path),
         "bonus": bonus,
@@ -150,9 +167,12 @@ def check_leader(card: Any, path: str) -> dict[str, Any]:
 
 def check_event(card: Any, path: str) -> dict[str, Any]:
     need_keys(card, path, {"name", "gloss", "role", "points", "effects", "text"})
+    if "text" in card and not isinstance(card["text"], str):
+        fail(f"{path}.text", "must be a string")
+    bounded(card.get("text", ""), f"{path}.text", EVENT_TEXT_LENGTH)
     event = {
-        "name": need_text(card, "name", path),
-        "gloss": need_text(card, "gloss", path),
+        "name": need_text(card, "name", path, CARD_NAME_LENGTH),
+        "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
         "role": need_choice({"role": card.get("role", "normal")}, "role", path, ROLES),
         "points": need_int({"points": card.get("points", 0)}, "points", path, 0, 20),
     }
@@ -196,11 +216,12 @@ def validate_deck(data: Any) -> dict[str, Any]:
     """A checked, normalised copy of a deck; ValueError naming the bad field otherwise."""
     need_keys(data, "deck", {"name", "description", "groups", "leaders", "events"})
     deck: dict[str, Any] = {
-        "name": need_text(data, "name", "deck"),
+        "name": need_text(data, "name", "deck", DECK_NAME_LENGTH),
         "description": data.get("description", ""),
     }
     if not isinstance(deck["description"], str):
         fail("deck.description", "must be a string")
+    bounded(deck["description"], "deck.description", DESCRIPTION_LENGTH)
     deck["groups"] = [check_group(c, f"groups[{i}]")
                       for i, c in enumerate(need_list(data, "groups", sum(GROUP_COUNTS.values())))]
     deck["leaders"] = [check_leader(c, f"leaders[{i}]")
