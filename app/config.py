@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.rooms.throttle import ROOM_CREATION_LIMIT
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -28,6 +30,7 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0
     autopilot_grace_seconds: float = 60.0
+    room_creation_limit: str = ROOM_CREATION_LIMIT
 
     def async_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=False)

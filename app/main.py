@@ -29,6 +29,7 @@ from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
 from app.rooms.service import RoomService
 from app.rooms.social import Social
+from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
@@ -55,7 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await relay.start()
             app.state.bus.relay = relay
         app.state.rooms = RoomService(database, app.state.bus, settings.autopilot_grace_seconds)
-        app.state.social = Social(database, app.state.bus)
+        app.state.throttle = Throttle(rooms=settings.room_creation_limit)
+        app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())

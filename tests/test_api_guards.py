@@ -1,15 +1,18 @@
-"""The API's guards against odd input, on both databases: numbers and strings that a database
-cannot hold answer 404 or 400, never 500."""
+"""The API's guards: numbers and strings that a database cannot hold answer 404 or 400, never
+500 (on both databases); room creation is rate-limited per client address, and chat per seat,
+with a Retry-After."""
 
 from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 from tests.conftest import auth, create_started_room, running_app
 
 HUGE = "100000000000000000000000000000"
+HTML = {"accept": "text/html"}
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -55,3 +58,28 @@ async def test_strings_a_database_cannot_store_are_refused_not_500(database_url)
                                    {"version": 0, "action": action, "idempotency_key": key}, auth(tokens[seat]))
             assert r.status_code in (400, 422), (key, r.text)
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
+async def test_room_creation_is_rate_limited_per_client_address_with_retry_after(sqlite_url):
+    async with running_app(sqlite_url, room_creation_limit="3/minute") as client:
+        body = {"game": "troika", "seats": 2, "name": "Ana"}
+        codes = [(await client.post("/api/rooms", json=body)).status_code for _ in range(3)]
+        assert codes == [201] * 3
+        r = await client.post("/api/rooms", json=body)
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert 1 <= int(r.headers["retry-after"]) <= 60 and r.json()["retry_after"] == int(r.headers["retry-after"])
+        r = await client.post("/rooms", data={"game": "troika", "seats": "2", "name": "Ana"}, headers=HTML)
+        assert r.status_code == 429 and "<html" in r.text and "retry-after" in r.headers
+        other = httpx.ASGITransport(app=client.app, client=("203.0.113.9", 4000))
+        async with httpx.AsyncClient(transport=other, base_url="http://arena.test") as elsewhere:
+            assert (await elsewhere.post("/api/rooms", json=body)).status_code == 201
+        assert len((await client.get("/api/rooms")).json()) == 4
+
+
+async def test_the_chat_limit_answers_retry_after(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    url = f"/api/rooms/{room_id}/chat"
+    codes = [(await client.post(url, json={"text": f"m{i}"}, headers=auth(tokens[0]))).status_code for i in range(6)]
+    assert codes == [201] * 5 + [429]
+    r = await client.post(url, json={"text": "again"}, headers=auth(tokens[0]))
+    assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 10

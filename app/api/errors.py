@@ -51,7 +51,7 @@ def describe_validation(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError):
-        return error_response(request, exc.status, exc.code, exc.message, **exc.extra)
+        return error_response(request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):

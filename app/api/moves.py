@@ -43,7 +43,7 @@ class MoveFrontDoor:
         try:
             response = await reply_to_move(request, found[1], move, request.headers.get("authorization"))
         except RoomError as exc:
-            response = error_response(request, exc.status, exc.code, exc.message, **exc.extra)
+            response = error_response(request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
         await response(scope, receive, send)
 
 

@@ -115,6 +115,8 @@ async def list_games():
 
 @router.post("/api/rooms", status_code=201, tags=["rooms"])
 async def create_room(body: CreateRoom, request: Request):
+    """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
+    await request.app.state.throttle.creating_room(request.client and request.client.host)
     info, token = await rooms(request).create(
         body.game, body.seats, body.options, body.name, body.turn_timer
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 class RoomError(Exception):
     status = 400
     code = "bad_request"
+    headers: dict[str, str] | None = None  # sent with the answer (Retry-After, say)
 
     def __init__(self, message: str, **extra):
         super().__init__(message)
@@ -49,4 +50,11 @@ class KeyReused(RoomError):
 
 
 class TooMany(RoomError):
+    """A rate limit: ``retry_after`` seconds until one more would pass (the answer's
+    ``Retry-After`` header, and ``retry_after`` in its JSON)."""
+
     status, code = 429, "rate_limited"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}

@@ -1,7 +1,7 @@
 """The social side of a room: chat and presence.
 
 Chat lines are stored with the room, 1 to 300 characters, at most 5 per 10 seconds per seat
-(per server instance), and escaped wherever they are shown. Presence counts the sockets each
+(per server instance, ``app.rooms.throttle``), and escaped wherever they are shown. Presence counts the sockets each
 seat holds open, per server instance, in the database, so every instance shows the same
 connected/away state; each instance refreshes its rows on a heartbeat, and rows not refreshed
 for ``STALE_AFTER`` are ignored, so a crashed instance never leaves a seat "connected". Presence
@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
-from collections import defaultdict, deque
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,13 +26,13 @@ from app.db.faults import log_failure
 from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.realtime.bus import SOCIAL, EventBus
 from app.realtime.cache import RoomCache
-from app.rooms.errors import BadRequest, NotFound, TooMany
+from app.rooms.errors import BadRequest, NotFound
 from app.rooms.model import aware
+from app.rooms.throttle import Throttle
 
 log = logging.getLogger("troika_arena")
 
 MAX_CHAT_LENGTH = 300
-CHAT_BURST, CHAT_WINDOW = 5, 10.0
 CHAT_SHOWN = 50
 HEARTBEAT = 10.0
 STALE_AFTER = timedelta(seconds=35)
@@ -55,11 +53,11 @@ async def last_present(session: AsyncSession, room_id: str, seat: int) -> dateti
 
 
 class Social:
-    def __init__(self, db: Database, bus: EventBus):
+    def __init__(self, db: Database, bus: EventBus, throttle: Throttle):
         self.db = db
         self.bus = bus
+        self.throttle = throttle
         self.instance = secrets.token_hex(4)
-        self._recent: dict[tuple[str, int], deque[float]] = defaultdict(deque)
         self._presence_lock = asyncio.Lock()
         self._present: RoomCache[frozenset[int]] = RoomCache(bus, social=True)
         self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus, social=True)
@@ -74,7 +72,7 @@ class Social:
             raise BadRequest(f"chat messages are at most {MAX_CHAT_LENGTH} characters")
         if not text.isprintable():  # a NUL or a lone surrogate, which no database stores
             raise BadRequest("chat messages must contain only printable characters")
-        self._throttle(room_id, seat)
+        await self.throttle.chatting(room_id, seat)
         async with self.db.write() as session:
             name = (
                 await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))
@@ -84,15 +82,6 @@ class Social:
             session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
             await session.commit()
         await self.bus.publish(room_id, SOCIAL)
-
-    def _throttle(self, room_id: str, seat: int) -> None:
-        now = time.monotonic()
-        recent = self._recent[(room_id, seat)]
-        while recent and now - recent[0] > CHAT_WINDOW:
-            recent.popleft()
-        if len(recent) >= CHAT_BURST:
-            raise TooMany(f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW:.0f} seconds")
-        recent.append(now)
 
     async def messages(self, room_id: str) -> list[dict[str, Any]]:
         """The room's last CHAT_SHOWN lines, oldest first."""

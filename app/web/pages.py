@@ -80,6 +80,7 @@ async def lobby_rooms(request: Request):
 
 @router.post("/rooms")
 async def create_room(request: Request):
+    await request.app.state.throttle.creating_room(request.client and request.client.host)
     form = await request.form()
     slug = str(form.get("game", ""))
     try:

@@ -1,0 +1,51 @@
+"""Rate limits, per server instance: chat lines per seat, rooms created per client address.
+
+Built on the ``limits`` library: sliding-window counters kept in memory, each dropped by the
+library once its window has passed, so the records held are bounded by who sent something
+recently. A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would
+pass. The client address is the one the server reports: behind a reverse proxy that is the
+proxy's, unless uvicorn is told to trust the proxy's ``X-Forwarded-For``
+(``FORWARDED_ALLOW_IPS``); a header a client could set itself is never read here.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import NoReturn
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+
+from app.rooms.errors import TooMany
+
+CHAT_LIMIT = "5/10 seconds"  # per seat (its refusal names it)
+ROOM_CREATION_LIMIT = "10/minute;100/hour"  # per client address (setting ROOM_CREATION_LIMIT)
+
+
+class Throttle:
+    def __init__(self, chat: str = CHAT_LIMIT, rooms: str = ROOM_CREATION_LIMIT):
+        self._limits = {"chat": parse_many(chat), "rooms": parse_many(rooms)}
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+
+    async def chatting(self, room_id: str, seat: int) -> None:
+        await self._hit("chat", "slow down: at most 5 messages every 10 seconds", room_id, str(seat))
+
+    async def creating_room(self, address: str | None) -> None:
+        await self._hit("rooms", "too many rooms created from your address; try again later", address or "?")
+
+    async def _hit(self, name: str, refusal: str, *key: str) -> None:
+        """Count one more ``name`` for ``key``, or raise 429 (counting nothing) if that is one
+        too many for any of its windows."""
+        items = self._limits[name]
+        for item in items:
+            if not await self._limiter.test(item, name, *key):
+                await self._refuse(item, refusal, name, *key)
+        for item in items:
+            if not await self._limiter.hit(item, name, *key):  # another request took the last place
+                await self._refuse(item, refusal, name, *key)
+
+    async def _refuse(self, item: RateLimitItem, refusal: str, *key: str) -> NoReturn:
+        reset = (await self._limiter.get_window_stats(item, *key)).reset_time
+        raise TooMany(refusal, retry_after=max(1, math.ceil(reset - time.time())))
