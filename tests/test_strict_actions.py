@@ -357,3 +357,20 @@ async def test_the_report_case_stored_by_an_old_server_plays_to_the_end(sqlite_u
         record = (await client.get(f"/api/rooms/{room_id}/record")).json()
     assert json.dumps(record["actions"][0]) == json.dumps({"seq": 1, "seat": 0, "action": move})
     assert verify_record(record).actions == len(record["actions"])
+
+
+async def test_numbers_in_browser_forms_are_plain_digits_never_a_server_error(client):
+    """Form fields are text: a seat count, a turn timer, a bot's seat or a version that is not
+    written in plain digits ("²" passes ``str.isdigit`` and then fails ``int``) is refused with
+    a message."""
+    page = {"accept": "text/html"}
+    for field, value in (("seats", "²"), ("seats", "1_0"), ("turn_timer", "³")):
+        data = {"game": "troika", "seats": "3", "name": "Ana", field: value}
+        r = await client.post("/rooms", data=data, headers=page)
+        assert r.status_code == 400, (field, value, r.status_code)
+    r = await client.post("/rooms", data={"game": "troika", "seats": "3", "name": "Ana"}, headers=page)
+    host_url = r.headers["location"]
+    r = await client.post(host_url + "/bots", data={"seat": "²", "level": "random"}, headers=page)
+    assert r.status_code == 200 and "choose a seat" in r.text
+    room_id = host_url.split("/")[2]
+    assert [s["bot"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]] == [None] * 3

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -30,6 +31,13 @@ def seat_url(room_id: str, token: str) -> str:
 
 
 MAX_UPLOAD_BYTES = 512 * 1024
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def whole_number(text: Any) -> int | None:
+    """A form field's whole number in ASCII digits, else None (``int`` also reads "1_0",
+    " 7 " and other scripts' digits, and fails on "²", which ``str.isdigit`` lets through)."""
+    return int(text) if isinstance(text, str) and WHOLE_NUMBER.fullmatch(text) else None
 
 
 async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
@@ -47,7 +55,8 @@ async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
             if isinstance(raw, UploadFile) and raw.filename:
                 options[spec.name] = await read_json_upload(raw)
         elif spec.kind in ("choice", "int") and isinstance(raw, str):
-            options[spec.name] = int(raw) if spec.kind == "int" and raw.lstrip("-").isdigit() else raw
+            number = whole_number(raw) if spec.kind == "int" else None
+            options[spec.name] = raw if number is None else number
     return options
 
 
@@ -83,17 +92,16 @@ async def create_room(request: Request):
     await request.app.state.throttle.creating_room(request.client and request.client.host)
     form = await request.form()
     slug = str(form.get("game", ""))
-    try:
-        seats = int(str(form.get("seats", "")))
-    except ValueError:
-        raise BadRequest("choose the number of seats") from None
+    seats = whole_number(form.get("seats"))
+    if seats is None:
+        raise BadRequest("choose the number of seats")
     timer = str(form.get("turn_timer", "0"))
     info, token = await rooms(request).create(
         slug,
         seats,
         await options_from_form(slug, form),
         str(form.get("name", "")),
-        int(timer) if timer.isdigit() else timer,
+        timer if whole_number(timer) is None else whole_number(timer),
     )
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
@@ -155,7 +163,9 @@ async def start_room(room_id: str, token: str, request: Request):
 async def add_bot(room_id: str, token: str, request: Request):
     async def add(service: RoomService, seat: int, form):
         target = str(form.get("seat", ""))
-        await service.add_bot(room_id, seat, form.get("level"), int(target) if target.isdigit() else None)
+        if target and whole_number(target) is None:
+            raise BadRequest("choose a seat")
+        await service.add_bot(room_id, seat, form.get("level"), whole_number(target))
 
     return await seat_form(request, room_id, token, add)
 
@@ -212,9 +222,11 @@ async def act(room_id: str, token: str, request: Request):
     async def play(service: RoomService, seat: int, form):
         try:
             action = json.loads(str(form.get("action", "")))
-            version = int(str(form.get("version", "")))
         except ValueError:
             raise BadRequest("that request was malformed") from None
+        version = whole_number(form.get("version"))
+        if version is None:
+            raise BadRequest("that request was malformed")
         await service.act(room_id, seat, action, version, resend_key(version, action))
 
     return await seat_form(request, room_id, token, play)
