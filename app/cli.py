@@ -1,6 +1,7 @@
 """The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database,
 ``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
-``bench server`` the server under load, ``bench footprint`` idle rooms and restarts.
+``bench server`` the server under load, ``bench footprint`` idle rooms and restarts, ``bench soak``
+memory over a long run of bot games.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -116,6 +117,15 @@ def bench_footprint(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_soak(args: argparse.Namespace) -> int:
+    from app.bench.soak import run
+
+    report = run(args.database, args.minutes, args.rooms, args.spectators, args.interval, args.idle, args.bot_delay)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
 def add_simulate(commands) -> None:
     from app.bots import LEVELS
     from app.games.registry import GAMES
@@ -164,6 +174,17 @@ def add_bench(commands) -> None:
     footprint.add_argument("--repeats", type=int, default=3, help="restarts timed per count (default 3)")
     footprint.add_argument("--json", action="store_true", help="also print the figures as JSON")
     footprint.set_defaults(func=bench_footprint)
+    soak = kinds.add_parser("soak", help="RSS per minute while bot games are played and replaced for N minutes")
+    soak.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    soak.add_argument("--minutes", type=float, default=10.0, help="length of the run (default 10)")
+    soak.add_argument("--rooms", type=int, default=40, help="bot rooms kept in play (default 40)")
+    soak.add_argument("--spectators", type=int, default=10, help="spectator sockets, one per room (default 10)")
+    soak.add_argument("--interval", type=float, default=60.0, help="seconds between RSS samples (default 60)")
+    soak.add_argument("--idle", type=float, default=60.0,
+                      help="seconds without clients before the last RSS sample (default 60)")
+    soak.add_argument("--bot-delay", type=float, default=0.1, help="the server's BOT_DELAY_SECONDS (default 0.1)")
+    soak.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    soak.set_defaults(func=bench_soak)
 
 
 def verify(args: argparse.Namespace) -> int:

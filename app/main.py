@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms)
+        app.state.bots, app.state.timers = bots, timers
         app.state.bus.add_listener(bots.poke)
         app.state.bus.add_listener(timers.poke)
         await bots.resume_all()

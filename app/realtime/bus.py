@@ -71,6 +71,7 @@ class EventBus:
         self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
         self._listeners: list[Callable[[str, int], None]] = []
         self._reset_listeners: list[Callable[[], None]] = []
+        self._release_listeners: list[Callable[[str], None]] = []
         self.relay: Relay | None = None
 
     def add_listener(self, listener: Callable[[str, int], None]) -> None:
@@ -80,6 +81,15 @@ class EventBus:
     def add_reset_listener(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` when changes may have been missed (caches drop everything)."""
         self._reset_listeners.append(listener)
+
+    def add_release_listener(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(room_id)`` when the last subscriber of a room leaves (what is held
+        for the room only while it is watched can go)."""
+        self._release_listeners.append(listener)
+
+    def watched(self, room_id: str) -> bool:
+        """Whether some subscriber (a socket) of this instance watches the room."""
+        return room_id in self._subscribers
 
     @contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:
@@ -91,6 +101,8 @@ class EventBus:
             self._subscribers[room_id].discard(sub)
             if not self._subscribers[room_id]:
                 del self._subscribers[room_id]
+                for listener in self._release_listeners:
+                    listener(room_id)
 
     async def publish(self, room_id: str, version: int) -> None:
         """A change made on this instance: wake local subscribers and tell the other instances."""

@@ -8,6 +8,11 @@ Concurrent readers of a missing value share one load; a load that an invalidatio
 is handed to the readers that were already waiting but not kept. (Presence rows that go
 stale without an event get one from the heartbeat: ``app.rooms.social``.)
 
+Memory follows what is in play, not what was ever played (:class:`Held`): the value of a room
+in play (for room facts: open or playing; for chat and presence: watched by a socket on this
+instance) is kept as long as it is, and any other only among the ``SPARE`` stored last. A room
+whose last socket closes is reviewed at once (the bus's release listeners).
+
 One process per SQLite file: two processes writing one SQLite file have no bus between them
 and would serve each other's rooms stale (several instances need Postgres and its relay).
 """
@@ -21,25 +26,78 @@ from typing import Generic, TypeVar
 from app.realtime.bus import SOCIAL, EventBus
 
 T = TypeVar("T")
+LIMIT = 10_000  # values held at most, in play or not (past it the least recently stored goes)
+SPARE = 256  # values of rooms not in play kept, the most recently stored
+
+
+class Held(Generic[T]):
+    """Values by room: those of rooms in play kept as long as they are (up to ``limit`` in all),
+    the others only among the ``spare`` stored most recently. Whether a room is in play is
+    told when its value is stored, and again by ``let_go`` when it stops being so."""
+
+    def __init__(self, spare: int = SPARE, limit: int = LIMIT):
+        self.spare, self.limit = spare, limit
+        self._values: dict[str, T] = {}  # least recently stored first
+        self._spares: dict[str, None] = {}  # the rooms among them not in play, in the same order
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, room_id: str) -> bool:
+        return room_id in self._values
+
+    def get(self, room_id: str) -> T | None:
+        return self._values.get(room_id)
+
+    def put(self, room_id: str, value: T, in_play: bool) -> None:
+        self.pop(room_id)
+        self._values[room_id] = value
+        if not in_play:
+            self.let_go(room_id)
+        while len(self._values) > self.limit:
+            self.pop(next(iter(self._values)))
+
+    def let_go(self, room_id: str) -> None:
+        """The room is no longer in play: its value is kept only while among the spare ones."""
+        if room_id in self._values:
+            self._spares[room_id] = None
+        while len(self._spares) > self.spare:
+            self.pop(next(iter(self._spares)))
+
+    def pop(self, room_id: str) -> T | None:
+        self._spares.pop(room_id, None)
+        return self._values.pop(room_id, None)
+
+    def clear(self) -> None:
+        self._values.clear()
+        self._spares.clear()
 
 
 class RoomCache(Generic[T]):
-    def __init__(self, bus: EventBus, social: bool, limit: int = 10_000):
+    def __init__(self, bus: EventBus, social: bool, limit: int = LIMIT,
+                 in_play: Callable[[T], bool] = lambda _value: False, spare: int = SPARE):
         """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
-        is the room or its game (dropped by every other event). At most ``limit`` rooms are
-        held; past that the least recently stored is dropped (it is read again when needed)."""
-        self.social, self.limit = social, limit
-        self._values: dict[str, T] = {}
+        is the room or its game (dropped by every other event). A room's value is kept while
+        ``in_play(value)`` or a socket of this instance watches the room; the others only
+        among the ``spare`` stored last (a dropped value is read again when needed)."""
+        self.social, self.bus, self.in_play = social, bus, in_play
+        self._values: Held[T] = Held(spare, limit)
         self._loading: dict[str, asyncio.Future[T]] = {}
         bus.add_listener(self._on_event)
         bus.add_reset_listener(self.clear)
+        bus.add_release_listener(self._released)
+
+    def _released(self, room_id: str) -> None:
+        value = self._values.get(room_id)
+        if value is not None and not self.in_play(value):
+            self._values.let_go(room_id)
 
     def _on_event(self, room_id: str, version: int) -> None:
         if (version == SOCIAL) == self.social:
             self.invalidate(room_id)
 
     def invalidate(self, room_id: str) -> None:
-        self._values.pop(room_id, None)
+        self._values.pop(room_id)
         self._loading.pop(room_id, None)
 
     def clear(self) -> None:
@@ -56,13 +114,11 @@ class RoomCache(Generic[T]):
         self._store(room_id, value)
 
     def _store(self, room_id: str, value: T) -> None:
-        self._values.pop(room_id, None)
-        self._values[room_id] = value
-        hold_at_most(self._values, self.limit)
+        self._values.put(room_id, value, self.in_play(value) or self.bus.watched(room_id))
 
     async def get(self, room_id: str, load: Callable[[], Awaitable[T]]) -> T:
         if room_id in self._values:
-            return self._values[room_id]
+            return self._values.get(room_id)
         pending = self._loading.get(room_id)
         if pending is not None:
             try:

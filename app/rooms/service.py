@@ -2,7 +2,8 @@
 
 A room's game state is never stored: it is rebuilt from the seed, the options and the action
 log, and kept in memory per room with the room's facts (``app.realtime.cache``: dropped by
-every change published for the room, on this instance or relayed from another). A read
+every change published for the room, on this instance or relayed from another); a finished
+or closed room's are kept only among the few read last, so memory follows the rooms in play. A read
 catches the game up with any actions the room's version says it is missing. A move is
 validated by the engine, checked against the version rule (``app.rooms.model``), appended with
 the next sequence number (the unique key makes a concurrent duplicate fail) and only then
@@ -13,13 +14,12 @@ with the same key.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
 import secrets
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -35,7 +35,8 @@ from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.base import IllegalAction, visible_log
 from app.games.registry import GAMES
 from app.realtime.bus import EventBus
-from app.realtime.cache import RoomCache, hold_at_most
+from app.realtime.cache import Held, RoomCache
+from app.realtime.locks import RoomLocks
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, KeyReused, NotFound, Unauthorized
 from app.rooms.model import (
     LiveGame,
@@ -54,6 +55,8 @@ from app.rooms.social import last_present
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
 MAX_KEY_LENGTH = 64
 MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
+ENDED_GAMES_HELD = 64  # of these, finished games (the most recently read; any other is rebuilt)
+ENDED_ROOMS_HELD = 256  # facts of finished or closed rooms kept (the most recently read)
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
 
@@ -145,12 +148,13 @@ class RoomService:
         self.db = db
         self.bus = bus
         self.autopilot_grace = timedelta(seconds=autopilot_grace)
-        self._games: dict[str, LiveGame] = {}
-        self._infos: RoomCache[RoomInfo] = RoomCache(bus, social=False)
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._games: Held[LiveGame] = Held(ENDED_GAMES_HELD, MAX_GAMES_HELD)
+        self._infos: RoomCache[RoomInfo] = RoomCache(
+            bus, social=False, in_play=lambda info: info.status in ("open", "playing"), spare=ENDED_ROOMS_HELD)
+        self._locks = RoomLocks()
 
-    def _lock(self, room_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(room_id, asyncio.Lock())
+    def _lock(self, room_id: str) -> AbstractAsyncContextManager[None]:
+        return self._locks.hold(room_id)
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -250,9 +254,7 @@ class RoomService:
                 if row.seq != expected:
                     raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
             replay(game, live, [(row.seat, row.action) for row in rows])
-        self._games.pop(info.id, None)
-        self._games[info.id] = live
-        hold_at_most(self._games, MAX_GAMES_HELD)
+        self._games.put(info.id, live, in_play=info.status == "playing")
         return live
 
     async def log(self, room_id: str, seat: int | None) -> list[dict[str, Any]]:
@@ -517,10 +519,12 @@ class RoomService:
             except IntegrityError:  # another instance landed this sequence number first
                 landed = False
             if not landed:  # ... or moved the room's version on
-                self._games.pop(room_id, None)
+                self._games.pop(room_id)
                 self._infos.invalidate(room_id)
                 raise Conflict("another move landed first", version=await self._current_version(room_id))
             advance(game, live, seat, new_state)
+            if finished:
+                self._games.let_go(room_id)
             await self.bus.publish(room_id, seq)
             self._infos.put(room_id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         return seq, False
@@ -557,5 +561,5 @@ class RoomService:
 
     def forget(self, room_id: str) -> None:
         """Drop the cached room and game (tests use it to force a rebuild from the log)."""
-        self._games.pop(room_id, None)
+        self._games.pop(room_id)
         self._infos.invalidate(room_id)
