@@ -52,3 +52,45 @@ async def test_a_key_reused_for_another_move_or_version_is_refused(client):
     assert r.status_code == 200 and r.json()["duplicate"] is True and r.json()["version"] == 1
     view = (await client.get(f"/api/rooms/{room_id}/view")).json()
     assert view["version"] == 1 and seat not in view["to_act"]
+
+
+async def test_a_start_resent_with_its_key_answers_the_first_result_not_409(client):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    guest = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
+    start = f"/api/rooms/{room_id}/start"
+    first = await client.post(start, json={"idempotency_key": "start-1"}, headers=auth(host))
+    assert first.status_code == 200 and first.json()["duplicate"] is False and first.json()["status"] == "playing"
+    await play_random_moves(client, room_id, [host, guest], 2, random.Random(3))
+    again = await client.post(start, json={"idempotency_key": "start-1"}, headers=auth(host))
+    assert again.status_code == 200 and again.json()["duplicate"] is True
+    assert without_duplicate(again.json()) == without_duplicate(first.json())
+    assert (await client.post(start, json={"idempotency_key": "start-2"}, headers=auth(host))).status_code == 409
+    assert (await client.post(start, headers=auth(host))).status_code == 409
+    assert (await client.post(start, json={"idempotency_key": "start-1"}, headers=auth(guest))).status_code == 403
+
+
+async def test_a_join_resent_with_its_key_and_name_answers_the_same_seat_and_token(client):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 4, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    url, key = f"/api/rooms/{room_id}/seats", "0b7e6c1a-5f7e-4d1c-9a51-3c1f0a2d9e44"
+    first = await client.post(url, json={"name": "Bo", "idempotency_key": key})
+    assert first.status_code == 201 and first.json()["duplicate"] is False
+    again = await client.post(url, json={"name": "Bo", "idempotency_key": key})
+    assert again.status_code == 201 and again.json()["duplicate"] is True
+    assert (again.json()["seat"], again.json()["token"]) == (first.json()["seat"], first.json()["token"])
+    other = await client.post(url, json={"name": "Carla", "idempotency_key": key})  # same key, another name
+    assert other.json()["duplicate"] is False and other.json()["token"] != first.json()["token"]
+    assert other.json()["seat"] != first.json()["seat"]
+    view = await client.get(f"/api/rooms/{room_id}/view", headers=auth(first.json()["token"]))
+    assert view.status_code == 200 and view.json()["seat"] == first.json()["seat"]
+    for short in ("k", "guessable-key"):  # a join's key stands for its token: too short to be safe
+        assert (await client.post(url, json={"name": "Duarte", "idempotency_key": short})).status_code == 400
+    seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
+    assert [s["name"] for s in seats] == ["Ana", "Bo", "Carla", None]
+    await client.post(url, json={"name": "Duarte"})
+    assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))).status_code == 200
+    after = await client.post(url, json={"name": "Bo", "idempotency_key": key})  # after the start too
+    assert after.status_code == 201 and after.json()["token"] == first.json()["token"]
+    late = await client.post(url, json={"name": "Eva", "idempotency_key": key})
+    assert late.status_code == 409

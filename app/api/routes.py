@@ -44,6 +44,17 @@ class JoinRoom(StrictBody):
         default=None, description="host only: seat a bot of this level instead"
     )
     seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
+    idempotency_key: str | None = Field(
+        default=None,
+        description="optional, with name: 16 to 64 characters nobody can guess (a UUID, say); a resend "
+        "with the same key and name answers the same seat and token",
+    )
+
+
+class StartRoom(StrictBody):
+    idempotency_key: str | None = Field(
+        default=None, description="optional: a resend with the same key answers as the first start did"
+    )
 
 
 class ChatLine(StrictBody):
@@ -147,8 +158,8 @@ async def join_room(
         host = await service.seat_of(room_id, bearer(authorization))
         seat = await service.add_bot(room_id, host, body.bot, body.seat)
         return {"seat": seat, "bot": body.bot}
-    seat, token = await service.join(room_id, body.name)
-    return {"seat": seat, "token": token}
+    seat, token, duplicate = await service.join(room_id, body.name, body.idempotency_key)
+    return {"seat": seat, "token": token, "duplicate": duplicate}
 
 
 @router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"])
@@ -193,11 +204,15 @@ async def replace_by_bot(
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["rooms"])
-async def start_room(room_id: str, request: Request, authorization: str | None = Header(None)):
+async def start_room(
+    room_id: str, request: Request, body: StartRoom | None = None, authorization: str | None = Header(None)
+):
+    """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend)."""
     service = rooms(request)
     seat = await service.seat_of(room_id, bearer(authorization))
-    await service.start(room_id, seat)
-    return json_text(await payloads(request).text(room_id, seat))
+    duplicate = await service.start(room_id, seat, body and body.idempotency_key)
+    text = await (payloads(request).text_at(room_id, seat, 0) if duplicate else payloads(request).text(room_id, seat))
+    return with_duplicate(text, duplicate)
 
 
 @router.get("/api/rooms/{room_id}/view", tags=["play"])
@@ -236,6 +251,11 @@ async def reply_to_move(request: Request, room_id: str, body: SubmitAction, auth
         text = await payloads(request).text_at(room_id, seat, version)
     else:
         text = await payloads(request).text(room_id, seat)  # the same text the seat's socket gets
+    return with_duplicate(text, duplicate)
+
+
+def with_duplicate(text: str, duplicate: bool) -> Response:
+    """A payload's JSON text with ``"duplicate"`` added: whether this answers a resend."""
     return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
 
 

@@ -14,7 +14,9 @@ with the same key.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -54,6 +56,7 @@ from app.rooms.social import last_present
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
 MAX_KEY_LENGTH = 64
+MIN_JOIN_KEY_LENGTH = 16  # a join's key stands for its token: it must not be guessable
 MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
 ENDED_GAMES_HELD = 64  # of these, finished games (the most recently read; any other is rebuilt)
 ENDED_ROOMS_HELD = 256  # facts of finished or closed rooms kept (the most recently read)
@@ -68,12 +71,22 @@ def known_id(room_id: Any) -> str:
     return room_id
 
 
-def check_key(key: Any) -> None:
-    """An idempotency key, when given: 1 to 64 printable characters (no NUL or lone surrogate
-    that a database would refuse to store)."""
-    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY_LENGTH
+def check_key(key: Any, shortest: int = 1) -> None:
+    """An idempotency key, when given: ``shortest`` to 64 printable characters (no NUL or lone
+    surrogate, which a database would refuse to store)."""
+    if key is not None and (not isinstance(key, str) or not shortest <= len(key) <= MAX_KEY_LENGTH
                             or not key.isprintable()):
-        raise BadRequest(f"idempotency_key must be text of 1 to {MAX_KEY_LENGTH} printable characters")
+        raise BadRequest(f"idempotency_key must be text of {shortest} to {MAX_KEY_LENGTH} printable characters")
+
+
+def join_token(info: RoomInfo, name: str, key: str) -> str:
+    """The seat token of a join made with an idempotency key: an HMAC of the room, the name and
+    the key under the room's secret seed. Only the server can compute it, and only for someone
+    who sends the same key and name again; the database keeps its hash, as of every token.
+    (The seed is published when the game ends; the key never is.)"""
+    message = "\0".join(("join", info.id, name, key)).encode()
+    digest = hmac.new(info.seed.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def check_level(level: Any) -> None:
@@ -352,15 +365,23 @@ class RoomService:
                 yield session, info
         await self.bus.publish(room_id, info.version)
 
-    async def join(self, room_id: str, name: Any) -> tuple[int, str]:
+    async def join(self, room_id: str, name: Any, idempotency_key: Any = None) -> tuple[int, str, bool]:
+        """Take the first free seat with ``name``; returns (seat, token, whether it was a resend).
+        With an idempotency key the token is derived from it (``join_token``), so a resend with
+        the same key and name finds the seat it took and answers the same seat and token."""
         name = clean_name(name)
+        check_key(idempotency_key, shortest=MIN_JOIN_KEY_LENGTH)
+        info = await self.room(room_id)
+        token = secrets.token_urlsafe(24) if idempotency_key is None else join_token(info, name, idempotency_key)
         async with self._changing(room_id) as (session, info):
+            taken = info.token_hashes.get(hash_token(token))
+            if taken is not None:  # the same key and name: this join landed already
+                return taken, token, True
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
-            token = secrets.token_urlsafe(24)
             session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=hash_token(token)))
             await commit_seat(session, room_id)
-        return seat, token
+        return seat, token, False
 
     async def leave(self, room_id: str, seat: int) -> None:
         """Give up a seat before the start; the host role passes to the next person, and a
@@ -452,22 +473,28 @@ class RoomService:
         async with self.db.read() as session:
             return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
 
-    async def start(self, room_id: str, seat: int) -> RoomInfo:
+    async def start(self, room_id: str, seat: int, idempotency_key: Any = None) -> bool:
+        """The host starts the game; returns whether this was a resend: a start sent again with
+        the key of the start that landed answers as that start did, not 409."""
+        check_key(idempotency_key)
         async with self._changing(room_id) as (session, info):
             require_host(info, seat, "start the game")
+            if idempotency_key is not None and info.status != "open":
+                started_with = (await session.exec(select(Room.start_key).where(Room.id == room_id))).one()
+                if started_with == idempotency_key:
+                    return True
             require_open(info, "this game has already started")
             if info.free_seats:
                 raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
             result = await session.exec(
                 update(Room)
                 .where(Room.id == room_id, Room.status == "open")
-                .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow())
+                .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow(), start_key=idempotency_key)
             )
             if result.rowcount != 1:
                 raise Conflict("this game has already started")
             await session.commit()
-            started = await self._room(session, room_id)
-        return started
+        return False
 
     # ---- playing -------------------------------------------------------------------------
 

@@ -125,7 +125,7 @@ async def room_page(room_id: str, request: Request):
 @router.post("/rooms/{room_id}/join")
 async def join_room(room_id: str, request: Request):
     form = await request.form()
-    seat, token = await rooms(request).join(room_id, form.get("name", ""))
+    seat, token, _ = await rooms(request).join(room_id, form.get("name", ""))
     return RedirectResponse(seat_url(room_id, token), status_code=303)
 
 
