@@ -6,6 +6,7 @@ SQLSTATE classes."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import httpx
@@ -16,6 +17,7 @@ from sqlalchemy import exc as sa_exc
 
 from app.bench import servers
 from app.db import faults
+from app.rooms.watchers import RoomWatcher
 from tests.conftest import auth, create_started_room, running_app
 from tests.test_live_server import make_room
 
@@ -161,3 +163,31 @@ async def test_a_postgres_refusing_connections_gets_503s_logged_once_each_and_no
     assert f"on POST /api/rooms/{room_id}/actions: the database cannot be reached (OperationalError:" in failures[0]
     assert "on GET /: the database cannot be reached" in failures[1]
     assert "Traceback" not in printed and "Exception in ASGI application" not in printed, printed
+
+
+async def test_background_tasks_log_an_outage_as_one_line(sqlite_url, tmp_path, caplog, monkeypatch):
+    """The presence heartbeat and a room's bot or timer task, failing in an outage."""
+    full = disk_full_error(tmp_path)
+
+    async def no_space(*_args, **_kwargs):
+        raise full
+
+    class Failing(RoomWatcher):
+        async def watch(self, room_id: str) -> None:
+            await no_space()
+
+    async with running_app(sqlite_url) as client:
+        social = client.app.state.social
+        monkeypatch.setattr(social, "beat", no_space)
+        caplog.clear()
+        heartbeat = asyncio.create_task(social.heartbeat_forever())
+        Failing(service=None).poke("r")
+        await asyncio.sleep(0.1)
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
+    lines = sorted(r.getMessage() for r in arena_records(caplog))
+    assert lines == [
+        "Failing failed in room r: the database has run out of space (OperationalError: database or disk is full)",
+        "presence heartbeat failed: the database has run out of space (OperationalError: database or disk is full)",
+    ]
+    assert all(r.exc_info is None for r in arena_records(caplog))
