@@ -137,15 +137,21 @@ async def test_the_leader_choice_offers_only_your_two_leaders(client):
     assert not any(DECK["leaders"][lid]["name"] in theirs for lid in offers[0])
 
 
-async def test_the_campaign_stays_secret_until_the_count(client):
+async def test_the_campaign_is_committed_in_turn_and_stays_face_down_until_the_count(client):
     state = end_round(arrange(hands={0: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={1: ["TV Irritante"]},
                               money={0: 1, 1: 2}, events=[ELECTIONS[0]]))
+    waiting = await render(client, state, 1)
+    assert text(between(waiting, 'id="campaign-1"', "</figure>")) == "2. Bruno 6 Votes on the table commits later"
+    assert "waiting for Ana to commit a campaign face down" in text(waiting)
+    assert picks(waiting, "vem-campaign") == []
     state = GAME.apply(state, 0, {"type": "campaign", "cards": [G["Pensionistas"]], "money": 1})
     mine = await render(client, state, 0)
     slot = between(mine, 'id="campaign-0"', "</figure>")
-    assert card_ids(slot) == [G["Pensionistas"]] and "your secret campaign" in text(slot)
+    assert card_ids(slot) == [G["Pensionistas"]] and "your campaign, face down" in text(slot)
+    assert card_ids(between(mine, 'id="your-hand"', "</section>")) == [G["Claque"]]
     theirs = await render(client, state, 1)
-    assert text(between(theirs, 'id="campaign-0"', "</figure>")) == "VT Ana 1 Votes on the table committed"
+    assert text(between(theirs, 'id="campaign-0"', "</figure>")) == (
+        "VT € 1 1. Ana 1 Votes on the table committed 1 card and 1 Mega-Euro")
     assert G["Pensionistas"] not in card_ids(theirs)
     assert picks(theirs, "vem-campaign") == [("checkbox", G["Estudantes"])]
     assert '<input type="number" name="money" min="0" max="2" value="0">' in theirs

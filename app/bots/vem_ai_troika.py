@@ -28,6 +28,7 @@ from app.games.vem_ai_troika.table import COLOURS, group, player
 CANDIDATES = 5
 HORIZON = 8
 KEEP_MONEY = 3  # Mega-Euro kept in hand (campaigns, payments) when the Offshore is open
+COMMITTED_CARD_VOTES = 2.0  # Votes of a face-down campaign card: chosen for its Votes (deck average 1.6)
 
 
 # --- the situation ----------------------------------------------------------------------------
@@ -237,13 +238,24 @@ def answer_score(state: State, seat: int, action: Action) -> float:
     return chance * stake - sum(hand_worth(state, gid) for gid in action["cards"])
 
 
+def likely_votes(state: State, seat: int) -> float:
+    """A rival's likely Votes in the Elections from public figures: the Votes on the table plus
+    what it has committed (the Mega-Euro exactly; the face-down Group cards at an average), or,
+    before it commits, a share of its hand and money."""
+    p = player(state, seat)
+    votes = table.metric(state, seat, "votes")
+    if p["campaign"] is not None:  # a sampled world re-deals the cards: only their number is public
+        return votes + p["campaign"]["money"] + COMMITTED_CARD_VOTES * len(p["campaign"]["cards"])
+    return votes + 0.7 * p["money"] + 0.8 * len(p["hand"])
+
+
 def campaign_options(state: State, seat: int, legal: list[Action]) -> list[tuple[float, Action]]:
-    """Nothing, money only, and the cheapest card sets that beat the rivals' likely Votes."""
+    """Nothing, money only, and the cheapest card sets that beat the rivals' likely Votes
+    (campaigns are committed in round order, so a later seat knows more of its rivals' sizes)."""
     p = player(state, seat)
     mine = table.metric(state, seat, "votes")
     rivals = [s for s in range(len(state["players"])) if s != seat]
-    likely = max(table.metric(state, s, "votes") + 0.7 * player(state, s)["money"]
-                 + 0.8 * len(player(state, s)["hand"]) for s in rivals)
+    likely = max(likely_votes(state, s) for s in rivals)
     hand = sorted(p["hand"], key=lambda gid: (-group(state, gid)["votes"], hand_worth(state, gid), gid))
     plans = [([], 0), ([], p["money"])]
     for size in range(1, len(hand) + 1):

@@ -10,9 +10,11 @@ import pytest
 
 from app.bots import LEVELS, choose
 from app.bots import troika as troika_bot
+from app.bots import vem_ai_troika as vem_bot
 from app.games.registry import GAMES
 from app.sim import Config, simulate
 from tests.troika_worlds import call_worlds
+from tests.vem_scenarios import ELECTIONS, E, G, arrange, end_round
 
 CASES = [
     (slug, n)
@@ -132,3 +134,26 @@ def test_the_troika_bot_reads_no_calls_result_but_its_own():
     moves = [choose("strong", game, 1, game.view(world, 1), legal, sampler(game, world, 1), random.Random(3), 1.0, 12)
              for world in (succeeding, failing)]
     assert moves[0] == moves[1]
+
+
+def test_the_vem_bot_reads_a_rivals_campaign_size_but_not_its_cards():
+    """Ruling V5: a campaign committed earlier in the round shows how many Group cards and
+    Mega-Euro it holds, never which cards: the strong bot reckons with the size and chooses
+    the same whatever the face-down cards are."""
+    game = GAMES["vem-ai-a-troika"]
+    campaign = {"type": "campaign", "money": 1}
+
+    def world(committed):
+        state = arrange(3, hands={1: [committed, "Revisão"], 2: ["Pensionistas", "Claque", "Expesso"]},
+                        money={1: 2, 2: 2}, events=[ELECTIONS[0], E["Sondagem"], E["Chegou a Troika"]])
+        state = game.apply(end_round(state), 0, {"type": "campaign", "cards": [], "money": 0})
+        return game.apply(state, 1, {**campaign, "cards": [G[committed]]})
+
+    worlds = [world("Estudantes"), world("Juízes")]  # 3 Votes or 1 Vote, face down
+    assert game.view(worlds[0], 2) == game.view(worlds[1], 2)
+    on_table = game.view(worlds[0], 2)["players"][1]["votes"]
+    assert vem_bot.likely_votes(worlds[0], 1) == vem_bot.likely_votes(worlds[1], 1) == on_table + 1 + 2.0
+    legal = game.legal_actions(worlds[0], 2)
+    moves = [choose("strong", game, 2, game.view(w, 2), legal, sampler(game, w, 2), random.Random(5), 1.0, 12)
+             for w in worlds]
+    assert moves[0] == moves[1] and moves[0]["type"] == "campaign"

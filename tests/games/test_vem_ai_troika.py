@@ -621,25 +621,35 @@ def campaign(*cards, money=0):
     return {"type": "campaign", "cards": sorted(G[c] for c in cards), "money": money}
 
 
-def test_elections_secret_campaign_government_and_runner_up():
+def test_elections_campaign_in_round_order_government_and_runner_up():
+    """V5: the seats commit one after another from the first player; each commitment's size is
+    public at once and leaves the hand, its Group cards stay hidden until all are counted."""
     state = arrange(3, hands={2: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={2: ["TV Irritante"]},
                     money={2: 1, 1: 2}, treasury=5, events=[ELECTIONS[0]], pile=["Juízes"])
     state = end_round(state)
-    assert (state["stage"], GAME.to_act(state), GAME.view(state, 0)["phase"]) == ("campaign", {0, 1, 2}, "elections")
+    assert (state["stage"], GAME.to_act(state), GAME.view(state, 0)["phase"]) == ("campaign", {0}, "elections")
+    assert GAME.view(state, None)["campaign_order"] == [0, 1, 2]
     assert [p["votes"] for p in GAME.view(state, None)["players"]] == [2, 1, 5]
-    state = GAME.apply(state, 2, campaign("Pensionistas", money=1))
-    seen = GAME.view(state, 0)["players"][2]
-    assert (seen["committed"], seen["hand_count"], seen["money"]) == (True, 3, 1)
-    assert "Pensionistas" not in json.dumps(GAME.view(state, 0), ensure_ascii=False)
-    assert "Pensionistas" not in public_text(state)
-    assert GAME.view(state, 2)["campaign"]["money"] == 1
-    with pytest.raises(IllegalAction, match="not your turn"):
-        GAME.apply(state, 2, campaign())
+    for early in (1, 2):
+        with pytest.raises(IllegalAction, match="not your turn"):
+            GAME.apply(state, early, campaign())
+    state = GAME.apply(state, 0, campaign())
+    assert GAME.to_act(state) == {1}
     with pytest.raises(IllegalAction, match="at most the Mega-Euro"):
         GAME.apply(state, 1, campaign(money=3))
     with pytest.raises(IllegalAction, match="from your hand"):
         GAME.apply(state, 1, campaign("Juízes"))
-    state = play(state, (1, campaign("Estudantes", money=2)), (0, campaign()))
+    state = GAME.apply(state, 1, campaign("Estudantes", money=2))
+    seen = GAME.view(state, 2)["players"][1]
+    assert (seen["committed"], seen["campaign_size"], seen["hand_count"], seen["money"]) == (
+        True, {"cards": 1, "money": 2}, 0, 0)
+    assert "Estudantes" not in json.dumps(GAME.view(state, 2), ensure_ascii=False)
+    assert "Estudantes" not in public_text(state)
+    assert "Seat 1 commits 1 Group card(s) face down and 2 Mega-Euro to the campaign." in public_text(state)
+    assert [c["name"] for c in GAME.view(state, 1)["campaign"]["cards"]] == ["Estudantes"]
+    assert GAME.view(state, 1)["hand"] == []
+    assert GAME.to_act(state) == {2}
+    state = GAME.apply(state, 2, campaign("Pensionistas", money=1))
     election = state["election"]
     assert (election["votes"], election["table_votes"]) == ([2, 6, 10], [2, 1, 5])
     assert (election["winner"], election["second"], election["tied"]) == (2, 1, [])
@@ -656,7 +666,9 @@ def test_elections_secret_campaign_government_and_runner_up():
 def test_a_new_government_turns_the_old_card_face_down():
     state = arrange(2, government=1, tables={0: ["Pensionistas"]}, events=[ELECTIONS[1]])
     state["players"][1]["kept"], state["government_card"] = [ELECTIONS[0]], ELECTIONS[0]
-    state = play(end_round(state), (0, campaign()), (1, campaign()))
+    state = end_round(state)
+    assert GAME.to_act(state) == {1}, "the Government commits first"
+    state = play(state, (1, campaign()), (0, campaign()))
     players = GAME.view(state, None)["players"]
     assert [c["face_up"] for c in players[0]["government_cards"]] == [True]
     assert [c["face_up"] for c in players[1]["government_cards"]] == [False]
@@ -666,13 +678,37 @@ def test_a_new_government_turns_the_old_card_face_down():
 def test_a_tie_for_first_removes_the_government_and_the_tied_draw():
     state = arrange(3, government=2, first=2, events=[ELECTIONS[0]])
     state["players"][2]["kept"], state["government_card"] = [ELECTIONS[1]], ELECTIONS[1]
-    state = play(end_round(state), (0, campaign()), (1, campaign()), (2, campaign()))
+    state = play(end_round(state), (2, campaign()), (0, campaign()), (1, campaign()))
     assert (state["government"], state["government_card"]) == (None, None)
     assert [p["kept"] for p in state["players"]] == [[], [], [ELECTIONS[1]]]
     assert state["election"]["tied"] == [2, 0]
     assert [(p["kind"], p["seat"]) for p in state["prompts"]] == [("draw", 2), ("draw", 0)]
     state = play(state, (2, DRAW_GROUP), (0, DRAW_GROUP))
     assert (state["first"], state["current"]) == (2, 2)
+
+
+def test_without_a_government_the_campaign_starts_with_the_first_player():
+    state = end_round(arrange(3, first=2, events=[ELECTIONS[0]]))
+    assert GAME.view(state, 0)["campaign_order"] == [2, 0, 1]
+    for seat in (2, 0, 1):
+        assert GAME.to_act(state) == {seat}
+        state = GAME.apply(state, seat, campaign())
+    assert state["election"] is not None and state["stage"] != "campaign"
+
+
+def test_a_committed_campaigns_cards_are_re_dealt_for_other_seats_but_not_its_size():
+    state = arrange(3, hands={0: ["Claque"], 1: ["Estudantes", "Juízes"]}, money={1: 2}, events=[ELECTIONS[0]])
+    state = play(end_round(state), (0, campaign()), (1, campaign("Estudantes", money=1)))
+    dealt = set()
+    for k in range(12):
+        sample = GAME.randomize_hidden(state, 2, random.Random(k))
+        committed = sample["players"][1]["campaign"]
+        assert (len(committed["cards"]), committed["money"], len(sample["players"][1]["hand"])) == (1, 1, 1)
+        assert GAME.view(sample, 2) == GAME.view(state, 2)
+        dealt.add(committed["cards"][0])
+    assert len(dealt) > 3, "the committed card is never re-dealt"
+    own = GAME.randomize_hidden(state, 1, random.Random(0))["players"][1]
+    assert (own["campaign"], own["hand"]) == ({"cards": [G["Estudantes"]], "money": 1}, [G["Juízes"]])
 
 
 def test_a_tie_for_second_means_nobody_draws():

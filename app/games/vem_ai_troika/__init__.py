@@ -24,9 +24,10 @@ points), Votes (Elections) and Income (money). The deck is the project's own rec
   defender. A winning attacker takes the card (or discards it); the loser draws, and with 3-4
   players the attacker always draws. All played cards are discarded.
 * After every round the next Event is revealed and resolved (effects are data, see
-  ``effects.py``). Elections (V5): a secret simultaneous campaign of Group cards (their Votes)
-  and Mega-Euro (1 Vote each) on top of the Votes on the table (Leader, Groups, 2 per
-  Consensus, V6). The single winner becomes the Government, keeps the card and starts the
+  ``effects.py``). Elections (V5): a campaign of Group cards (their Votes) and Mega-Euro (1 Vote
+  each), committed face down in round order from the Government (else the first player), each
+  commitment's numbers of cards and Mega-Euro public at once, its cards revealed with all the
+  others, on top of the Votes on the table (Leader, Groups, 2 per Consensus, V6). The single winner becomes the Government, keeps the card and starts the
   following rounds; a single runner-up draws. A tie for first: no Government, the tied draw.
 * The game ends after "Chegou a Troika" is resolved, or after a round that leaves the Treasury
   and the Title pile empty (V9). Points: Power of controlled Groups, Consensuses (4/10/18),
@@ -63,6 +64,7 @@ step                the stage ("draw", "action", "organize", "attack", "campaign
 you                 the viewer's seat or None
 round, first        round number; first player of the round
 current             whose turn it is (None while choosing Leaders or campaigning)
+campaign_order      during the campaign, the seats in the order they commit; else None
 awaiting            sorted seats whose input is awaited
 prompt              the awaited prompt {"kind", "seat", ...} or None
 organization_moves  Organization moves made this turn
@@ -71,11 +73,12 @@ players             per seat: seat, leader (once revealed, else None), leader_ch
                     titles (Offshore Title values),
                     offshore_money, government (bool), government_cards [event + face_up],
                     hand_count (Group cards and Mega-Euro), money (Mega-Euro in hand: every
-                    money move is public), committed (campaign), power, votes (on the
+                    money move is public), committed (campaign), campaign_size ({cards,
+                    money}: the numbers committed, or None), power, votes (on the
                     table), income, consensus
 hand                the viewer's Group cards; leader_offer / leader_choice: the viewer's two
                     Leaders and secret choice while Leaders are chosen; campaign: the viewer's
-                    own commitment or None
+                    own commitment (its cards no longer in hand) or None
 treasury            Mega-Euro in the Treasury
 titles              the Deposit Title pile, top first
 events_left         size of the Event pile; last_event: the last Event revealed and resolved;
@@ -142,7 +145,7 @@ class VemAiTroika(base.Game):
         if stage == "leaders":
             return {s for s, p in enumerate(state["players"]) if p["choice"] is None}
         if stage == "campaign":
-            return {s for s, p in enumerate(state["players"]) if p["campaign"] is None}
+            return {elections.next_to_commit(state)}
         if stage == "attack":
             return {engine.attack.awaited(state)}
         return {state["current"]}

@@ -174,7 +174,8 @@ def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
         return
     if do == "elections":
         state["stage"] = "campaign"
-        log(state, "Elections! Each player may commit campaign cards in secret.")
+        order = ", ".join(name(seat) for seat in table.campaign_order(state))
+        log(state, f"Elections! The campaigns are committed face down, in this order: {order}.")
         return
     seats = select(state, effect["who"])
     if not seats:

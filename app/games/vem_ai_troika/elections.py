@@ -1,9 +1,11 @@
-"""Elections in Vem aí a Troika (ruling V5): a secret, simultaneous campaign, then the count.
+"""Elections in Vem aí a Troika (ruling V5): a campaign committed in round order, then the count.
 
-During the campaign each player commits ``{"type": "campaign", "cards": [ids], "money": m}``
-(any Group cards from hand, possibly none, and any Mega-Euro). Committed cards stay in the
-hand list until the reveal, stored in ``player["campaign"]``; other seats only learn that the
-player has committed. When all have committed, everything is revealed at once.
+The seats commit one after another (``table.campaign_order``: from the Government, if there is
+one, else from the round's first player), each ``{"type": "campaign", "cards": [ids], "money":
+m}`` (any Group cards from hand, possibly none, and any Mega-Euro). The committed cards leave
+the hand for ``player["campaign"]`` face down: how many Group cards and how many Mega-Euro
+(money in hand is public on this server) is public at once, which Group cards only at the
+reveal, when the last seat has committed and everything is counted together.
 """
 
 from __future__ import annotations
@@ -35,11 +37,21 @@ def check_commit(state: State, seat: int, action: Action) -> None:
     require(action["money"] <= p["money"], "you can invest at most the Mega-Euro in your hand")
 
 
+def next_to_commit(state: State) -> int | None:
+    """The seat whose campaign is awaited: the first in campaign order that has not committed."""
+    return next((seat for seat in table.campaign_order(state) if player(state, seat)["campaign"] is None), None)
+
+
 def commit(state: State, seat: int, action: Action) -> None:
     check_commit(state, seat, action)
-    player(state, seat)["campaign"] = {"cards": sorted(action["cards"]), "money": action["money"]}
-    log(state, f"{name(seat)} has committed their campaign.")
-    if all(p["campaign"] is not None for p in state["players"]):
+    p = player(state, seat)
+    cards, money = sorted(action["cards"]), action["money"]
+    for gid in cards:
+        p["hand"].remove(gid)
+    p["money"] -= money
+    p["campaign"] = {"cards": cards, "money": money}
+    log(state, f"{name(seat)} commits {len(cards)} Group card(s) face down and {money} Mega-Euro to the campaign.")
+    if next_to_commit(state) is None:
         reveal(state)
 
 
@@ -51,15 +63,14 @@ def spend_campaign(state: State, seat: int) -> dict[str, Any]:
     """Discard the revealed campaign cards and return its Mega-Euro to the Treasury."""
     p = player(state, seat)
     campaign, p["campaign"] = p["campaign"], None
-    for gid in campaign["cards"]:
-        table.discard_from_hand(state, seat, gid)
-    table.pay_to_treasury(state, seat, campaign["money"])
+    state["discards"] += campaign["cards"]
+    state["treasury"] += campaign["money"]
     return campaign
 
 
 def reveal(state: State) -> None:
     """Count the Votes, install the Government, queue the draws, and go back to the Event."""
-    order = table.round_order(state)
+    order = table.campaign_order(state)
     on_table = {seat: table.metric(state, seat, "votes") for seat in order}
     campaigns = {seat: player(state, seat)["campaign"] for seat in order}
     votes = {seat: on_table[seat] + campaign_votes(state, campaigns[seat]) for seat in order}

@@ -43,9 +43,20 @@ def leader(state: State, seat: int) -> dict[str, Any] | None:
     return None if lid is None else state["deck"]["leaders"][lid]
 
 
+def order_from(state: State, start: int) -> list[int]:
+    """Every seat once, clockwise from ``start``."""
+    n = len(state["players"])
+    return [(start + i) % n for i in range(n)]
+
+
 def round_order(state: State) -> list[int]:
-    n, first = len(state["players"]), state["first"]
-    return [(first + i) % n for i in range(n)]
+    return order_from(state, state["first"])
+
+
+def campaign_order(state: State) -> list[int]:
+    """The order in which the seats commit their campaigns (V5): round order, starting with the
+    Government, if there is one, else the round's first player."""
+    return order_from(state, state["government"] if state["government"] is not None else state["first"])
 
 
 def hand_size(state: State, seat: int) -> int:

@@ -59,6 +59,8 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "hand_count": table.hand_size(state, seat),
         "money": p["money"],
         "committed": p["campaign"] is not None,
+        "campaign_size": None if p["campaign"] is None else {
+            "cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
     }
 
@@ -116,6 +118,7 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
         "round": state["round"],
         "first": state["first"],
         "current": None if stage in ("leaders", "campaign") else state["current"],
+        "campaign_order": table.campaign_order(state) if stage == "campaign" else None,
         "awaiting": sorted(awaiting),
         "prompt": None if prompt is None else dict(prompt),
         "organization_moves": state["moves"],
@@ -157,16 +160,14 @@ def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
 
 
 def redeal_groups(s: State, others: list[int], r: random.Random) -> None:
-    hands = [player(s, o)["hand"] for o in others]
+    """Other hands and face-down campaign cards (their numbers are public) and the Group pile."""
+    players = [player(s, o) for o in others]
+    hands = [p["hand"] for p in players] + [p["campaign"]["cards"] for p in players if p["campaign"] is not None]
     pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"])  # canonical order
     r.shuffle(pool)
-    for o, hand in zip(others, hands, strict=True):
+    for hand in hands:
         size = len(hand)
         hand[:], pool = pool[:size], pool[size:]
-        p = player(s, o)
-        if p["campaign"] is not None:
-            cards = sorted(r.sample(hand, r.randint(0, size)))
-            p["campaign"] = {"cards": cards, "money": r.randint(0, p["money"])}
     s["draw_pile"] = pool
 
 
