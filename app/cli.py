@@ -19,6 +19,8 @@ from app.config import get_settings
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.http_protocol import with_head_deadline
+
     if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
         os.environ["HOST"] = args.host
         get_settings.cache_clear()
@@ -29,6 +31,11 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         log_level=settings.log_level,
         proxy_headers=True,
+        # A request head must arrive within HEAD_TIMEOUT_SECONDS (slowloris; app/http_protocol.py).
+        http=with_head_deadline(settings.head_timeout_seconds),
+        # A larger frame is refused from its header, before its payload is read (the app's own
+        # check alone saw it only once buffered whole).
+        ws_max_size=settings.max_ws_message_bytes,
         # Views are a few KB: compressing them cost a tenth of the server's CPU under load and
         # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
         ws_per_message_deflate=False,

@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     allowed_origins: str = ""
     allowed_hosts: str = ""
     max_ws_message_bytes: int = 4096
+    head_timeout_seconds: float = 10.0
     max_body_bytes: int = 64 * 1024
     max_sockets_per_seat: int = 8
     max_spectators_per_room: int = 100

@@ -1,8 +1,10 @@
 """Server processes for the benchmark, and what they cost (CPU seconds, resident memory).
 
-``arena(database)`` runs ``uvicorn app.main:app`` on a free loopback port against a fresh
-SQLite file or a throwaway Postgres database (created and dropped here); ``baseline(bytes)``
-runs the bare fan-out. Both are read from /proc while they run (Linux).
+``arena(database)`` runs the server as users do, ``troika-arena serve`` (so with its uvicorn
+settings: frame size limit, request-head deadline, no compression), on a free loopback port
+against a fresh SQLite file or a throwaway Postgres database (created and dropped here);
+``baseline(bytes)`` runs the bare fan-out with uvicorn. Both are read from /proc while they run
+(Linux).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_ADMIN = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 TICKS = os.sysconf("SC_CLK_TCK")
+ARENA = "app.main:app"
 
 
 def free_port() -> int:
@@ -51,18 +54,23 @@ class Server:
 
 @contextmanager
 def process(module: str, env: dict[str, str], port: int | None = None, access_log: bool = False) -> Iterator[Server]:
-    """Run ``uvicorn <module>`` until the block ends; fail if it does not answer /healthz.
+    """Run ``module`` until the block ends; fail if it does not answer /healthz. The arena
+    (``app.main:app``) runs through ``troika-arena serve``, anything else with plain uvicorn;
+    ``access_log`` sets the log level to info, which prints the access log.
 
     Its output goes to a temporary file (a pipe nobody reads could fill up and stall it); when
     the block fails, the tail of that output is printed with the failure."""
     port = port or free_port()
     output = tempfile.TemporaryFile()
     began = time.monotonic()
+    level = "info" if access_log else "warning"
+    if module == ARENA:
+        command = ["-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    else:
+        command = ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port), "--log-level", level]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
-         "--ws-per-message-deflate", "false",  # as ``troika-arena serve`` runs it (app/cli.py)
-         "--log-level", "info" if access_log else "warning", "--access-log" if access_log else "--no-access-log"],
-        cwd=ROOT, env={**os.environ, **env}, stdout=output, stderr=subprocess.STDOUT,
+        [sys.executable, *command], cwd=ROOT, env={**os.environ, "LOG_LEVEL": level, **env},
+        stdout=output, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
 
@@ -118,8 +126,7 @@ def database(kind: str) -> Iterator[str]:
 
 def arena(database_url: str) -> "contextmanager[Server]":
     # the benchmark creates hundreds of rooms from one address: lift the per-address limit
-    return process("app.main:app", {"DATABASE_URL": database_url, "LOG_LEVEL": "warning",
-                                    "ROOM_CREATION_LIMIT": "1000000/minute"})
+    return process(ARENA, {"DATABASE_URL": database_url, "ROOM_CREATION_LIMIT": "1000000/minute"})
 
 
 def baseline(payload_bytes: int) -> "contextmanager[Server]":

@@ -1,0 +1,63 @@
+"""uvicorn's HTTP protocol with a deadline for each request's head.
+
+uvicorn bounds the size of a request head but not the time it takes to arrive: its keep-alive
+timeout runs only between requests and stops at the first byte, so a client that sends one
+header line every few seconds (slowloris) holds a connection, and its slot, for ever. Here a
+connection must deliver a complete request line and headers within ``head_timeout`` seconds of
+opening, and of the first byte of each later request on it; otherwise it gets a 408 and is
+closed. Bodies, responses and websockets (the deadline ends when the head is complete) are not
+affected. ``troika-arena serve`` runs with this protocol (app/cli.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+TIMEOUT_BODY = b"the request head came too slowly"
+TIMEOUT_RESPONSE = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"content-length: %d\r\nconnection: close\r\n\r\n" % len(TIMEOUT_BODY)
+) + TIMEOUT_BODY
+
+
+class HeadDeadlineProtocol(HttpToolsProtocol):
+    head_timeout: float = 10.0
+    head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.arm_head_timer()
+
+    def on_message_begin(self) -> None:  # the first byte of a request (a later one on keep-alive)
+        super().on_message_begin()
+        if self.head_timer is None:
+            self.arm_head_timer()
+
+    def on_headers_complete(self) -> None:
+        self.cancel_head_timer()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.cancel_head_timer()
+        super().connection_lost(exc)
+
+    def arm_head_timer(self) -> None:
+        self.head_timer = asyncio.get_running_loop().call_later(self.head_timeout, self.head_too_slow)
+
+    def cancel_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def head_too_slow(self) -> None:
+        self.head_timer = None
+        if not self.transport.is_closing():
+            self.transport.write(TIMEOUT_RESPONSE)
+            self.transport.close()
+
+
+def with_head_deadline(seconds: float) -> type[HeadDeadlineProtocol]:
+    """The protocol class with a deadline of ``seconds`` (uvicorn instantiates it per connection)."""
+    return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": seconds})
