@@ -45,7 +45,7 @@ def _chances(state: State, seat: int) -> tuple[int, ...]:
     face_down = len(state["down_unmarked"]) + len(state["down_marked"])
     playing = max(1, state["status"].count("playing"))
     my_turns = face_down / 1.5 / playing
-    up = Counter(state["table_up"])
+    up: Counter[int] = Counter(state["table_up"])
     levels = []
     for v in range(1, 16):
         per_turn = min(0.9, (0.5 if up[v] else 0.0) + 1.2 * unseen[v] / unseen_total)
@@ -156,7 +156,7 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
 
 
 def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
-    ranked = sorted(zip(scores(state, seat, legal), range(len(legal))), key=lambda p: (-p[0], p[1]))
+    ranked = sorted(zip(scores(state, seat, legal), range(len(legal)), strict=True), key=lambda p: (-p[0], p[1]))
     if legal[ranked[0][1]]["type"] == "troika" and ranked[0][0] > 0:
         return [legal[ranked[0][1]]]  # leaving the planet safely is never searched away
     return [legal[i] for _, i in ranked[:CANDIDATES]]
@@ -227,20 +227,17 @@ def round_estimates(state: State, seat: int) -> list[float | None]:
 
 def evaluate(state: State, seat: int) -> float:
     """Token totals plus this round's likely tokens, compared with the best rival."""
-    estimates = round_estimates(state, seat)
+    points = [-FAILED if e is None else e for e in round_estimates(state, seat)]  # None: failed
     totals = [float(sum(tokens)) for tokens in state["tokens"]]
-    order = sorted((s for s, e in enumerate(estimates) if e is not None),
-                   key=lambda s: -estimates[s])
-    for s, e in enumerate(estimates):
-        if e is None or e <= -FAILED / 2:
+    for s, e in enumerate(points):
+        if e <= -FAILED / 2:
             totals[s] -= 1
-    for s, token in zip([s for s in order if estimates[s] > -FAILED / 2], (2, 1)):
+    leaving = sorted((s for s, e in enumerate(points) if e > -FAILED / 2), key=lambda s: -points[s])
+    for s, token in zip(leaving, (2, 1), strict=False):  # the two best leavers' tokens
         totals[s] += token
     rivals = [s for s in range(len(totals)) if s != seat]
     best = max(rivals, key=lambda s: totals[s])
-    mine_est = estimates[seat] if estimates[seat] is not None else -FAILED
-    rival_est = estimates[best] if estimates[best] is not None else -FAILED
-    advantage = totals[seat] - totals[best] + 0.05 * (mine_est - rival_est)
+    advantage = totals[seat] - totals[best] + 0.05 * (points[seat] - points[best])
     rounds_left = ROUNDS - state["round"] + 1
     return logistic(1.5 * advantage / math.sqrt(rounds_left))
 

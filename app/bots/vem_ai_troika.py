@@ -195,6 +195,7 @@ def income_score(state: State, seat: int, action: Action) -> float:
 
 def attack_score(state: State, seat: int, action: Action) -> float:
     defender = attack.owner(state, action["target"])
+    assert defender is not None  # the bot scores only attacks it may make: on a rival's Group
     target = action["target"]
     theirs = player(state, defender)["table"]
     loss = table_value(state, defender, theirs) - table_value(state, defender, [g for g in theirs if g != target])
@@ -257,7 +258,7 @@ def campaign_options(state: State, seat: int, legal: list[Action]) -> list[tuple
     rivals = [s for s in range(len(state["players"])) if s != seat]
     likely = max(likely_votes(state, s) for s in rivals)
     hand = sorted(p["hand"], key=lambda gid: (-group(state, gid)["votes"], hand_worth(state, gid), gid))
-    plans = [([], 0), ([], p["money"])]
+    plans: list[tuple[list[int], int]] = [([], 0), ([], p["money"])]
     for size in range(1, len(hand) + 1):
         plans.append((sorted(hand[:size]), p["money"]))
     options = []

@@ -65,7 +65,7 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
     entrants = seating(config, index)
     rngs = [random.Random(f"{seed}-seat-{seat}") for seat in range(config.players)]
     actions = 0
-    while game.outcome(state) is None:
+    while (outcome := game.outcome(state)) is None:
         if actions >= MAX_ACTIONS:
             raise RuntimeError(f"game {index} did not end within {MAX_ACTIONS} actions")
         seat = min(game.to_act(state))
@@ -79,14 +79,13 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
         )
         state = game.apply(state, seat, action)
         actions += 1
-    outcome = game.outcome(state)
     return {
         "index": index,
         "entrants": entrants,
         "scores": outcome.scores,
         "winners": outcome.winners,
         "actions": actions,
-        "tags": seat_tags(game, state) if config.breakdown else None,
+        "tags": seat_tags(game, state, len(outcome.scores)) if config.breakdown else None,
     }
 
 
@@ -102,10 +101,10 @@ def sampler(game: Game, state: State, seat: int):
     return lambda r: game.randomize_hidden(state, seat, r)
 
 
-def seat_tags(game: Game, state: State) -> list[list[str]]:
+def seat_tags(game: Game, state: State, seats: int) -> list[list[str]]:
     """Labels per seat for the breakdown (only Vem aí a Troika has some)."""
     if game.slug != "vem-ai-a-troika":
-        return [[] for _ in range(len(game.outcome(state).scores))]
+        return [[] for _ in range(seats)]
     deck = state["deck"]
     tags = []
     for p in state["players"]:
