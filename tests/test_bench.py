@@ -28,7 +28,7 @@ def test_a_small_run_writes_every_figure(tmp_path, capsys):
     report = json.loads((tmp_path / "server.json").read_text())
     assert report["format"] == "troika-arena-bench-server/1"
     assert set(report["targets"]) == {"sqlite", "baseline"}
-    for kind, result in report["targets"].items():
+    for result in report["targets"].values():
         assert [step["rooms"] for step in result["steps"]] == [2, 3]
         for step in [result["saturation"], *result["steps"]]:
             assert set(step) == STEP_KEYS

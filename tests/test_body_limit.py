@@ -37,7 +37,8 @@ async def test_bodies_over_the_limit_are_413_before_any_route_reads_them(client)
         r = await client.post(path, json=big, headers=auth(tokens[0]))
         assert r.status_code == 413, (path, r.text[:200])
         assert r.json()["error"] == "too_large" and "64 KB" in r.json()["message"]
-        r = await client.post(path, content=async_chunks(70 * KB), headers={**auth(tokens[0]), "content-type": "application/json"})
+        headers = {**auth(tokens[0]), "content-type": "application/json"}
+        r = await client.post(path, content=async_chunks(70 * KB), headers=headers)
         assert r.status_code == 413, (path, r.text[:200])
     r = await client.post(f"/rooms/{room_id}/join", data={"name": "x" * 70 * KB}, headers=HTML)
     assert r.status_code == 413 and "<html" in r.text
@@ -52,7 +53,8 @@ async def test_room_creation_may_carry_a_deck_up_to_the_upload_limit(client):
     r = await client.post("/rooms", data=data, files=files, headers=HTML)
     assert r.status_code == 303, r.text[-300:]
     body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": {"deck": json.loads(padded)}}
-    r = await client.post("/api/rooms", content=json.dumps(body, indent=40), headers={"content-type": "application/json"})
+    r = await client.post("/api/rooms", content=json.dumps(body, indent=40),
+                          headers={"content-type": "application/json"})
     assert r.status_code == 201, r.text[-300:]
     files = {"opt_deck": ("mine.json", padded + " " * 600 * KB, "application/json")}
     r = await client.post("/rooms", data=data, files=files, headers=HTML)

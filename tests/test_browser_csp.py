@@ -7,7 +7,6 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import BrowserContext, Page, expect
 
-
 RECORD_VIOLATIONS = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation", e =>

@@ -38,7 +38,7 @@ async def test_a_resent_key_answers_the_version_and_payload_its_move_produced(cl
 
 async def test_a_key_reused_for_another_move_or_version_is_refused(client):
     room_id, tokens = await create_started_room(client, "triatri", 3)  # a simultaneous start
-    seat, version, action = await first_legal(client, room_id, tokens)
+    seat, _, action = await first_legal(client, room_id, tokens)
     url, headers = f"/api/rooms/{room_id}/actions", auth(tokens[seat])
     legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=headers)).json()["legal_actions"]
     other = next(a["action"] for a in legal if a["action"] != action)

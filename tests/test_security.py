@@ -23,7 +23,6 @@ from tests.servers import free_port
 from tests.test_live_server import make_room
 from tests.test_sockets import in_process_server
 
-
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HTML = {"accept": "text/html"}
 EXPECTED = {
@@ -43,7 +42,7 @@ class InlineCode(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         names = {name for name, _ in attrs}
-        if tag == "script" and "src" not in names or tag == "style":
+        if (tag == "script" and "src" not in names) or tag == "style":
             self.found.append(f"inline <{tag}>")
         for name, value in attrs:
             if name == "style" or name.startswith(("on", "hx-on", "data-hx-on")):
@@ -61,9 +60,9 @@ def inline_code(html: str) -> list[str]:
 def assert_secure_page(response) -> None:
     where = f"{response.request.method} {response.request.url.path}"
     assert response.headers["content-type"].startswith("text/html"), where
-    policy = dict(
-        (part.split()[0], part.split()[1:]) for part in response.headers["content-security-policy"].split("; ")
-    )
+    policy = {
+        part.split()[0]: part.split()[1:] for part in response.headers["content-security-policy"].split("; ")
+    }
     assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"], where
     assert policy["default-src"] == ["'self'"] and policy["frame-ancestors"] == ["'none'"], where
     assert {k: response.headers.get(k) for k in EXPECTED} == EXPECTED, where

@@ -14,7 +14,7 @@ import copy
 import json
 import random
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -237,7 +237,7 @@ def test_a_campaign_is_read_by_its_schema():
         state = game.apply(state, seat, game.legal_actions(state, seat)[0])
     hand = state["players"][0]["hand"]
     state["stage"], state["players"][0]["campaign"] = "campaign", None
-    action, after = game.play(state, 0, {"money": 0, "cards": sorted(hand, reverse=True), "type": "campaign"})
+    action, _ = game.play(state, 0, {"money": 0, "cards": sorted(hand, reverse=True), "type": "campaign"})
     assert json.dumps(action) == json.dumps({"type": "campaign", "cards": sorted(hand), "money": 0})
     for bad in ({"type": "campaign", "cards": [hand[0], hand[0]], "money": 0},
                 {"type": "campaign", "cards": list(range(43)), "money": 0},
@@ -255,7 +255,7 @@ async def test_version_must_be_a_json_integer(client, monkeypatch, front_door):
         monkeypatch.setattr(MoveFrontDoor, "__call__", straight_to_the_route)
     room_id, tokens = await create_started_room(client, "troika", 2)
     seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
-    version, listed = await legal_of(client, room_id, tokens[seat])
+    _, listed = await legal_of(client, room_id, tokens[seat])
     for bad in ("0", True, 0.0, None, [0]):
         r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
                               json={"version": bad, "action": listed[0]})
@@ -290,7 +290,7 @@ async def test_seat_numbers_and_counts_in_bodies_are_json_integers(client):
 def write_legacy_move(database_url, room_id, seq, seat, action):
     """Append a move as the server stored it before actions were strict: the request's own
     text (5.0, true), written straight into the database behind the server's back."""
-    text, now = json.dumps(action), datetime.now(timezone.utc).replace(tzinfo=None)
+    text, now = json.dumps(action), datetime.now(UTC).replace(tzinfo=None)
     if database_url.startswith("sqlite:///"):
         with sqlite3.connect(database_url.removeprefix("sqlite:///")) as db:
             db.execute("INSERT INTO actions (room_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",

@@ -4,7 +4,7 @@ can hand an absent player's seat to a bot."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
@@ -16,7 +16,7 @@ from tests.test_room_bots import FAST, wait_until
 async def backdate_turn(client, room_id, seconds):
     """Pretend the current turn began ``seconds`` ago (as if the players had been waiting)."""
     async with client.app.state.rooms.db.write() as session:
-        past = datetime.now(timezone.utc) - timedelta(seconds=seconds)
+        past = datetime.now(UTC) - timedelta(seconds=seconds)
         await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
         await session.commit()
     client.app.state.rooms.forget(room_id)  # changed behind the server's back: drop what it holds
@@ -36,7 +36,7 @@ async def test_a_seat_that_runs_out_of_time_is_played_by_a_bot_until_reclaimed(s
         view = (await client.get(f"/api/rooms/{room_id}/view")).json()
         late = view["to_act"][0]
         deadline = datetime.fromisoformat(view["room"]["turn_deadline"])
-        assert 55 < (deadline - datetime.now(timezone.utc)).total_seconds() <= 60
+        assert 55 < (deadline - datetime.now(UTC)).total_seconds() <= 60
         await backdate_turn(client, room_id, 61)
         await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hurry"}, headers=auth(tokens[1 - late]))
         view = await wait_until(client, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
@@ -48,7 +48,7 @@ async def test_a_seat_that_runs_out_of_time_is_played_by_a_bot_until_reclaimed(s
 
 async def test_deadlines_survive_a_restart(sqlite_url):
     async with running_app(sqlite_url) as client:
-        room_id, tokens = await create_started_room(client, "troika", 2, turn_timer=30)
+        room_id, _ = await create_started_room(client, "troika", 2, turn_timer=30)
         late = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
         await backdate_turn(client, room_id, 3600)
     async with running_app(sqlite_url, **FAST) as client:

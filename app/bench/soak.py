@@ -44,7 +44,8 @@ async def open_bot_room(http: httpx.AsyncClient, slug: str) -> str:
     room_id, host = created.json()["room"]["id"], {"authorization": f"Bearer {created.json()['token']}"}
     for _ in range(1, seats):
         (await http.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=host)).raise_for_status()
-    (await http.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=host)).raise_for_status()
+    autopilot = await http.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=host)
+    autopilot.raise_for_status()
     (await http.post(f"/api/rooms/{room_id}/start", headers=host)).raise_for_status()
     return room_id
 
@@ -122,7 +123,8 @@ def run(kind: str = "sqlite", minutes: float = 10, rooms: int = 40, spectators: 
            "ROOM_CREATION_LIMIT": "1000000/minute"}  # every room comes from this one address
     with servers.database(kind) as url, servers.process("app.main:app", {**env, "DATABASE_URL": url}) as server:
         result = asyncio.run(drive(server, rooms, min(spectators, rooms), minutes * 60, interval, idle, poll))
-        trouble = [line for line in server.output().splitlines() if any(mark in line for mark in ("ERROR", "Traceback", "unexpected error"))]
+        marks = ("ERROR", "Traceback", "unexpected error")
+        trouble = [line for line in server.output().splitlines() if any(mark in line for mark in marks)]
     print(f"  server log: {len(trouble)} error lines" + (f", the first: {trouble[0]}" if trouble else ""), flush=True)
     return {"format": "troika-arena-bench-soak/1", "database": kind, "rooms": rooms,
             "spectators": spectators, "minutes": minutes, "bot_delay_s": bot_delay, **result,

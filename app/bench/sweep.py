@@ -131,7 +131,7 @@ def run(config: Config) -> dict[str, Any]:
         "format": "troika-arena-bench-server/1",
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"cpus": os.cpu_count(), "load_average_before": round(load_average(), 2)},
-        "config": {k: v for k, v in vars(config).items()},
+        "config": dict(vars(config)),
         "targets": {},
     }
     if config.url:

@@ -8,8 +8,8 @@ under an advisory lock, so instances started together take turns.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Iterator
 
 from alembic import command
 from alembic.config import Config
@@ -19,6 +19,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.files import project_file
+
 
 def sqlite_engine(async_url: str, read_only: bool = False, **pool: int) -> AsyncEngine:
     engine = create_async_engine(async_url, connect_args={"timeout": 30}, **pool)

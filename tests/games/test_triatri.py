@@ -220,7 +220,7 @@ def test_bga_option_redeals_all_hands_after_a_three_player_tie():
     assert GAME.view(state, None)["last_reveal"]["result"] == "redeal"
     assert state["rng_draws"] == draws + 1
     assert [len(hand) for hand in state["hands"]] == [6, 6, 6]
-    assert sorted(state["undealt"] + sum(state["hands"], [])) == sorted(deck(3))
+    assert sorted(state["undealt"] + [card for hand in state["hands"] for card in hand]) == sorted(deck(3))
     assert state["taken_back"] == [[], [], []]
     assert "reshuffled and dealt again" in public_text(state)
 

@@ -73,7 +73,7 @@ def test_setup_is_deterministic_and_depends_on_the_seed():
 
 
 def test_options_are_checked():
-    with pytest.raises(ValueError, match="^advanced rules are not available yet$"):
+    with pytest.raises(ValueError, match=r"^advanced rules are not available yet$"):
         GAME.setup(2, {"advanced": True}, "s")
     with pytest.raises(ValueError, match="unknown option 'speed'"):
         GAME.setup(2, {"speed": 1}, "s")
@@ -109,7 +109,7 @@ def test_round_ones_first_player_is_drawn_from_the_seed_by_default():
     assert set(firsts) == {0, 1, 2, 3}
     assert firsts == [GAME.setup(4, {"first_player": "random"}, f"first-{i}")["first"] for i in range(24)]
     assert [o["name"] for o in (spec.to_json() for spec in GAME.options)] == ["advanced", "deck", "first_player"]
-    with pytest.raises(ValueError, match="^option 'first_player': there is no seat 2$"):
+    with pytest.raises(ValueError, match=r"^option 'first_player': there is no seat 2$"):
         GAME.setup(2, {"first_player": "2"}, "s")
     with pytest.raises(ValueError, match="option 'first_player' must be one of"):
         GAME.setup(4, {"first_player": "4"}, "s")

@@ -68,11 +68,11 @@ def test_default_deck_holds_every_card_the_rulebook_names():
 
 def test_special_events_use_the_effect_primitives():
     events = default_deck()["events"]
-    troika = [e for e in events if e["name"] == "Chegou a Troika"][0]
+    troika = next(e for e in events if e["name"] == "Chegou a Troika")
     assert (troika["role"], troika["effects"]) == ("troika", [{"do": "end_game"}])
     elections = [e for e in events if e["name"] == "Eleições"]
     assert [(e["role"], e["points"], e["effects"]) for e in elections] == [("elections", 10, [{"do": "elections"}])] * 2
-    confidence = [e for e in events if e["name"] == "Voto de Confiança"][0]
+    confidence = next(e for e in events if e["name"] == "Voto de Confiança")
     assert confidence["points"] == 5
     assert confidence["effects"] == [{"do": "interim_government", "who": {"most": "votes"}}]
 
@@ -136,7 +136,7 @@ def test_validation_errors_name_the_bad_field(change, message):
 
 
 def test_a_non_object_deck_is_refused():
-    with pytest.raises(ValueError, match="^deck: must be an object$"):
+    with pytest.raises(ValueError, match=r"^deck: must be an object$"):
         validate_deck([1, 2])
 
 
@@ -151,7 +151,7 @@ def test_effects_are_described_in_plain_words():
         "Every player discards 2 Group cards from their table.")
     assert describe_effect({"do": "draw", "who": "all"}) == "Every player draws 1 Group card or takes 2 Mega-Euro."
     assert describe_effect({"do": "end_game"}) == "The game ends once this Event has been resolved."
-    elections = [e for e in default_deck()["events"] if e["role"] == "elections"][0]
+    elections = next(e for e in default_deck()["events"] if e["role"] == "elections")
     assert describe_event(elections) == (
         "Elections are held; the winner becomes the Government and keeps this card. "
         "Worth 10 Victory Points to the player who keeps it.")

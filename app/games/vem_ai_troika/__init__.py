@@ -27,8 +27,9 @@ points), Votes (Elections) and Income (money). The deck is the project's own rec
   ``effects.py``). Elections (V5): a campaign of Group cards (their Votes) and Mega-Euro (1 Vote
   each), committed face down in round order from the Government (else the first player), each
   commitment's numbers of cards and Mega-Euro public at once, its cards revealed with all the
-  others, on top of the Votes on the table (Leader, Groups, 2 per Consensus, V6). The single winner becomes the Government, keeps the card and starts the
-  following rounds; a single runner-up draws. A tie for first: no Government, the tied draw.
+  others, on top of the Votes on the table (Leader, Groups, 2 per Consensus, V6). The single
+  winner becomes the Government, keeps the card and starts the following rounds; a single
+  runner-up draws. A tie for first: no Government, the tied draw.
 * The game ends after "Chegou a Troika" is resolved, or after a round that leaves the Treasury
   and the Title pile empty (V9). Points: Power of controlled Groups, Consensuses (4/10/18),
   10 per Elections card and 5 for the interim Government card, Deposit Titles, and 1 per 2
