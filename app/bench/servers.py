@@ -16,9 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 import httpx
 
@@ -61,48 +61,47 @@ def process(module: str, env: dict[str, str], port: int | None = None, access_lo
     Its output goes to a temporary file (a pipe nobody reads could fill up and stall it); when
     the block fails, the tail of that output is printed with the failure."""
     port = port or free_port()
-    output = tempfile.TemporaryFile()
-    began = time.monotonic()
-    level = "info" if access_log else "warning"
-    if module == ARENA:
-        command = ["-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    else:
-        command = ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port), "--log-level", level]
-    proc = subprocess.Popen(
-        [sys.executable, *command], cwd=ROOT, env={**os.environ, "LOG_LEVEL": level, **env},
-        stdout=output, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryFile() as output:
+        began = time.monotonic()
+        level = "info" if access_log else "warning"
+        if module == ARENA:
+            command = ["-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+        else:
+            command = ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port), "--log-level", level]
+        proc = subprocess.Popen(
+            [sys.executable, *command], cwd=ROOT, env={**os.environ, "LOG_LEVEL": level, **env},
+            stdout=output, stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
 
-    def printed() -> str:
-        output.seek(0)
-        return output.read().decode(errors="replace")
+        def printed() -> str:
+            output.seek(0)
+            return output.read().decode(errors="replace")
 
-    def tail() -> str:
-        return printed()[-6000:]
+        def tail() -> str:
+            return printed()[-6000:]
 
-    try:
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() - began > 60:
-                raise RuntimeError(f"{module} did not start: {tail()}")
-            time.sleep(0.05)
-        yield Server(proc, base, time.monotonic() - began, printed)
-    except BaseException:
-        print(f"--- output of {module} on port {port} ---\n{tail()}")
-        raise
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        output.close()
+        try:
+            while True:
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if proc.poll() is not None or time.monotonic() - began > 60:
+                    raise RuntimeError(f"{module} did not start: {tail()}")
+                time.sleep(0.05)
+            yield Server(proc, base, time.monotonic() - began, printed)
+        except BaseException:
+            print(f"--- output of {module} on port {port} ---\n{tail()}")
+            raise
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
 
 @contextmanager
@@ -124,10 +123,10 @@ def database(kind: str) -> Iterator[str]:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def arena(database_url: str) -> "contextmanager[Server]":
+def arena(database_url: str) -> AbstractContextManager[Server]:
     # the benchmark creates hundreds of rooms from one address: lift the per-address limit
     return process(ARENA, {"DATABASE_URL": database_url, "ROOM_CREATION_LIMIT": "1000000/minute"})
 
 
-def baseline(payload_bytes: int) -> "contextmanager[Server]":
+def baseline(payload_bytes: int) -> AbstractContextManager[Server]:
     return process("app.bench.baseline:app", {"BENCH_PAYLOAD_BYTES": str(payload_bytes)})
