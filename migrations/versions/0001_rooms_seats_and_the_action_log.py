@@ -1,14 +1,13 @@
 """rooms, seats and the action log
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-29
 """
 
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-
+from alembic import op
 
 revision = '0001'
 down_revision = None

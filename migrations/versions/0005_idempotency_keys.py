@@ -5,9 +5,9 @@ Revises: 0004
 Create Date: 2026-11-30
 """
 
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
+from alembic import op
 
 revision = "0005"
 down_revision = "0004"
