@@ -288,7 +288,7 @@ def _token_awards(records: list[dict[str, Any]], first: int, n: int) -> list[tup
         key=lambda r: (r["score"], _clockwise(r["seat"], first, n)),
         reverse=True,
     )
-    awards = [(r["seat"], token) for r, token in zip(left, (2, 1))]
+    awards = [(r["seat"], token) for r, token in zip(left, (2, 1), strict=False)]  # the best two
     return awards + [(r["seat"], -1) for r in records if r["status"] == "failed"]
 
 

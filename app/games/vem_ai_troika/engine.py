@@ -2,11 +2,12 @@
 
 State layout (plain JSON data)
 ------------------------------
-``seed``, ``rng_draws``; ``options`` ({"advanced": false, "first_player": "random" or a seat}); ``deck`` (the validated deck in use,
-so a replay is self-contained); ``stage`` ("leaders", "draw", "action", "organize", "attack",
-"end_turn", "event", "effects", "campaign" or "over"); ``round``; ``first`` (first player of the
-round); ``current`` (whose turn); ``moves`` (Organization moves made this turn); ``treasury``;
-``titles`` (Deposit Title values, top first); ``events`` (Event ids, top first);
+``seed``, ``rng_draws``; ``options`` ({"advanced": false, "first_player": "random" or a seat});
+``deck`` (the validated deck in use, so a replay is self-contained); ``stage`` ("leaders",
+"draw", "action", "organize", "attack", "end_turn", "event", "effects", "campaign" or "over");
+``round``; ``first`` (first player of the round); ``current`` (whose turn); ``moves``
+(Organization moves made this turn); ``treasury``; ``titles`` (Deposit Title values, top
+first); ``events`` (Event ids, top first);
 ``events_out`` (Events not used this game); ``events_revealed``; ``event`` (the Event being
 resolved) and ``effects`` (its effects still to resolve); ``draw_pile`` (Group ids, top
 first); ``discards``; ``leaders_out``; ``government`` / ``government_card``; ``attack`` (see
