@@ -9,7 +9,7 @@ validated by the engine, checked against the version rule (``app.rooms.model``),
 the next sequence number (the unique key makes a concurrent duplicate fail) and only then
 published on the event bus. An idempotency key makes a resent action answer its first result
 (the version it landed at, whose payload ``game_at`` rebuilds), and refuses another move sent
-with the same key.
+with the same key; a start and a join take keys too (``start``, ``join_token``).
 """
 
 from __future__ import annotations

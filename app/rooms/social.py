@@ -1,12 +1,14 @@
 """The social side of a room: chat and presence.
 
-Chat lines are stored with the room, 1 to 300 characters, at most 5 per 10 seconds per seat
-(per server instance, ``app.rooms.throttle``), and escaped wherever they are shown. Presence counts the sockets each
-seat holds open, per server instance, in the database, so every instance shows the same
-connected/away state; each instance refreshes its rows on a heartbeat, and rows not refreshed
-for ``STALE_AFTER`` are ignored, so a crashed instance never leaves a seat "connected". Presence
-is cached per room until a presence event for the room; as rows going stale make no event, each
-heartbeat publishes one for every room whose rows went stale since the one before.
+Chat lines are stored with the room, 1 to 300 printable characters, at most 5 per 10 seconds
+per seat (per server instance, ``app.rooms.throttle``), and escaped wherever they are shown.
+Presence counts the sockets each seat holds open, per server instance, in the database, so
+every instance shows the same connected/away state; each instance refreshes its rows on a
+heartbeat, and rows not refreshed for ``STALE_AFTER`` are ignored, so a crashed instance never
+leaves a seat "connected". Presence is cached per room until a presence event for the room; as
+rows going stale make no event, each heartbeat publishes one for every room whose rows went
+stale since the one before. ``last_present`` tells when a seat last had a socket open (the host
+may hand only an absent player's seat to a bot).
 """
 
 from __future__ import annotations
@@ -46,10 +48,9 @@ async def last_present(session: AsyncSession, room_id: str, seat: int) -> dateti
         select(Presence.sockets, Presence.seen_at).where(Presence.room_id == room_id, Presence.seat == seat)
     )).all()
     now = utcnow()
-    seen = [aware(seen_at) for _, seen_at in rows]
-    if any(sockets > 0 and at > now - STALE_AFTER for (sockets, _), at in zip(rows, seen)):
+    if any(sockets > 0 and aware(seen_at) > now - STALE_AFTER for sockets, seen_at in rows):
         return now
-    return max(seen, default=None)
+    return max((aware(seen_at) for _, seen_at in rows), default=None)
 
 
 class Social:

@@ -20,13 +20,16 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from app.rooms.errors import TooMany
 
-CHAT_LIMIT = "5/10 seconds"  # per seat (its refusal names it)
+CHAT_LIMIT = "5/10 seconds"  # per seat; fixed, as its refusal says
 ROOM_CREATION_LIMIT = "10/minute;100/hour"  # per client address (setting ROOM_CREATION_LIMIT)
 
 
 class Throttle:
-    def __init__(self, chat: str = CHAT_LIMIT, rooms: str = ROOM_CREATION_LIMIT):
-        self._limits = {"chat": parse_many(chat), "rooms": parse_many(rooms)}
+    """This instance's counters: ``rooms`` is the room-creation limit in the ``limits``
+    notation (``"10/minute;100/hour"``: every window must have room)."""
+
+    def __init__(self, rooms: str = ROOM_CREATION_LIMIT):
+        self._limits = {"chat": parse_many(CHAT_LIMIT), "rooms": parse_many(rooms)}
         self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
     async def chatting(self, room_id: str, seat: int) -> None:
