@@ -38,6 +38,10 @@ async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
         r = await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": int(HUGE)},
                               headers=auth(host))
         assert r.status_code in (404, 409, 422), r.text
+        for number in (HUGE, str(2**63)):  # the browser's forms reach the same service calls
+            for action in (f"bots/{number}/remove", f"replace/{number}"):
+                r = await client.post(f"/rooms/{room_id}/seat/{host}/{action}", headers=HTML)
+                assert r.status_code < 500 and ("no bot sits" in r.text or "no player sits" in r.text), r.text[-300:]
 
 
 async def test_strings_a_database_cannot_store_are_refused_not_500(database_url):
