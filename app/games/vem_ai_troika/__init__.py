@@ -146,7 +146,8 @@ class VemAiTroika(base.Game):
         if stage == "leaders":
             return {s for s, p in enumerate(state["players"]) if p["choice"] is None}
         if stage == "campaign":
-            return {elections.next_to_commit(state)}
+            seat = elections.next_to_commit(state)  # None only after the last commit, when the count follows
+            return set() if seat is None else {seat}
         if stage == "attack":
             return {engine.attack.awaited(state)}
         return {state["current"]}
