@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.rooms.throttle import ROOM_CREATION_LIMIT
 
 
 class Settings(BaseSettings):
@@ -31,7 +30,7 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0
     autopilot_grace_seconds: float = 60.0
-    room_creation_limit: str = ROOM_CREATION_LIMIT
+    room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
 
     def async_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=False)

@@ -27,7 +27,9 @@ from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
+from app.rooms.lobby import Lobby
+from app.rooms.play import Play
 from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
@@ -36,6 +38,7 @@ from app.runtime import tune_garbage_collector
 from app.web.caps import SocketCaps
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
+from app.web.render import error_page
 from app.web.security import SecurityHeaders
 
 log = logging.getLogger("troika_arena")
@@ -55,14 +58,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if relay is not None:
             await relay.start()
             app.state.bus.relay = relay
-        app.state.rooms = RoomService(database, app.state.bus, settings.autopilot_grace_seconds)
+        app.state.rooms = LiveGames(database, app.state.bus)
+        app.state.lobby = Lobby(app.state.rooms, settings.autopilot_grace_seconds)
+        app.state.play = Play(app.state.rooms)
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
-        bots = BotRunner(app.state.rooms, settings.bot_delay_seconds, settings.bot_budget_seconds)
-        timers = TurnTimers(app.state.rooms)
+        bots = BotRunner(app.state.rooms, app.state.play, settings.bot_delay_seconds, settings.bot_budget_seconds)
+        timers = TurnTimers(app.state.rooms, app.state.lobby)
         app.state.bots, app.state.timers = bots, timers
         app.state.bus.add_listener(bots.poke)
         app.state.bus.add_listener(timers.poke)
@@ -90,10 +95,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
 
-    install_error_handlers(app)
+    install_error_handlers(app, error_page)
     app.add_middleware(MoveFrontDoor)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # before any body is read
-    app.add_middleware(ErrorBoundary)  # round the routes and the move front door (app.api.errors)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
+    app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the move front door (app.api.errors)
     app.add_middleware(SecurityHeaders)  # on every answer, error pages included (app.web.security)
     # Outermost: a request or websocket naming a host this server does not serve (DNS rebinding)
     # is refused before anything else reads it.

@@ -129,3 +129,18 @@ async def test_past_its_limit_the_cache_drops_the_least_recently_stored_room():
     assert load.calls == 3
     await cache.get("a", load)  # dropped when "c" came in: read again
     assert load.calls == 4
+
+
+async def test_versioned_facts_ignore_events_they_already_reflect_and_their_own_writes_event():
+    bus, load = EventBus(), Loader()
+    cache: RoomCache[tuple[int, str]] = RoomCache(bus, social=False, version=lambda value: value[0])
+    cache.put("r", (3, "written here"))
+    await bus.publish("r", 3)  # the writer's own event: the value it put stays
+    await bus.publish("r", 2)  # an older change, relayed late: already reflected
+    assert cache.peek("r") == (3, "written here")
+    await bus.publish("r", 3)  # a change at the same version from elsewhere (a seat taken, say)
+    assert cache.peek("r") is None
+    load.value = (4, "loaded")
+    assert await cache.get("r", load) == (4, "loaded")
+    await bus.publish("r", 4)  # a loaded value was put by no write here: its version's event drops it
+    assert cache.peek("r") is None

@@ -49,8 +49,8 @@ async def watch_to_the_end(app, room_id: str) -> None:
 
 
 async def test_finished_games_are_let_go_and_the_rooms_in_play_kept(sqlite_url, monkeypatch):
-    monkeypatch.setattr("app.rooms.service.ENDED_GAMES_HELD", 2)
-    monkeypatch.setattr("app.rooms.service.ENDED_ROOMS_HELD", 3)
+    monkeypatch.setattr("app.rooms.live_games.ENDED_GAMES_HELD", 2)
+    monkeypatch.setattr("app.rooms.live_games.ENDED_ROOMS_HELD", 3)
     async with running_app(sqlite_url, bot_delay_seconds=0) as client:
         app = client.app
         rooms, social, bus = app.state.rooms, app.state.social, app.state.bus

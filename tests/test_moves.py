@@ -24,9 +24,9 @@ def counted(monkeypatch, module) -> list[str]:
     calls: list[str] = []
     original = routes.reply_to_move
 
-    async def spy(request, room_id, body, authorization):
+    async def spy(room_id, *rest):
         calls.append(room_id)
-        return await original(request, room_id, body, authorization)
+        return await original(room_id, *rest)
 
     monkeypatch.setattr(module, "reply_to_move", spy)
     return calls
@@ -88,3 +88,20 @@ async def test_a_move_lands_and_is_answered_alike_either_way(client, monkeypatch
     now = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))).json()
     assert first.json() == {**now, "duplicate": False}
     assert again.json() == {**now, "duplicate": True}
+
+
+async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
+    """The move's own event finds the room's new facts held (none dropped and put back)."""
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    rooms = client.app.state.rooms
+    seen: list[int | None] = []
+    client.app.state.bus.add_listener(
+        lambda room, version: seen.append(getattr(rooms._infos.peek(room), "version", None)) if room == room_id else None)
+    view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+    seat = view["to_act"][0]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    answer = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
+                               json={"version": 0, "action": legal["legal_actions"][0]["action"]})
+    assert answer.status_code == 200, answer.text
+    assert seen == [1]
+    assert rooms._infos.peek(room_id).version == 1

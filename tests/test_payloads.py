@@ -18,7 +18,7 @@ SLUG = "vem-ai-a-troika"
 def room(room_id: str = "r1", seats: int = 4) -> tuple[RoomInfo, LiveGame]:
     game = GAMES[SLUG]
     state = game.setup(seats, {}, f"seed-{room_id}")
-    info = RoomInfo(id=room_id, game=SLUG, options={}, num_seats=seats, host_seat=0, status="playing",
+    info = RoomInfo(id=room_id, game=SLUG, title=game.title, options={}, num_seats=seats, host_seat=0, status="playing",
                     version=0, seed_hash="h", seats={s: f"P{s}" for s in range(seats)}, seed=f"seed-{room_id}")
     return info, LiveGame.begin(game, state)
 

@@ -95,7 +95,7 @@ async def test_readers_catching_up_at_once_all_get_the_latest_view(postgres_url)
 
 
 async def test_games_dropped_from_memory_are_rebuilt_from_their_log(sqlite_url, monkeypatch):
-    monkeypatch.setattr("app.rooms.service.MAX_GAMES_HELD", 1)
+    monkeypatch.setattr("app.rooms.live_games.MAX_GAMES_HELD", 1)
     async with running_app(sqlite_url) as client:
         rooms = [await create_started_room(client, "troika", 2) for _ in range(3)]
         for n, (room_id, tokens) in enumerate(rooms):

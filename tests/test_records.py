@@ -3,14 +3,17 @@ and any tampering (seed, an action, the order, the result) is caught and named."
 
 from __future__ import annotations
 
+import ast
 import copy
+import hashlib
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from app import cli
-from app.rooms.records import RecordError, verify_record
+from app.rooms.records import RecordError, seed_hash, verify_record
 from tests.conftest import create_started_room, play_random_moves
 
 EXPORTED: list[dict] = []  # one game exported by the server, shared by the tests below
@@ -64,3 +67,17 @@ async def test_the_verify_command_accepts_a_record_and_rejects_a_forged_one(reco
     err = capsys.readouterr().err
     assert "NOT VERIFIED" in err and "commitment" in err
     assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
+
+
+def test_the_seed_hash_has_one_definition():
+    """Rooms commit to their seed, the verifier checks records and the footprint benchmark
+    fills rooms with one function (``records.seed_hash``): no other code hashes a seed."""
+    root = Path(__file__).resolve().parent.parent / "app"
+    hashing = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            text = ast.unparse(node) if isinstance(node, ast.Call) else ""
+            if text.endswith(".hexdigest()") and "sha256" in text and "seed" in text:  # not the engines' rng
+                hashing.append(str(path.relative_to(root.parent)))
+    assert hashing == ["app/rooms/records.py"]  # the body of seed_hash
+    assert seed_hash("abc") == hashlib.sha256(b"abc").hexdigest()

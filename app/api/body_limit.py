@@ -15,8 +15,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.errors import error_response
-from app.web.pages import MAX_UPLOAD_BYTES
+from app.api.errors import ErrorPage, error_response
+from app.games.base import MAX_DECK_BYTES
 
 FORM_ROOM = 16 * 1024  # the room form's other fields and the multipart framing around the file
 CARRIES_A_DECK = {("POST", "/rooms"), ("POST", "/api/rooms")}
@@ -31,13 +31,14 @@ class BodyTooLarge(HTTPException):
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, page: ErrorPage) -> None:
         self.app = app
         self.limit = limit
+        self.page = page
 
     def limit_for(self, scope: Scope) -> int:
         if (scope["method"], scope["path"]) in CARRIES_A_DECK:
-            return max(self.limit, MAX_UPLOAD_BYTES + FORM_ROOM)
+            return max(self.limit, MAX_DECK_BYTES + FORM_ROOM)
         return self.limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -46,7 +47,7 @@ class BodyLimit:
             return
         limit = self.limit_for(scope)
         if declared_length(scope) > limit:
-            await refuse(scope, receive, send, BodyTooLarge(limit))
+            await refuse(self.page, scope, receive, send, BodyTooLarge(limit))
             return
         received = 0
         started = False
@@ -70,7 +71,7 @@ class BodyLimit:
         except BodyTooLarge as exc:  # raised where nothing turned it into an answer already
             if started:
                 raise
-            await refuse(scope, receive, send, exc)
+            await refuse(self.page, scope, receive, send, exc)
 
 
 def declared_length(scope: Scope) -> int:
@@ -81,8 +82,8 @@ def declared_length(scope: Scope) -> int:
     return 0
 
 
-async def refuse(scope: Scope, receive: Receive, send: Send, exc: BodyTooLarge) -> None:
+async def refuse(page: ErrorPage, scope: Scope, receive: Receive, send: Send, exc: BodyTooLarge) -> None:
     """Answer 413 (JSON under /api, a page elsewhere); the connection stays open and the
     server drops the rest of the body as it arrives, so the client reads the answer."""
     request = Request(scope)
-    await error_response(request, 413, "too_large", exc.detail)(scope, receive, send)
+    await error_response(page, request, 413, "too_large", exc.detail)(scope, receive, send)

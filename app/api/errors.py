@@ -1,6 +1,8 @@
 """Every error leaves the server as a readable message, JSON under /api, never a stack trace.
 
 Room errors carry their own status; request validation errors are summarised field by field.
+A browser asking for a page gets one from the ``ErrorPage`` the app was built with
+(``app.web.render.error_page``, handed over by ``app.main``: this layer knows no templates).
 Whatever else escapes a route (or the move front door) is answered by :class:`ErrorBoundary`
 and goes no further: database trouble (``app.db.faults``) as 503 with its reason and a
 ``Retry-After``, logged as one line; anything else as a plain 500, logged once with its
@@ -11,17 +13,18 @@ would cost the client its kept-alive connection.)
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.faults import outage
 from app.logs import redact
 from app.rooms.errors import RoomError
-from app.web.render import templates
 
 log = logging.getLogger("troika_arena")
 
@@ -32,12 +35,23 @@ def wants_json(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, status: int, code: str, message: str, headers=None, **extra):
+class ErrorPage(Protocol):
+    """An error as a page for a browser: its status, its message and any headers."""
+
+    def __call__(self, request: Request, status: int, message: str,
+                 headers: Mapping[str, str] | None) -> Response: ...
+
+
+def json_error(status: int, code: str, message: str, headers: Mapping[str, str] | None = None,
+               **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
+
+
+def error_response(page: ErrorPage, request: Request, status: int, code: str, message: str,
+                   headers: Mapping[str, str] | None = None, **extra: Any) -> Response:
     if wants_json(request):
-        return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
-    return templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
-    )
+        return json_error(status, code, message, headers, **extra)
+    return page(request, status, message, headers)
 
 
 def describe_validation(exc: RequestValidationError) -> str:
@@ -48,21 +62,21 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError):
-        return error_response(request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
+        return error_response(page, request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
-        return error_response(request, 422, "invalid_request", describe_validation(exc))
+        return error_response(page, request, 422, "invalid_request", describe_validation(exc))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
         message = exc.detail if isinstance(exc.detail, str) else "request failed"
         if exc.status_code == 404 and message == "Not Found":
             message = "no such page"
-        return error_response(request, exc.status_code, "http_error", message)
+        return error_response(page, request, exc.status_code, "http_error", message)
 
 
 INTERNAL_ERROR = 1011  # the websocket close code for a server-side failure
@@ -75,8 +89,9 @@ class ErrorBoundary:
     Once a response has started, nothing more can be said to the client: the failure is only
     logged. A websocket that fails before it is answered is refused with 1011 and the reason."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, page: ErrorPage) -> None:
         self.app = app
+        self.page = page
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -106,8 +121,8 @@ class ErrorBoundary:
                 return
             request = Request(scope, receive)
             if trouble is not None:
-                response = error_response(request, 503, "database_unavailable", trouble.message,
+                response = error_response(self.page, request, 503, "database_unavailable", trouble.message,
                                           headers={"Retry-After": str(trouble.retry_after)})
             else:
-                response = error_response(request, 500, "internal", "the server hit an unexpected error")
+                response = error_response(self.page, request, 500, "internal", "the server hit an unexpected error")
             await response(scope, receive, send)

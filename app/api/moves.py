@@ -3,8 +3,8 @@
 Every move of every player comes through this one route, and FastAPI's routing, dependency
 solving and exception layers cost nearly as much CPU as the move itself (rules, database
 write, views). This middleware answers the calls that need none of that, a JSON body that
-parses and validates as ``SubmitAction``, with the route's own handler (``reply_to_move``),
-and room errors with the same ``error_response``. Everything else (a body that does not
+parses and validates as ``SubmitAction``, with the route's own handler (``reply_to_move``) and
+the same dependencies (``app.api.deps``), and room errors with the same JSON error as every /api route. Everything else (a body that does not
 validate, another content type) goes on to the FastAPI route, which words the error as for
 every other call and documents the call in the OpenAPI schema.
 """
@@ -17,7 +17,8 @@ import orjson
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.errors import error_response
+from app.api.deps import BEARER, credentials, live_games, payloads, play
+from app.api.errors import json_error
 from app.api.routes import SubmitAction, reply_to_move
 from app.rooms.errors import RoomError
 
@@ -41,9 +42,10 @@ class MoveFrontDoor:
             await self.app(scope, replay(body, receive), send)
             return
         try:
-            response = await reply_to_move(request, found[1], move, request.headers.get("authorization"))
+            auth = await credentials(request, await BEARER(request))
+            response = await reply_to_move(found[1], move, live_games(request), play(request), payloads(request), auth)
         except RoomError as exc:
-            response = error_response(request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
+            response = json_error(exc.status, exc.code, exc.message, exc.headers, **exc.extra)
         await response(scope, receive, send)
 
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
 from app.games.registry import GAMES
-from app.rooms.errors import Unauthorized
-from app.rooms.service import RoomService
+from app.rooms import records
+from app.rooms.live_games import LiveGames
+from app.rooms.play import Play
 from app.rooms.views import Payloads, encode, legal_actions
 
 router = APIRouter()
@@ -81,31 +83,14 @@ def json_text(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-def payloads(request: Request) -> Payloads:
-    return request.app.state.payloads
-
-
-def rooms(request: Request) -> RoomService:
-    return request.app.state.rooms
-
-
-def bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("use 'Authorization: Bearer <seat token>'")
-    return token.strip()
-
-
-async def optional_seat(service: RoomService, room_id: str, authorization: str | None):
-    token = bearer(authorization)
-    return None if token is None else await service.seat_of(room_id, token)
+async def optional_seat(rooms: LiveGames, room_id: str, auth: Credentials) -> int | None:
+    token = auth.optional()
+    return None if token is None else await rooms.seat_of(room_id, token)
 
 
 @router.get("/healthz", tags=["meta"])
-async def healthz(request: Request):
-    await rooms(request).list_rooms(limit=1)
+async def healthz(rooms: Rooms):
+    await rooms.list_rooms(limit=1)
     return {"status": "ok"}
 
 
@@ -125,132 +110,107 @@ async def list_games():
 
 
 @router.post("/api/rooms", status_code=201, tags=["rooms"])
-async def create_room(body: CreateRoom, request: Request):
+async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
-    await request.app.state.throttle.creating_room(request.client and request.client.host)
-    info, token = await rooms(request).create(
-        body.game, body.seats, body.options, body.name, body.turn_timer
-    )
+    await throttle.creating_room(request.client and request.client.host)
+    info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer)
     return {"room": info.public(), "seat": 0, "token": token}
 
 
 @router.get("/api/rooms", tags=["rooms"])
 async def list_rooms(
-    request: Request,
+    rooms: Rooms,
     status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
 ):
-    return [info.public() for info in await rooms(request).list_rooms(status)]
+    return [info.public() for info in await rooms.list_rooms(status)]
 
 
 @router.get("/api/rooms/{room_id}", tags=["rooms"])
-async def get_room(room_id: str, request: Request):
-    await rooms(request).refresh(room_id)
-    return (await rooms(request).room(room_id)).public()
+async def get_room(room_id: str, rooms: Rooms):
+    await rooms.refresh(room_id)
+    return (await rooms.room(room_id)).public()
 
 
 @router.post("/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"])
-async def join_room(
-    room_id: str, body: JoinRoom, request: Request, authorization: str | None = Header(None)
-):
+async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Take a free seat with a name, or (host token) seat a bot: ``{"bot": "strong"}``."""
-    service = rooms(request)
     if body.bot is not None:
-        host = await service.seat_of(room_id, bearer(authorization))
-        seat = await service.add_bot(room_id, host, body.bot, body.seat)
+        host = await rooms.seat_of(room_id, auth.optional())
+        seat = await lobby.add_bot(room_id, host, body.bot, body.seat)
         return {"seat": seat, "bot": body.bot}
-    seat, token, duplicate = await service.join(room_id, body.name, body.idempotency_key)
+    seat, token, duplicate = await lobby.join(room_id, body.name, body.idempotency_key)
     return {"seat": seat, "token": token, "duplicate": duplicate}
 
 
 @router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"])
-async def leave_room(room_id: str, request: Request, authorization: str | None = Header(None)):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, bearer(authorization))
-    await service.leave(room_id, seat)
+async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
+    seat = await rooms.seat_of(room_id, auth.optional())
+    await lobby.leave(room_id, seat)
     return {"left": seat}
 
 
 @router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"])
-async def remove_bot(
-    room_id: str, seat: int, request: Request, authorization: str | None = Header(None)
-):
+async def remove_bot(room_id: str, seat: int, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only, before the start: free a seat that a bot holds."""
-    service = rooms(request)
-    host = await service.seat_of(room_id, bearer(authorization))
-    await service.remove_bot(room_id, host, seat)
+    host = await rooms.seat_of(room_id, auth.optional())
+    await lobby.remove_bot(room_id, host, seat)
     return {"removed": seat}
 
 
 @router.put("/api/rooms/{room_id}/seats/me/autopilot", tags=["rooms"])
-async def set_autopilot(
-    room_id: str, body: Autopilot, request: Request, authorization: str | None = Header(None)
-):
+async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
-    service = rooms(request)
-    seat = await service.seat_of(room_id, bearer(authorization))
-    await service.set_autopilot(room_id, seat, seat, body.bot)
+    seat = await rooms.seat_of(room_id, auth.optional())
+    await lobby.set_autopilot(room_id, seat, seat, body.bot)
     return {"seat": seat, "bot": body.bot}
 
 
 @router.put("/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"])
-async def replace_by_bot(
-    room_id: str, seat: int, body: Autopilot, request: Request, authorization: str | None = Header(None)
-):
+async def replace_by_bot(room_id: str, seat: int, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
-    service = rooms(request)
-    host = await service.seat_of(room_id, bearer(authorization))
-    await service.set_autopilot(room_id, host, seat, body.bot)
+    host = await rooms.seat_of(room_id, auth.optional())
+    await lobby.set_autopilot(room_id, host, seat, body.bot)
     return {"seat": seat, "bot": body.bot}
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["rooms"])
-async def start_room(
-    room_id: str, request: Request, body: StartRoom | None = None, authorization: str | None = Header(None)
-):
+async def start_room(room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth,
+                     body: StartRoom | None = None):
     """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend)."""
-    service = rooms(request)
-    seat = await service.seat_of(room_id, bearer(authorization))
-    duplicate = await service.start(room_id, seat, body and body.idempotency_key)
-    text = await (payloads(request).text_at(room_id, seat, 0) if duplicate else payloads(request).text(room_id, seat))
+    seat = await rooms.seat_of(room_id, auth.optional())
+    duplicate = await lobby.start(room_id, seat, body and body.idempotency_key)
+    text = await (views.text_at(room_id, seat, 0) if duplicate else views.text(room_id, seat))
     return with_duplicate(text, duplicate)
 
 
 @router.get("/api/rooms/{room_id}/view", tags=["play"])
-async def get_view(room_id: str, request: Request, authorization: str | None = Header(None)):
-    service = rooms(request)
-    await service.refresh(room_id)
-    seat = await optional_seat(service, room_id, authorization)
-    return json_text(await payloads(request).text(room_id, seat))
+async def get_view(room_id: str, rooms: Rooms, views: Views, auth: Auth):
+    await rooms.refresh(room_id)
+    seat = await optional_seat(rooms, room_id, auth)
+    return json_text(await views.text(room_id, seat))
 
 
 @router.get("/api/rooms/{room_id}/legal-actions", tags=["play"])
-async def get_legal_actions(
-    room_id: str, request: Request, authorization: str | None = Header(None)
-):
-    service = rooms(request)
-    await service.refresh(room_id)
-    seat = await service.seat_of(room_id, bearer(authorization))
-    return json_text(encode(legal_actions(*await service.game_state(room_id), seat)))
+async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
+    await rooms.refresh(room_id)
+    seat = await rooms.seat_of(room_id, auth.optional())
+    return json_text(encode(legal_actions(*await rooms.game_state(room_id), seat)))
 
 
 @router.post("/api/rooms/{room_id}/actions", tags=["play"])
-async def submit_action(
-    room_id: str, body: SubmitAction, request: Request, authorization: str | None = Header(None)
-):
+async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, views: Views, auth: Auth):
     """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
-    return await reply_to_move(request, room_id, body, authorization)
+    return await reply_to_move(room_id, body, rooms, play, views, auth)
 
 
-async def reply_to_move(request: Request, room_id: str, body: SubmitAction, authorization: str | None) -> Response:
-    service = rooms(request)
-    seat = await service.seat_of(room_id, bearer(authorization))
-    version, duplicate = await service.act(
-        room_id, seat, body.action, body.version, body.idempotency_key
-    )
+async def reply_to_move(room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads,
+                        auth: Credentials) -> Response:
+    seat = await rooms.seat_of(room_id, auth.optional())
+    version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
     if duplicate:  # the first result: the payload at the version the move landed at
-        text = await payloads(request).text_at(room_id, seat, version)
+        text = await views.text_at(room_id, seat, version)
     else:
-        text = await payloads(request).text(room_id, seat)  # the same text the seat's socket gets
+        text = await views.text(room_id, seat)  # the same text the seat's socket gets
     return with_duplicate(text, duplicate)
 
 
@@ -260,32 +220,29 @@ def with_duplicate(text: str, duplicate: bool) -> Response:
 
 
 @router.get("/api/rooms/{room_id}/log", tags=["play"])
-async def get_log(room_id: str, request: Request, authorization: str | None = Header(None)):
-    service = rooms(request)
-    await service.refresh(room_id)
-    seat = await optional_seat(service, room_id, authorization)
-    return {"seat": seat, "log": await service.log(room_id, seat)}
+async def get_log(room_id: str, rooms: Rooms, auth: Auth):
+    await rooms.refresh(room_id)
+    seat = await optional_seat(rooms, room_id, auth)
+    return {"seat": seat, "log": await rooms.log(room_id, seat)}
 
 
 @router.get("/api/rooms/{room_id}/chat", tags=["chat"])
-async def get_chat(room_id: str, request: Request):
-    await rooms(request).room(room_id)
-    return {"messages": await request.app.state.social.messages(room_id)}
+async def get_chat(room_id: str, rooms: Rooms, social: Chat):
+    await rooms.room(room_id)
+    return {"messages": await social.messages(room_id)}
 
 
 @router.post("/api/rooms/{room_id}/chat", status_code=201, tags=["chat"])
-async def post_chat(
-    room_id: str, body: ChatLine, request: Request, authorization: str | None = Header(None)
-):
+async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
-    seat = await rooms(request).seat_of(room_id, bearer(authorization))
-    await request.app.state.social.post(room_id, seat, body.text)
-    return {"messages": await request.app.state.social.messages(room_id)}
+    seat = await rooms.seat_of(room_id, auth.optional())
+    await social.post(room_id, seat, body.text)
+    return {"messages": await social.messages(room_id)}
 
 
 @router.get("/api/rooms/{room_id}/record", tags=["play"])
-async def get_record(room_id: str, request: Request):
-    record = await rooms(request).record(room_id)
+async def get_record(room_id: str, rooms: Rooms):
+    record = await records.export(rooms.db, room_id)
     return JSONResponse(
         record,
         headers={"Content-Disposition": f'attachment; filename="troika-arena-{room_id}.json"'},

@@ -13,20 +13,18 @@ room (which is rebuilt from its log only when someone asks for it).
 
 from __future__ import annotations
 
-import hashlib
 import random
-import secrets
 import statistics
 import time
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, insert
 
 from app.bench import servers
 from app.config import Settings
-from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.registry import GAMES
+from app.rooms.records import seed_hash
+from app.rooms.storage import add_finished_games
 from app.sim.bench import random_game
 
 SAMPLE_GAMES = 10
@@ -45,25 +43,11 @@ def played_games(game_slug: str, players: int, count: int) -> list[tuple[str, li
 def fill(database_url: str, finished: int, game_slug: str = "vem-ai-a-troika", players: int = 2) -> None:
     """Add ``finished`` finished games to a migrated database, in bulk."""
     samples = played_games(game_slug, players, SAMPLE_GAMES)
-    engine = create_engine(Settings(database_url=database_url).sync_database_url())
-    now = utcnow()
-    with engine.begin() as conn:
-        for start in range(0, finished, 500):
-            rooms, seats, actions = [], [], []
-            for n in range(start, min(start + 500, finished)):
-                seed, log = samples[n % len(samples)]
-                room_id = f"f{n:07d}"
-                rooms.append(dict(id=room_id, game=game_slug, options={}, seed=seed,
-                                  seed_hash=hashlib.sha256(seed.encode()).hexdigest(), num_seats=players,
-                                  host_seat=0, status="finished", version=len(log), created_at=now,
-                                  updated_at=now))
-                seats += [dict(room_id=room_id, seat=s, name=f"P{s}", token_hash=secrets.token_hex(32),
-                               joined_at=now) for s in range(players)]
-                actions += [dict(room_id=room_id, at=now, **a) for a in log]
-            conn.execute(insert(Room), rooms)
-            conn.execute(insert(Seat), seats)
-            conn.execute(insert(ActionRecord), actions)
-    engine.dispose()
+    games = []
+    for n in range(finished):
+        seed, log = samples[n % len(samples)]
+        games.append((f"f{n:07d}", game_slug, seed, seed_hash(seed), players, log))
+    add_finished_games(Settings(database_url=database_url).sync_database_url(), games)
 
 
 def restart_times(kind: str, counts: tuple[int, ...], repeats: int) -> list[dict[str, Any]]:

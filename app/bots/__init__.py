@@ -26,8 +26,9 @@ from typing import Any
 
 from app.bots import search, triatri, troika, vem_ai_troika
 from app.games.base import Action, Game, State
+from app.rooms.model import BOT_LEVELS
 
-LEVELS = ("random", "strong")
+LEVELS = BOT_LEVELS
 HEURISTICS = {
     "troika": troika.HEURISTICS,
     "triatri": triatri.HEURISTICS,

@@ -58,12 +58,15 @@ class Outcome:
         }
 
 
+MAX_DECK_BYTES = 512 * 1024  # a "deck" option's file, as uploaded (its JSON text)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One room option a game accepts: its type, default, allowed choices and a description."""
 
     name: str
-    kind: str  # "bool", "choice" or "int"
+    kind: str  # "bool", "choice", "int" or "deck" (a data file of at most MAX_DECK_BYTES)
     default: Any
     description: str
     choices: tuple[Any, ...] = ()
@@ -148,6 +151,7 @@ class Game(Protocol):
 
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Optional: raise IllegalAction with a more helpful reason for an action not listed."""
+        return  # a body, so that the contract does not make this method abstract
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
         """The engine's rules: the state after ``action``, which ``play`` validated already."""

@@ -77,7 +77,7 @@ from app.games import base
 from app.games.base import Action, OptionSpec, Outcome, State
 
 COLOURS = ("red", "blue", "green")
-BEATS = {"red": "green", "green": "blue", "blue": "red"}  # key beats value
+BEATS: dict[str | None, str] = {"red": "green", "green": "blue", "blue": "red"}  # key beats value
 HAND_SIZE = 6
 TRICKS_PER_ROUND = 5
 ROUNDS = 3
@@ -260,6 +260,7 @@ def resolve_reveal(state: State) -> None:
             state["taken_back"][seat].append(card)
         state["commits"] = [None] * n
     else:
+        assert winner is not None  # a single strongest card: "start"
         log(state, f"{name(winner)} starts.")
         state["commits"] = [None] * n
         state["leader"] = winner

@@ -110,7 +110,7 @@ def _search(counts: tuple[int, ...], has_fuel: bool, allow_trash: bool) -> tuple
     if low is None:
         return (0, (), ()) if has_fuel else None
     value = low + 1
-    choices = []
+    choices: list[tuple[tuple[int, ...], tuple[str, tuple[int, ...], int] | None, int | None]] = []
     if counts[low] >= 3:
         choices.append(((low,) * 3, ("fuel", (value,) * 3, 0), None))
     if low + 2 < len(counts) and counts[low + 1] and counts[low + 2]:

@@ -3,7 +3,11 @@
 Every write to a room is published on the bus (directly on this instance, through the relay
 from the others), so a cached value is dropped by the first delivery for its room that can
 concern it (room facts ignore chat and presence events, chat and presence ignore moves), and all
-values are dropped when the relay reconnects after an outage (events may have been missed).
+values are dropped when the relay reconnects after an outage (events may have been missed). A
+versioned value (room facts) ignores events below its own version, which it already reflects,
+and the event of the value its own instance has just ``put`` (the writer stores what it wrote,
+then publishes it); another event at its version is a change that keeps the version (a seat
+taken, a bot handed a seat) and drops it.
 Concurrent readers of a missing value share one load; a load that an invalidation overtakes
 is handed to the readers that were already waiting but not kept. (Presence rows that go
 stale without an event get one from the heartbeat: ``app.rooms.social``.)
@@ -75,14 +79,17 @@ class Held(Generic[T]):
 
 class RoomCache(Generic[T]):
     def __init__(self, bus: EventBus, social: bool, limit: int = LIMIT,
-                 in_play: Callable[[T], bool] = lambda _value: False, spare: int = SPARE):
+                 in_play: Callable[[T], bool] = lambda _value: False, spare: int = SPARE,
+                 version: Callable[[T], int] | None = None):
         """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
         is the room or its game (dropped by every other event). A room's value is kept while
         ``in_play(value)`` or a socket of this instance watches the room; the others only
-        among the ``spare`` stored last (a dropped value is read again when needed)."""
-        self.social, self.bus, self.in_play = social, bus, in_play
+        among the ``spare`` stored last (a dropped value is read again when needed).
+        ``version(value)``: the room version a value reflects (module doc)."""
+        self.social, self.bus, self.in_play, self.version = social, bus, in_play, version
         self._values: Held[T] = Held(spare, limit)
         self._loading: dict[str, asyncio.Future[T]] = {}
+        self._written: dict[str, int] = {}  # room: version of the value just put, until its event
         bus.add_listener(self._on_event)
         bus.add_reset_listener(self.clear)
         bus.add_release_listener(self._released)
@@ -93,25 +100,36 @@ class RoomCache(Generic[T]):
             self._values.let_go(room_id)
 
     def _on_event(self, room_id: str, version: int) -> None:
-        if (version == SOCIAL) == self.social:
-            self.invalidate(room_id)
+        if (version == SOCIAL) != self.social:
+            return
+        written = self._written.pop(room_id, None)
+        held = self._values.get(room_id)
+        if held is not None and self.version is not None and version >= 0:
+            if version < self.version(held) or version == written:
+                return  # the held value already reflects this change
+        self.invalidate(room_id)
 
     def invalidate(self, room_id: str) -> None:
         self._values.pop(room_id)
         self._loading.pop(room_id, None)
+        self._written.pop(room_id, None)
 
     def clear(self) -> None:
         self._values.clear()
         self._loading.clear()
+        self._written.clear()
 
     def peek(self, room_id: str) -> T | None:
         """The value held for the room, if any (without loading it)."""
         return self._values.get(room_id)
 
     def put(self, room_id: str, value: T) -> None:
-        """Store a value this instance knows to be current (it has just written it)."""
+        """Store a value this instance knows to be current (it has just written it, and
+        publishes the change next: that event leaves the value in place)."""
         self._loading.pop(room_id, None)
         self._store(room_id, value)
+        if self.version is not None:
+            self._written[room_id] = self.version(value)
 
     def _store(self, room_id: str, value: T) -> None:
         self._values.put(room_id, value, self.in_play(value) or self.bus.watched(room_id))

@@ -1,6 +1,6 @@
 """One lock per room, kept only while it is held or awaited.
 
-A room's changes take turns on its lock (``app.rooms.service``); a lock made for every room
+A room's changes take turns on its lock (``app.rooms.live_games``); a lock made for every room
 ever changed and never dropped was memory growing with the games played. Here a room's lock
 exists while someone holds it or waits for it, and is dropped by the last one to leave.
 """

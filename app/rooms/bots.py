@@ -3,7 +3,7 @@ move, after a short delay so people can follow.
 
 A bot sees only its seat's view and legal actions, plus a sampler of full states consistent
 with that view (the engine's ``randomize_hidden``), never the true state. Its choice is computed
-on a worker thread and submitted through :meth:`RoomService.act` like anyone's: validated,
+on a worker thread and submitted through :meth:`Play.act` like anyone's: validated,
 versioned and logged. A conflict (someone else moved first) just means trying again on the new
 version. Each room has at most one bot task at a time on this instance.
 """
@@ -17,15 +17,17 @@ import random
 from app.bots import choose
 from app.games.registry import GAMES
 from app.rooms.errors import Conflict, RoomError
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
+from app.rooms.play import Play
 from app.rooms.watchers import RoomWatcher
 
 log = logging.getLogger("troika_arena.bots")
 
 
 class BotRunner(RoomWatcher):
-    def __init__(self, service: RoomService, delay: float, budget: float):
+    def __init__(self, service: LiveGames, play: Play, delay: float, budget: float):
         super().__init__(service)
+        self.play = play
         self.delay = delay
         self.budget = budget
         self._rng = random.Random()
@@ -48,7 +50,7 @@ class BotRunner(RoomWatcher):
             seat, state, version = waiting[0], fresh.state, fresh.version
             action = await asyncio.to_thread(self._decide, game, info.bots[seat], seat, state)
             try:
-                await self.service.act(room_id, seat, action, version, as_bot=True)
+                await self.play.act(room_id, seat, action, version, as_bot=True)
             except Conflict:
                 continue
             except RoomError as exc:

@@ -1,6 +1,7 @@
-"""What the room service works with: a room's public facts (``RoomInfo``), its game rebuilt
+"""What the room core works with: a room's public facts (``RoomInfo``), its game rebuilt
 from the log (``LiveGame``) with the rule that decides whether a move made against an older
-version may still land, and small pure helpers for names, tokens and times.
+version may still land, and small pure helpers for names, tokens and times. Values only: this
+module knows the engine contract (``app.games.base``), not which games exist.
 
 Version rule: a submission names the version it was made against. It lands if that is the
 current version, or, in a simultaneous phase, if every action since was another seat's and the
@@ -19,10 +20,11 @@ from functools import lru_cache
 from typing import Any
 
 from app.games.base import Action, Game, State, freeze, public_options, thaw
-from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, Conflict
 
 MAX_NAME_LENGTH = 24
+MAX_KEY_LENGTH = 64
+BOT_LEVELS = ("random", "strong")  # the bots a room can seat (``app.bots`` plays each)
 SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 
@@ -68,12 +70,21 @@ def clean_name(name: Any) -> str:
     return name
 
 
+def check_key(key: Any, shortest: int = 1) -> None:
+    """An idempotency key, when given: ``shortest`` to 64 printable characters (no NUL or lone
+    surrogate, which a database would refuse to store)."""
+    if key is not None and (not isinstance(key, str) or not shortest <= len(key) <= MAX_KEY_LENGTH
+                            or not key.isprintable()):
+        raise BadRequest(f"idempotency_key must be text of {shortest} to {MAX_KEY_LENGTH} printable characters")
+
+
 @dataclass
 class RoomInfo:
     """Public facts about a room: safe to show anyone (the seed stays out until the end)."""
 
     id: str
     game: str
+    title: str
     options: dict[str, Any]
     num_seats: int
     host_seat: int
@@ -94,11 +105,10 @@ class RoomInfo:
         return [s for s in range(self.num_seats) if s not in self.seats]
 
     def public(self) -> dict[str, Any]:
-        game = GAMES[self.game]
         return {
             "id": self.id,
             "game": self.game,
-            "title": game.title,
+            "title": self.title,
             "options": public_options(self.options),
             "num_seats": self.num_seats,
             "seats": [

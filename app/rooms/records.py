@@ -1,6 +1,7 @@
-"""Game records: checking a finished game's exported record from first principles.
+"""Game records: building a finished game's record and checking one from first principles.
 
-A record holds the game, the options, the seed, its published hash and every action in order.
+:func:`seed_hash` is the one definition of the commitment to a room's seed, published before the
+deal (``Room.seed_hash``) and checked against the revealed seed here. A record holds the game, the options, the seed, its published hash and every action in order.
 :func:`verify_record` checks that the seed matches the commitment shown before the deal, that
 the actions form an unbroken sequence, that every one was legal for its seat when it was made
 (the engine replays the whole game, deal and shuffles included, from the seed) and that the
@@ -15,8 +16,12 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from app.db.database import Database
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
+from app.rooms import storage
+from app.rooms.errors import Conflict
+from app.rooms.model import replayed
 
 RECORD_FORMAT = "troika-arena-record/1"
 
@@ -33,6 +38,39 @@ class Verified:
     outcome: dict[str, Any]
 
 
+def seed_hash(seed: str) -> str:
+    """The commitment to a room's seed: SHA-256 of its text, in hex."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+async def export(db: Database, room_id: str) -> dict[str, Any]:
+    """The replayable record of a finished game: seed, options, seats and every action (in
+    its canonical form, which a replay of the log gives even for entries stored loosely
+    before actions were strict)."""
+    async with db.read() as session:
+        info = await storage.load_room(session, room_id)
+        if info.status != "finished":
+            raise Conflict("the record is available once the game has ended")
+        rows = await storage.actions(session, room_id)
+    game = GAMES[info.game]
+    actions, state = [], game.setup(info.num_seats, info.options, info.seed)
+    for action, state in replayed(game, state, [(row.seat, row.action) for row in rows]):
+        actions.append(action)
+    outcome = game.outcome(state)
+    return {
+        "format": RECORD_FORMAT,
+        "room": info.id,
+        "game": info.game,
+        "num_players": info.num_seats,
+        "options": info.options,
+        "seed": info.seed,
+        "seed_hash": info.seed_hash,
+        "players": [info.seats.get(s) for s in range(info.num_seats)],
+        "actions": [{"seq": r.seq, "seat": r.seat, "action": a} for r, a in zip(rows, actions, strict=True)],
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
 def verify_record(record: Any) -> Verified:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} record")
@@ -40,7 +78,7 @@ def verify_record(record: Any) -> Verified:
     if game is None:
         raise RecordError(f"unknown game {record.get('game')!r}")
     seed = record.get("seed")
-    if not isinstance(seed, str) or hashlib.sha256(seed.encode()).hexdigest() != record.get("seed_hash"):
+    if not isinstance(seed, str) or seed_hash(seed) != record.get("seed_hash"):
         raise RecordError("the seed does not match the commitment (seed_hash) shown before the deal")
     try:
         state = game.setup(record["num_players"], record.get("options") or {}, seed)

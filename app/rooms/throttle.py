@@ -18,10 +18,11 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from app.config import Settings
 from app.rooms.errors import TooMany
 
 CHAT_LIMIT = "5/10 seconds"  # per seat; fixed, as its refusal says
-ROOM_CREATION_LIMIT = "10/minute;100/hour"  # per client address (setting ROOM_CREATION_LIMIT)
+ROOM_CREATION_LIMIT = Settings.model_fields["room_creation_limit"].default  # per client address
 
 
 class Throttle:

@@ -14,6 +14,8 @@ import logging
 from datetime import datetime, timezone
 
 from app.games.registry import GAMES
+from app.rooms.live_games import LiveGames
+from app.rooms.lobby import Lobby
 from app.rooms.watchers import RoomWatcher
 
 log = logging.getLogger("troika_arena.timers")
@@ -22,6 +24,10 @@ TIMEOUT_BOT = "strong"
 
 class TurnTimers(RoomWatcher):
     restart_on_poke = True  # every change re-arms the timer from the room's current facts
+
+    def __init__(self, service: LiveGames, lobby: Lobby):
+        super().__init__(service)
+        self.lobby = lobby
 
     async def watch(self, room_id: str) -> None:
         if (await self.service.room(room_id)).turn_deadline() is None:
@@ -37,4 +43,4 @@ class TurnTimers(RoomWatcher):
         for seat in sorted(GAMES[info.game].to_act(current.state)):
             if seat in info.humans and seat not in info.bots:
                 log.info("room %s: seat %s ran out of time; a bot plays it", room_id, seat)
-                await self.service.set_autopilot(room_id, None, seat, TIMEOUT_BOT)
+                await self.lobby.set_autopilot(room_id, None, seat, TIMEOUT_BOT)

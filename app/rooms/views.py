@@ -18,7 +18,7 @@ from app.games.base import Game, State, visible_log
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.model import LiveGame, RoomInfo, with_names
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
 from app.rooms.social import Social
 
 LOG_TAIL = 30
@@ -115,7 +115,7 @@ class Payloads:
     connected. The latest entries of at most ``held`` rooms are kept.
     """
 
-    def __init__(self, rooms: RoomService, social: Social, held: int = ROOMS_HELD):
+    def __init__(self, rooms: LiveGames, social: Social, held: int = ROOMS_HELD):
         self.rooms, self.social, self.held = rooms, social, held
         self._built: dict[str, Built] = {}  # least recently used first
 

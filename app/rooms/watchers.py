@@ -9,7 +9,7 @@ import logging
 from collections.abc import Coroutine
 
 from app.db.faults import log_failure
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
 
 log = logging.getLogger("troika_arena")
 
@@ -17,7 +17,7 @@ log = logging.getLogger("troika_arena")
 class RoomWatcher:
     restart_on_poke = False  # True: a poke cancels the running task and starts a fresh one
 
-    def __init__(self, service: RoomService):
+    def __init__(self, service: LiveGames):
         self.service = service
         self._tasks: dict[str, asyncio.Task] = {}
         self._stopped = False

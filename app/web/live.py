@@ -27,7 +27,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.db.faults import log_failure, outage
 from app.rooms.errors import RoomError
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
 from app.web.render import render_room
 
 router = APIRouter()
@@ -57,7 +57,7 @@ async def render_for(ws: WebSocket, room_id: str, seat: int | None, token: str |
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, format: str = "html"):
-    service: RoomService = ws.app.state.rooms
+    service: LiveGames = ws.app.state.rooms
     if not origin_allowed(ws):
         await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
@@ -78,7 +78,7 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
         await serve(ws, service, room_id, seat, token, "json" if format == "json" else "html")
 
 
-async def seat_of(service: RoomService, room_id: str, token: str | None) -> int | None:
+async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | None:
     """The seat a handshake's token holds (None, for a spectator: no token at all); raises a
     RoomError for a missing room or a token (even an empty one) that holds no seat there."""
     if token is None:
@@ -87,7 +87,7 @@ async def seat_of(service: RoomService, room_id: str, token: str | None) -> int 
     return await service.seat_of(room_id, token)
 
 
-async def serve(ws: WebSocket, service: RoomService, room_id: str, seat: int | None, token: str | None, fmt: str):
+async def serve(ws: WebSocket, service: LiveGames, room_id: str, seat: int | None, token: str | None, fmt: str):
     """Push the view until the viewer leaves; on a failure (the database down, say) close with
     1011 and a reason. The reader task is always cancelled and awaited, and presence undone."""
     social = ws.app.state.social

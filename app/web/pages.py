@@ -8,29 +8,29 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
+from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
+from app.games.base import MAX_DECK_BYTES
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
+from app.rooms.social import Social
 from app.web.render import TEMPLATES_DIR, render_room, templates
 
 router = APIRouter(include_in_schema=False)
-
-
-def rooms(request: Request) -> RoomService:
-    return request.app.state.rooms
+Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
 
 
 def seat_url(room_id: str, token: str) -> str:
     return f"/rooms/{room_id}/seat/{token}"
 
 
-MAX_UPLOAD_BYTES = 512 * 1024
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
@@ -61,9 +61,9 @@ async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
 
 
 async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
-    data = await upload.read(MAX_UPLOAD_BYTES + 1)
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise BadRequest(f"the file {upload.filename} is larger than {MAX_UPLOAD_BYTES // 1024} KB")
+    data = await upload.read(MAX_DECK_BYTES + 1)
+    if len(data) > MAX_DECK_BYTES:
+        raise BadRequest(f"the file {upload.filename} is larger than {MAX_DECK_BYTES // 1024} KB")
     try:
         parsed = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -74,29 +74,29 @@ async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def lobby(request: Request):
-    open_rooms = await rooms(request).list_rooms("open", limit=50)
+async def lobby(request: Request, rooms: Rooms):
+    open_rooms = await rooms.list_rooms("open", limit=50)
     return templates.TemplateResponse(
         request, "lobby.html", {"open_rooms": open_rooms, "games": GAMES.values()}
     )
 
 
 @router.get("/lobby/rooms", response_class=HTMLResponse)
-async def lobby_rooms(request: Request):
-    open_rooms = await rooms(request).list_rooms("open", limit=50)
+async def lobby_rooms(request: Request, rooms: Rooms):
+    open_rooms = await rooms.list_rooms("open", limit=50)
     return templates.TemplateResponse(request, "fragments/open_rooms.html", {"open_rooms": open_rooms})
 
 
 @router.post("/rooms")
-async def create_room(request: Request):
-    await request.app.state.throttle.creating_room(request.client and request.client.host)
+async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
+    await throttle.creating_room(request.client and request.client.host)
     form = await request.form()
     slug = str(form.get("game", ""))
     seats = whole_number(form.get("seats"))
     if seats is None:
         raise BadRequest("choose the number of seats")
     timer = str(form.get("turn_timer", "0"))
-    info, token = await rooms(request).create(
+    info, token = await lobby.create(
         slug,
         seats,
         await options_from_form(slug, form),
@@ -106,10 +106,11 @@ async def create_room(request: Request):
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
 
-async def room_page_for(request: Request, room_id: str, seat: int | None, token: str | None):
-    await rooms(request).refresh(room_id)
-    main, chat = await render_room(rooms(request), request.app.state.social, room_id, seat, token)
-    info = await rooms(request).room(room_id)
+async def room_page_for(request: Request, rooms: LiveGames, social: Social, room_id: str, seat: int | None,
+                        token: str | None):
+    await rooms.refresh(room_id)
+    main, chat = await render_room(rooms, social, room_id, seat, token)
+    info = await rooms.room(room_id)
     return templates.TemplateResponse(
         request,
         "room.html",
@@ -118,95 +119,96 @@ async def room_page_for(request: Request, room_id: str, seat: int | None, token:
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
-async def room_page(room_id: str, request: Request):
-    return await room_page_for(request, room_id, None, None)
+async def room_page(room_id: str, request: Request, rooms: Rooms, social: Chat):
+    return await room_page_for(request, rooms, social, room_id, None, None)
 
 
 @router.post("/rooms/{room_id}/join")
-async def join_room(room_id: str, request: Request):
+async def join_room(room_id: str, request: Request, lobby: Lobbying):
     form = await request.form()
-    seat, token, _ = await rooms(request).join(room_id, form.get("name", ""))
+    seat, token, _ = await lobby.join(room_id, form.get("name", ""))
     return RedirectResponse(seat_url(room_id, token), status_code=303)
 
 
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
-async def seat_page(room_id: str, token: str, request: Request):
-    seat = await rooms(request).seat_of(room_id, token)
-    return await room_page_for(request, room_id, seat, token)
+async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat):
+    seat = await rooms.seat_of(room_id, token)
+    return await room_page_for(request, rooms, social, room_id, seat, token)
 
 
-async def seat_form(request: Request, room_id: str, token: str, operation) -> HTMLResponse:
+async def seat_form(request: Request, rooms: LiveGames, social: Social, room_id: str, token: str,
+                    operation: Operation) -> HTMLResponse:
     """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
     or empty), the fresh room and the chat, each swapped in by id."""
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
+    seat = await rooms.seat_of(room_id, token)
     form = await request.form()
     message = ""
     try:
-        await operation(service, seat, form)
+        await operation(seat, form)
     except RoomError as exc:
         message = exc.message
-    main, chat = await render_room(service, request.app.state.social, room_id, seat, token)
+    main, chat = await render_room(rooms, social, room_id, seat, token)
     flash = templates.env.get_template("fragments/flash.html").render(message=message)
     return HTMLResponse(flash + main + chat)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
-async def start_room(room_id: str, token: str, request: Request):
-    async def start(service: RoomService, seat: int, form):
-        await service.start(room_id, seat)
+async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+    async def start(seat: int, form: Any) -> None:
+        await lobby.start(room_id, seat)
 
-    return await seat_form(request, room_id, token, start)
+    return await seat_form(request, rooms, social, room_id, token, start)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
-async def add_bot(room_id: str, token: str, request: Request):
-    async def add(service: RoomService, seat: int, form):
+async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+    async def add(seat: int, form: Any) -> None:
         target = str(form.get("seat", ""))
         if target and whole_number(target) is None:
             raise BadRequest("choose a seat")
-        await service.add_bot(room_id, seat, form.get("level"), whole_number(target))
+        await lobby.add_bot(room_id, seat, form.get("level"), whole_number(target))
 
-    return await seat_form(request, room_id, token, add)
+    return await seat_form(request, rooms, social, room_id, token, add)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
-async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request):
-    async def remove(service: RoomService, seat: int, form):
-        await service.remove_bot(room_id, seat, bot_seat)
+async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request, rooms: Rooms, lobby: Lobbying,
+                     social: Chat):
+    async def remove(seat: int, form: Any) -> None:
+        await lobby.remove_bot(room_id, seat, bot_seat)
 
-    return await seat_form(request, room_id, token, remove)
+    return await seat_form(request, rooms, social, room_id, token, remove)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
-async def autopilot(room_id: str, token: str, request: Request):
-    async def toggle(service: RoomService, seat: int, form):
-        await service.set_autopilot(room_id, seat, seat, form.get("level") or None)
+async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+    async def toggle(seat: int, form: Any) -> None:
+        await lobby.set_autopilot(room_id, seat, seat, form.get("level") or None)
 
-    return await seat_form(request, room_id, token, toggle)
+    return await seat_form(request, rooms, social, room_id, token, toggle)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
-async def replace_by_bot(room_id: str, token: str, target: int, request: Request):
-    async def replace(service: RoomService, seat: int, form):
-        await service.set_autopilot(room_id, seat, target, "strong")
+async def replace_by_bot(room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying,
+                         social: Chat):
+    async def replace(seat: int, form: Any) -> None:
+        await lobby.set_autopilot(room_id, seat, target, "strong")
 
-    return await seat_form(request, room_id, token, replace)
+    return await seat_form(request, rooms, social, room_id, token, replace)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)
-async def chat(room_id: str, token: str, request: Request):
-    async def post(service: RoomService, seat: int, form):
-        await request.app.state.social.post(room_id, seat, form.get("text"))
+async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat):
+    async def post(seat: int, form: Any) -> None:
+        await social.post(room_id, seat, form.get("text"))
 
-    return await seat_form(request, room_id, token, post)
+    return await seat_form(request, rooms, social, room_id, token, post)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/leave")
-async def leave_room(room_id: str, token: str, request: Request):
-    service = rooms(request)
-    seat = await service.seat_of(room_id, token)
-    await service.leave(room_id, seat)
+async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
+    seat = await rooms.seat_of(room_id, token)
+    await lobby.leave(room_id, seat)
     return RedirectResponse("/", status_code=303)
 
 
@@ -218,8 +220,8 @@ def resend_key(version: int, action: Any) -> str:
 
 
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
-async def act(room_id: str, token: str, request: Request):
-    async def play(service: RoomService, seat: int, form):
+async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, social: Chat):
+    async def move(seat: int, form: Any) -> None:
         try:
             action = json.loads(str(form.get("action", "")))
         except ValueError:
@@ -227,9 +229,9 @@ async def act(room_id: str, token: str, request: Request):
         version = whole_number(form.get("version"))
         if version is None:
             raise BadRequest("that request was malformed")
-        await service.act(room_id, seat, action, version, resend_key(version, action))
+        await play.act(room_id, seat, action, version, resend_key(version, action))
 
-    return await seat_form(request, room_id, token, play)
+    return await seat_form(request, rooms, social, room_id, token, move)
 
 
 SWAGGER = "swagger-ui-5.35.0"

@@ -9,20 +9,29 @@ the game state itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from fastapi import Request
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 
 from app.files import project_file
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo
-from app.rooms.service import RoomService
+from app.rooms.live_games import LiveGames
 from app.rooms.social import Social
 from app.rooms.views import seat_view
 
 TEMPLATES_DIR = project_file("templates")
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 templates.env.globals["GAMES"] = GAMES
+
+
+def error_page(request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response:
+    """An error as a page (``app.api.errors.ErrorPage``)."""
+    return templates.TemplateResponse(
+        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers)
 
 
 def action_key(action: dict[str, Any]) -> str:
@@ -71,7 +80,7 @@ def room_fragment(
 
 
 async def render_room(
-    rooms: RoomService, social: Social, room_id: str, seat: int | None, token: str | None
+    rooms: LiveGames, social: Social, room_id: str, seat: int | None, token: str | None
 ) -> tuple[str, str]:
     """What a viewer is shown of a room: ``#room-main`` (with presence) and ``#chat-log``;
     a push sends both, each swapped in by id."""

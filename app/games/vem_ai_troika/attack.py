@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from app.games.base import Action, Ids, OneOf, State, Whole, require
+from app.games.base import Action, FieldType, Ids, IllegalAction, OneOf, State, Whole, require
 from app.games.vem_ai_troika import table
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
@@ -24,7 +24,7 @@ from app.games.vem_ai_troika.table import group, group_label, log, name, player
 MODES = ("control", "discard")
 DISCARD_ATTACK_POWER = 4
 # an attack is chosen by ticking cards, not from the list: the schema its fields must pass
-FIELDS = {"target": Whole(), "mode": OneOf(MODES), "cards": Ids(most=sum(GROUP_COUNTS.values()))}
+FIELDS: dict[str, FieldType] = {"target": Whole(), "mode": OneOf(MODES), "cards": Ids(most=sum(GROUP_COUNTS.values()))}
 
 
 def owner(state: State, gid: int) -> int | None:
@@ -77,7 +77,8 @@ def check_start(state: State, seat: int, action: Action) -> None:
             "you can only attack as the action of your own turn")
     target, cards = action["target"], action["cards"]
     defender = owner(state, target)
-    require(defender is not None and defender != seat, "you can only attack an opponent's Group on the table")
+    if defender is None or defender == seat:
+        raise IllegalAction("you can only attack an opponent's Group on the table")
     require(len(cards) > 0, "play at least one Group card from your hand")
     require(set(cards) <= set(player(state, seat)["hand"]), "you can only play Group cards from your hand")
     require(attack_base(state, seat, action["mode"]) + power_of(state, cards) > defence_base(state, defender, target),
@@ -103,6 +104,7 @@ def start(state: State, seat: int, action: Action) -> None:
     check_start(state, seat, action)
     cards, target, mode = sorted(action["cards"]), action["target"], action["mode"]
     defender = owner(state, target)
+    assert defender is not None  # check_start made sure
     for gid in cards:
         player(state, seat)["hand"].remove(gid)
     state["attack"] = {

@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from app.games.vem_ai_troika import effects
 
@@ -71,7 +71,7 @@ DECK_NAME_LENGTH, DESCRIPTION_LENGTH = 60, 500
 CARD_NAME_LENGTH, GLOSS_LENGTH, HAND_ACTION_LENGTH, EVENT_TEXT_LENGTH = 40, 80, 300, 500
 
 
-def fail(path: str, message: str) -> None:
+def fail(path: str, message: str) -> NoReturn:
     raise ValueError(f"{path}: {message}")
 
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import Action, Ids, State, Whole, require
+from app.games.base import Action, FieldType, Ids, State, Whole, require
 from app.games.vem_ai_troika import effects, table
 from app.games.vem_ai_troika.attack import subsets
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
 from app.games.vem_ai_troika.table import group, log, name, player
 
 # a campaign is chosen by ticking cards, not from the list: the schema its fields must pass
-FIELDS = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "money": Whole()}
+FIELDS: dict[str, FieldType] = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "money": Whole()}
 
 
 def commit_actions(state: State, seat: int) -> list[Action]:

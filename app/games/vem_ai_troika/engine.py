@@ -290,6 +290,7 @@ def replace(state: State, seat: int, action: Action) -> None:
     table.discard_from_hand(state, seat, action["card"])
     log(state, f"{name(seat)} discards {group_label(state, action['card'])} and draws a new Group card.")
     gid = table.draw_group(state, seat)
+    assert gid is not None  # the card just discarded can always be drawn again
     log(state, f"You drew {group_label(state, gid)}.", to=[seat])
     organized(state)
 

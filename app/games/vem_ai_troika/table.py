@@ -126,6 +126,7 @@ def take_draw(state: State, seat: int, what: str) -> None:
     """The standard reward: 1 Group card or 2 Mega-Euro, as the player chose."""
     if what == "group":
         gid = draw_group(state, seat)
+        assert gid is not None  # "group" is offered only while a card can be drawn (draw_choices)
         log(state, f"{name(seat)} draws a Group card.")
         log(state, f"You drew {group_label(state, gid)}.", to=[seat])
     else:

@@ -1,0 +1,84 @@
+"""What routes take as typed dependencies: the room core's services and the seat token.
+
+``create_app`` builds one of each service per app (``app.main``); a route names the ones it
+uses as ``Annotated`` parameters (``rooms: Rooms``, ``play: Playing``), so FastAPI hands them
+over and mypy checks their use. The seat token is read by FastAPI's ``HTTPBearer`` (which gives
+``/docs`` its Authorize button); a malformed Authorization header is kept as such until the
+route asks for the token, so a request that is wrong in several ways is answered as before (the
+body's 422 before the token's 401). The move front door (``app.api.moves``) calls these same
+functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.rooms.errors import Unauthorized
+from app.rooms.live_games import LiveGames
+from app.rooms.lobby import Lobby
+from app.rooms.play import Play
+from app.rooms.social import Social
+from app.rooms.throttle import Throttle
+from app.rooms.views import Payloads
+
+BEARER = HTTPBearer(auto_error=False, scheme_name="seat token",
+                    description="the token your seat was given when you took it")
+
+
+def live_games(request: Request) -> LiveGames:
+    return request.app.state.rooms
+
+
+def lobby(request: Request) -> Lobby:
+    return request.app.state.lobby
+
+
+def play(request: Request) -> Play:
+    return request.app.state.play
+
+
+def payloads(request: Request) -> Payloads:
+    return request.app.state.payloads
+
+
+def social(request: Request) -> Social:
+    return request.app.state.social
+
+
+def throttle(request: Request) -> Throttle:
+    return request.app.state.throttle
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """The seat token a request carries, if any; ``malformed``: an Authorization header that is
+    not ``Bearer <token>``."""
+
+    token: str | None
+    malformed: bool = False
+
+    def optional(self) -> str | None:
+        """The token, or None without one; 401 for a malformed header."""
+        if self.malformed:
+            raise Unauthorized("use 'Authorization: Bearer <seat token>'")
+        return self.token
+
+
+async def credentials(request: Request,
+                      bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> Credentials:
+    if bearer is not None and bearer.credentials.strip():
+        return Credentials(bearer.credentials.strip())
+    return Credentials(None, malformed="authorization" in request.headers)
+
+
+Rooms = Annotated[LiveGames, Depends(live_games)]
+Lobbying = Annotated[Lobby, Depends(lobby)]
+Playing = Annotated[Play, Depends(play)]
+Views = Annotated[Payloads, Depends(payloads)]
+Chat = Annotated[Social, Depends(social)]
+Limits = Annotated[Throttle, Depends(throttle)]
+Auth = Annotated[Credentials, Depends(credentials)]

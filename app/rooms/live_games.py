@@ -1,0 +1,166 @@
+"""Live games: each room's facts and rebuilt game held in memory, caught up, locked, bounded.
+
+A room's game state is never stored: it is rebuilt from the seed, the options and the action
+log, and kept in memory per room with the room's facts (``app.realtime.cache``: refreshed by
+every change published for the room, on this instance or relayed from another); a finished or
+closed room's are kept only among the few read last, so memory follows the rooms in play. A
+read catches the game up with any actions the room's version says it is missing. A room's
+changes take turns on its lock (``changing``, which also publishes the change once committed);
+the lobby (``app.rooms.lobby``) and play (``app.rooms.play``) make them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.database import Database
+from app.games.base import visible_log
+from app.games.registry import GAMES
+from app.realtime.bus import EventBus
+from app.realtime.cache import Held, RoomCache
+from app.realtime.locks import RoomLocks
+from app.rooms import storage
+from app.rooms.errors import Forbidden, Unauthorized
+from app.rooms.model import LiveGame, RoomInfo, hash_token, replay, with_names
+from app.rooms.storage import known_id
+
+MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
+ENDED_GAMES_HELD = 64  # of these, finished games (the most recently read; any other is rebuilt)
+ENDED_ROOMS_HELD = 256  # facts of finished or closed rooms kept (the most recently read)
+
+
+class CorruptLog(Exception):
+    """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
+
+
+class LiveGames:
+    def __init__(self, db: Database, bus: EventBus):
+        self.db = db
+        self.bus = bus
+        self._games: Held[LiveGame] = Held(ENDED_GAMES_HELD, MAX_GAMES_HELD)
+        self._infos: RoomCache[RoomInfo] = RoomCache(
+            bus, social=False, in_play=lambda info: info.status in ("open", "playing"), spare=ENDED_ROOMS_HELD,
+            version=lambda info: info.version)
+        self._locks = RoomLocks()
+
+    def lock(self, room_id: str) -> AbstractAsyncContextManager[None]:
+        return self._locks.hold(room_id)
+
+    # ---- reading -------------------------------------------------------------------------
+
+    async def room(self, room_id: str) -> RoomInfo:
+        """The room's facts, from the cache that every published change refreshes."""
+        known_id(room_id)
+        return await self._infos.get(room_id, lambda: self._load_room(room_id))
+
+    async def refresh(self, room_id: str) -> None:
+        """Drop this instance's cached facts of the room if the database holds newer ones (a
+        change made through another instance whose relayed event has not arrived yet), so that
+        API reads and page loads are as fresh as the database; pushes rely on the relay."""
+        cached = self._infos.peek(room_id)
+        if cached is None:
+            return
+        async with self.db.read() as session:
+            stamp = await storage.stamp(session, room_id)
+        if stamp != (cached.version, cached.updated_at):
+            self._infos.invalidate(room_id)
+
+    async def _load_room(self, room_id: str) -> RoomInfo:
+        async with self.db.read() as session:
+            return await storage.load_room(session, room_id)
+
+    async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
+        async with self.db.read() as session:
+            ids = await storage.room_ids(session, status, limit)
+        return [await self.room(room_id) for room_id in ids]
+
+    async def rooms_in_play(self) -> list[str]:
+        """Every room in play (bots and turn timers resume them when the server starts)."""
+        return await storage.rooms_in_play(self.db)
+
+    async def seat_of(self, room_id: str, token: str | None) -> int:
+        """The seat a token holds in this room: 401 without a token, 403 for a foreign one."""
+        if not token:
+            raise Unauthorized("this call needs your seat token (Authorization: Bearer ...)")
+        seat = (await self.room(room_id)).token_hashes.get(hash_token(token))
+        if seat is None:
+            raise Forbidden("that token holds no seat in this room")
+        return seat
+
+    async def game_state(self, room_id: str) -> tuple[RoomInfo, LiveGame | None]:
+        """The room and its current game (None before the start), caught up with the log."""
+        info = await self.room(room_id)
+        if info.status in ("open", "closed"):
+            return info, None
+        live = self._games.get(room_id)
+        if live is None or live.version < info.version:
+            async with self.db.read() as session:
+                live = await self.catch_up(session, info)
+        return info, live
+
+    async def catch_up(self, session: AsyncSession, info: RoomInfo) -> LiveGame:
+        """The room's game, rebuilt or brought forward to the room's version from the log."""
+        game = GAMES[info.game]
+        live = self._games.get(info.id)
+        if live is None:
+            live = LiveGame.begin(game, game.setup(info.num_seats, info.options, info.seed))
+        if live.version < info.version:  # the game never runs ahead of its room
+            rows = await storage.actions(session, info.id, after=live.version, upto=info.version)
+            # another reader may have caught the shared cache up while this one queried
+            rows = [row for row in rows if row.seq > live.version]
+            for expected, row in enumerate(rows, live.version + 1):
+                if row.seq != expected:
+                    raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
+            replay(game, live, [(row.seat, row.action) for row in rows])
+        self._games.put(info.id, live, in_play=info.status == "playing")
+        return live
+
+    async def log(self, room_id: str, seat: int | None) -> list[dict[str, Any]]:
+        info, live = await self.game_state(room_id)
+        return [] if live is None else with_names(visible_log(live.state.get("log", []), seat), info.seats)
+
+    async def game_at(self, room_id: str, version: int) -> tuple[RoomInfo, LiveGame | None]:
+        """The room and its game as they were at ``version`` (what a move answered when it
+        landed there): the game this instance holds if it is at that version, else rebuilt
+        from the seed and the log up to it (kept by no cache: resends are rare)."""
+        info, live = await self.game_state(room_id)
+        if live is None or live.version == version:
+            return info, live
+        game = GAMES[info.game]
+        async with self.db.read() as session:
+            rows = await storage.actions(session, room_id, upto=version)
+        past = LiveGame.begin(game, game.setup(info.num_seats, info.options, info.seed))
+        replay(game, past, [(row.seat, row.action) for row in rows])
+        status = "finished" if game.outcome(past.state) is not None else "playing"
+        return replace(info, version=version, status=status), past
+
+    # ---- changing ------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def changing(self, room_id: str) -> AsyncIterator[tuple[AsyncSession, RoomInfo]]:
+        """Hold the room's lock and a session, with the room's facts as the database has them
+        now; once the block has committed its change, publish it (nothing if it raised)."""
+        async with self.lock(room_id):
+            async with self.db.write() as session:
+                info = await storage.load_room(session, room_id)
+                yield session, info
+        await self.bus.publish(room_id, info.version)
+
+    async def moved(self, info: RoomInfo, seq: int, status: str, now: datetime) -> None:
+        """A move this instance wrote landed at ``seq`` (its game advanced already): hold the
+        room's new facts, then publish the change (which leaves them held). Under the room's lock."""
+        if status == "finished":
+            self._games.let_go(info.id)
+        self._infos.put(info.id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
+        await self.bus.publish(info.id, seq)
+
+    def forget(self, room_id: str) -> None:
+        """Drop the cached room and game (after a lost race; tests use it to force a rebuild)."""
+        self._games.pop(room_id)
+        self._infos.invalidate(room_id)

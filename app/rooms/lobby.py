@@ -1,0 +1,205 @@
+"""Lobby commands: creating a room, taking and leaving seats, bots, autopilot, the start.
+
+Each command checks its rules against the room's facts as the database holds them, under the
+room's lock (``LiveGames.changing``), writes through ``app.rooms.storage`` and, once committed,
+publishes the change. None of them touches the game itself, except to ask whom it awaits. A
+start and a join take idempotency keys (``start``, ``join_token``): a resend answers as the first
+did.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.models import utcnow
+from app.games.registry import GAMES
+from app.rooms import storage
+from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound
+from app.rooms.live_games import LiveGames
+from app.rooms.model import BOT_LEVELS, RoomInfo, check_key, clean_name, hash_token
+from app.rooms.records import seed_hash
+
+TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)
+MIN_JOIN_KEY_LENGTH = 16  # a join's key stands for its token: it must not be guessable
+
+
+def check_level(level: Any) -> None:
+    if level not in BOT_LEVELS:
+        raise BadRequest(f"bot level must be one of: {', '.join(BOT_LEVELS)}")
+
+
+def join_token(info: RoomInfo, name: str, key: str) -> str:
+    """The seat token of a join made with an idempotency key: an HMAC of the room, the name and
+    the key under the room's secret seed. Only the server can compute it, and only for someone
+    who sends the same key and name again; the database keeps its hash, as of every token.
+    (The seed is published when the game ends; the key never is.)"""
+    message = "\0".join(("join", info.id, name, key)).encode()
+    digest = hmac.new(info.seed.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def require_host(info: RoomInfo, seat: int | None, what: str) -> None:
+    if seat != info.host_seat:
+        raise Forbidden(f"only the host can {what}")
+
+
+def require_open(info: RoomInfo, refusal: str) -> None:
+    if info.status != "open":
+        raise Conflict(refusal)
+
+
+def first_free_seat(info: RoomInfo) -> int:
+    if not info.free_seats:
+        raise Conflict("every seat is taken")
+    return info.free_seats[0]
+
+
+class Lobby:
+    def __init__(self, games: LiveGames, autopilot_grace: float = 60.0):
+        self.games = games
+        self.autopilot_grace = timedelta(seconds=autopilot_grace)
+
+    async def create(
+        self,
+        game_slug: str,
+        num_seats: int,
+        options: dict[str, Any] | None,
+        host_name: str,
+        turn_seconds: Any = 0,
+    ) -> tuple[RoomInfo, str]:
+        game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
+        if game is None:
+            raise BadRequest(f"unknown game; choose one of: {', '.join(sorted(GAMES))}")
+        if not isinstance(num_seats, int) or not (
+            game.min_players <= num_seats <= game.max_players
+        ):
+            raise BadRequest(
+                f"{game.title} needs {game.min_players} to {game.max_players} seats"
+            )
+        if options is not None and not isinstance(options, dict):
+            raise BadRequest("options must be an object")
+        name = clean_name(host_name)
+        if turn_seconds not in TURN_TIMER_PRESETS:
+            presets = ", ".join(str(p) for p in TURN_TIMER_PRESETS)
+            raise BadRequest(f"turn_timer must be one of (seconds, 0 = off): {presets}")
+        seed = secrets.token_hex(16)
+        try:
+            game.setup(num_seats, dict(options or {}), seed)
+        except ValueError as exc:
+            raise BadRequest(f"invalid options: {exc}") from None
+        room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
+        async with self.games.db.write() as session:
+            await storage.add_room(session, name, hash_token(token), id=room_id, game=game.slug, options=dict(options or {}),
+                             seed=seed, seed_hash=seed_hash(seed), num_seats=num_seats,
+                             turn_seconds=turn_seconds or None)
+            await session.commit()
+            info = await storage.load_room(session, room_id)
+        return info, token
+
+    async def join(self, room_id: str, name: Any, idempotency_key: Any = None) -> tuple[int, str, bool]:
+        """Take the first free seat with ``name``; returns (seat, token, whether it was a resend).
+        With an idempotency key the token is derived from it (``join_token``), so a resend with
+        the same key and name finds the seat it took and answers the same seat and token."""
+        name = clean_name(name)
+        check_key(idempotency_key, shortest=MIN_JOIN_KEY_LENGTH)
+        info = await self.games.room(room_id)
+        token = secrets.token_urlsafe(24) if idempotency_key is None else join_token(info, name, idempotency_key)
+        async with self.games.changing(room_id) as (session, info):
+            taken = info.token_hashes.get(hash_token(token))
+            if taken is not None:  # the same key and name: this join landed already
+                return taken, token, True
+            require_open(info, "this game has already started")
+            seat = first_free_seat(info)
+            await storage.add_seat(session, room_id, seat, name, hash_token(token))
+        return seat, token, False
+
+    async def leave(self, room_id: str, seat: int) -> None:
+        """Give up a seat before the start; the host role passes to the next person, and a
+        room with no person left closes."""
+        async with self.games.changing(room_id) as (session, info):
+            require_open(info, "you can only leave before the game starts")
+            others = sorted(s for s in info.humans if s != seat)
+            values: dict[str, Any] = {}
+            if not others:
+                values["status"] = "closed"
+            elif seat == info.host_seat:
+                values["host_seat"] = others[0]
+            await storage.free_seat(session, room_id, seat, **values)
+
+    async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
+        """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
+        check_level(level)
+        async with self.games.changing(room_id) as (session, info):
+            require_host(info, by_seat, "add bots")
+            require_open(info, "bots can be added before the game starts")
+            seat = first_free_seat(info) if seat is None else seat
+            if seat not in info.free_seats:
+                raise Conflict(f"seat {seat} is not free" if isinstance(seat, int) else "no such seat")
+            await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
+        return seat
+
+    async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
+        """The host frees a bot's seat before the start."""
+        async with self.games.changing(room_id) as (session, info):
+            require_host(info, by_seat, "remove bots")
+            require_open(info, "bots can be removed before the game starts")
+            if seat not in range(info.num_seats):  # a number the database could not even hold
+                raise NotFound("no bot sits in that seat")
+            if not await storage.free_bot_seat(session, room_id, seat):
+                raise NotFound("no bot sits in that seat")
+
+    async def set_autopilot(self, room_id: str, by_seat: int | None, seat: int, level: Any) -> None:
+        """Hand ``seat`` to a bot of ``level``, or back to its owner (None). A player may do
+        either for their own seat; the host may hand an absent player's seat to a bot
+        (``_require_absent``); the turn timer (``by_seat`` None) does so when time runs out."""
+        if level is not None:
+            check_level(level)
+        async with self.games.changing(room_id) as (session, info):
+            if info.status not in ("open", "playing"):
+                raise Conflict("the game is over")
+            if seat not in info.humans:
+                raise NotFound("no player sits in that seat")
+            host_replacing = by_seat == info.host_seat and level is not None
+            if by_seat is not None and by_seat != seat and not host_replacing:
+                raise Forbidden("only the seat's player can take it back")
+            if by_seat is not None and by_seat != seat:
+                await self._require_absent(session, info, seat)
+            await storage.set_seat_bot(session, room_id, seat, level)
+
+    async def _require_absent(self, session: AsyncSession, info: RoomInfo, seat: int) -> None:
+        """409 unless the seat's player is absent: no socket of theirs open, and none closed,
+        no join and no move of theirs, within the grace period; or the seat is awaited and its
+        turn time has run out."""
+        now = utcnow()
+        deadline = info.turn_deadline()
+        if deadline is not None and deadline <= now:
+            live = await self.games.catch_up(session, info)
+            if seat in GAMES[info.game].to_act(live.state):
+                return
+        if now - await storage.last_seen(session, info.id, seat) < self.autopilot_grace:
+            grace = round(self.autopilot_grace.total_seconds())
+            raise Conflict(f"that player is here or was within the last {grace} seconds: only they can hand "
+                           "their seat to a bot, unless their turn time runs out")
+
+    async def start(self, room_id: str, seat: int, idempotency_key: Any = None) -> bool:
+        """The host starts the game; returns whether this was a resend: a start sent again with
+        the key of the start that landed answers as that start did, not 409."""
+        check_key(idempotency_key)
+        async with self.games.changing(room_id) as (session, info):
+            require_host(info, seat, "start the game")
+            if idempotency_key is not None and info.status != "open":
+                if await storage.start_key(session, room_id) == idempotency_key:
+                    return True
+            require_open(info, "this game has already started")
+            if info.free_seats:
+                raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
+            if not await storage.mark_started(session, room_id, idempotency_key):
+                raise Conflict("this game has already started")
+        return False

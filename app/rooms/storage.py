@@ -1,0 +1,232 @@
+"""The room core's SQL: rooms, seats and the action log as rows, and the row-to-fact mapping.
+
+Every query the room core makes is here, taking the session the caller opened (so a command's
+reads and writes share one transaction): loading a room's facts (``RoomInfo``), reading the
+action log, the facts that decide whether a player is absent, and the lobby's small writes. A
+move's two writes (append the action, move the room's version on) are statements prepared once
+and run in one round trip by ``Database.write_all``. Nothing here decides a rule: callers check,
+this reads and writes.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, create_engine, delete, func, insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.database import Database
+from app.db.models import ActionRecord, Room, Seat, utcnow
+from app.games.registry import GAMES
+from app.rooms.errors import Conflict, NotFound
+from app.rooms.model import RoomInfo, aware
+from app.rooms.social import last_present
+
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
+BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
+
+# The two writes of a move, built once (building statements per move cost more than the ORM
+# saved): append the action, then move the room's version on from the one the move was made on.
+APPEND_ACTION = insert(ActionRecord.__table__)
+BUMP_VERSION = (
+    update(Room.__table__)
+    .where(Room.__table__.c.id == bindparam("room"), Room.__table__.c.version == bindparam("seen"))
+    .values(version=bindparam("version"), status=bindparam("status"), updated_at=bindparam("now"),
+            turn_started_at=bindparam("now"))
+)
+
+
+def known_id(room_id: Any) -> str:
+    """``room_id`` if it could name a room; anything else (odd characters, too long, a NUL that
+    Postgres would refuse) is no room, answered 404 without asking the database."""
+    if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
+        raise NotFound("no such room")
+    return room_id
+
+
+async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
+    """The room's facts as the database holds them now (404 for no room, or a game no longer
+    registered)."""
+    row = await session.get(Room, known_id(room_id))
+    if row is None or row.game not in GAMES:
+        raise NotFound("no such room")
+    seats = (await session.exec(select(Seat).where(Seat.room_id == room_id))).all()
+    return RoomInfo(
+        id=row.id,
+        game=row.game,
+        title=GAMES[row.game].title,
+        options=row.options,
+        num_seats=row.num_seats,
+        host_seat=row.host_seat,
+        status=row.status,
+        version=row.version,
+        seed_hash=row.seed_hash,
+        seats={s.seat: s.name for s in seats},
+        bots={s.seat: s.bot for s in seats if s.bot},
+        humans={s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
+        token_hashes={s.token_hash: s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
+        seed=row.seed,
+        turn_seconds=row.turn_seconds,
+        turn_started_at=aware(row.turn_started_at),
+        updated_at=aware(row.updated_at),
+    )
+
+
+async def stamp(session: AsyncSession, room_id: str) -> tuple[int, datetime | None] | None:
+    """The room's (version, last change), or None for no room: enough to tell a stale copy."""
+    row = (await session.exec(select(Room.version, Room.updated_at).where(Room.id == room_id))).first()
+    return None if row is None else (row[0], aware(row[1]))
+
+
+async def room_ids(session: AsyncSession, status: str | None, limit: int | None) -> list[str]:
+    """Room ids, the newest first, of one status or all."""
+    query = select(Room.id).order_by(Room.created_at.desc()).limit(limit)
+    if status:
+        query = query.where(Room.status == status)
+    return list((await session.exec(query)).all())
+
+
+async def actions(session: AsyncSession, room_id: str, after: int = 0, upto: int | None = None
+                  ) -> Sequence[ActionRecord]:
+    """The logged actions with ``after`` < seq (<= ``upto``), in order."""
+    query = select(ActionRecord).where(ActionRecord.room_id == room_id, ActionRecord.seq > after)
+    if upto is not None:
+        query = query.where(ActionRecord.seq <= upto)
+    return (await session.exec(query.order_by(ActionRecord.seq))).all()
+
+
+async def keyed_move(session: AsyncSession, room_id: str, seat: int, key: str) -> ActionRecord | None:
+    """The seat's move logged with this idempotency key, if any."""
+    query = select(ActionRecord).where(
+        ActionRecord.room_id == room_id, ActionRecord.seat == seat, ActionRecord.idempotency_key == key)
+    return (await session.exec(query)).first()
+
+
+async def write_move(db: Database, room_id: str, seat: int, action: Any, seen: int, status: str,
+                     from_version: int, idempotency_key: str | None, now: datetime) -> bool:
+    """Append the move after version ``seen`` and move the room on, in one round trip; False if
+    another move landed first (this sequence number taken, or the room's version moved)."""
+    seq = seen + 1
+    record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
+              "idempotency_key": idempotency_key, "from_version": from_version, "at": now}
+    bump = {"room": room_id, "seen": seen, "version": seq, "status": status, "now": now}
+    try:
+        return await db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
+    except IntegrityError:  # another instance landed this sequence number first
+        return False
+
+
+async def current_version(db: Database, room_id: str) -> int:
+    async with db.read() as session:
+        return (await session.exec(select(func.max(Room.version)).where(Room.id == room_id))).one() or 0
+
+
+async def rooms_in_play(db: Database) -> list[str]:
+    async with db.read() as session:
+        return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
+
+
+async def last_seen(session: AsyncSession, room_id: str, seat: int) -> datetime:
+    """The seat player's last sign of life: their join, their last move or their last socket."""
+    joined = (await session.exec(
+        select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
+    moved = (await session.exec(
+        select(func.max(ActionRecord.at)).where(ActionRecord.room_id == room_id, ActionRecord.seat == seat))).one()
+    present = await last_present(session, room_id, seat)
+    return max(aware(moment) for moment in (joined, moved, present) if moment is not None)
+
+
+# ---- the lobby's writes ------------------------------------------------------------------------
+
+
+async def add_room(session: AsyncSession, host_name: str, host_token_hash: str, **room: Any) -> None:
+    """A new room (its columns as ``room``) with its host in seat 0, to commit."""
+    session.add(Room(**room))
+    await session.flush()
+    session.add(Seat(room_id=room["id"], seat=0, name=host_name, token_hash=host_token_hash))
+
+
+async def add_seat(session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str = BOT_TOKEN_HASH,
+                   bot: str | None = None) -> None:
+    """Commit a newly taken seat; a concurrent taker of the same seat makes this a 409."""
+    session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=token_hash, bot=bot))
+    await touch(session, room_id)
+    try:
+        await session.commit()
+    except IntegrityError:
+        raise Conflict("that seat was just taken; try again") from None
+
+
+async def free_seat(session: AsyncSession, room_id: str, seat: int, **room_values: Any) -> None:
+    """Free a person's seat and change the room (a new host, or closed) in one commit."""
+    await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+    await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow(), **room_values))
+    await session.commit()
+
+
+async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
+    """Free the seat if a bot holds it; False if none does."""
+    result = await session.exec(
+        delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH))
+    if result.rowcount != 1:
+        return False
+    await touch(session, room_id)
+    await session.commit()
+    return True
+
+
+async def set_seat_bot(session: AsyncSession, room_id: str, seat: int, level: str | None) -> None:
+    await session.exec(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level))
+    await touch(session, room_id)
+    await session.commit()
+
+
+async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> bool:
+    """Open to playing, with the start's idempotency key, committed; False if the room was no
+    longer open."""
+    result = await session.exec(
+        update(Room)
+        .where(Room.id == room_id, Room.status == "open")
+        .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow(), start_key=key)
+    )
+    if result.rowcount != 1:
+        return False
+    await session.commit()
+    return True
+
+
+async def start_key(session: AsyncSession, room_id: str) -> str | None:
+    """The idempotency key the room's start was made with, if any."""
+    return (await session.exec(select(Room.start_key).where(Room.id == room_id))).one()
+
+
+async def touch(session: AsyncSession, room_id: str) -> None:
+    await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+
+
+def add_finished_games(database_url: str, games: Sequence[tuple[str, str, str, str, int, list[dict[str, Any]]]]
+                       ) -> None:
+    """Bulk-insert finished games (the footprint benchmark's restart test): each as (room id,
+    game, seed, seed hash, players, action log entries with seq, seat and action)."""
+    engine = create_engine(database_url)
+    now = utcnow()
+    with engine.begin() as conn:
+        for start in range(0, len(games), 500):
+            rooms, seats, logged = [], [], []
+            for room_id, game, seed, seed_hash, players, log in games[start:start + 500]:
+                rooms.append(dict(id=room_id, game=game, options={}, seed=seed, seed_hash=seed_hash,
+                                  num_seats=players, host_seat=0, status="finished", version=len(log),
+                                  created_at=now, updated_at=now))
+                seats += [dict(room_id=room_id, seat=s, name=f"P{s}", token_hash=secrets.token_hex(32),
+                               joined_at=now) for s in range(players)]
+                logged += [dict(room_id=room_id, at=now, **entry) for entry in log]
+            conn.execute(insert(Room), rooms)
+            conn.execute(insert(Seat), seats)
+            conn.execute(insert(ActionRecord), logged)
+    engine.dispose()
