@@ -95,8 +95,12 @@ async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
     room_id, tokens = await create_started_room(client, "troika", 3)
     rooms = client.app.state.rooms
     seen: list[int | None] = []
-    client.app.state.bus.add_listener(
-        lambda room, version: seen.append(getattr(rooms._infos.peek(room), "version", None)) if room == room_id else None)
+
+    def look(room: str, _version: int) -> None:
+        if room == room_id:
+            seen.append(getattr(rooms._infos.peek(room), "version", None))
+
+    client.app.state.bus.add_listener(look)
     view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
     seat = view["to_act"][0]
     legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()

@@ -4,9 +4,10 @@ Every move of every player comes through this one route, and FastAPI's routing, 
 solving and exception layers cost nearly as much CPU as the move itself (rules, database
 write, views). This middleware answers the calls that need none of that, a JSON body that
 parses and validates as ``SubmitAction``, with the route's own handler (``reply_to_move``) and
-the same dependencies (``app.api.deps``), and room errors with the same JSON error as every /api route. Everything else (a body that does not
-validate, another content type) goes on to the FastAPI route, which words the error as for
-every other call and documents the call in the OpenAPI schema.
+the same dependencies (``app.api.deps``), and room errors with the same JSON error as every
+/api route. Everything else (a body that does not validate, another content type) goes on to
+the FastAPI route, which words the error as for every other call and documents the call in the
+OpenAPI schema.
 """
 
 from __future__ import annotations

@@ -104,9 +104,9 @@ class RoomCache(Generic[T]):
             return
         written = self._written.pop(room_id, None)
         held = self._values.get(room_id)
-        if held is not None and self.version is not None and version >= 0:
-            if version < self.version(held) or version == written:
-                return  # the held value already reflects this change
+        versioned = held is not None and self.version is not None and version >= 0
+        if versioned and (version < self.version(held) or version == written):
+            return  # the held value already reflects this change
         self.invalidate(room_id)
 
     def invalidate(self, room_id: str) -> None:

@@ -146,10 +146,9 @@ class LiveGames:
     async def changing(self, room_id: str) -> AsyncIterator[tuple[AsyncSession, RoomInfo]]:
         """Hold the room's lock and a session, with the room's facts as the database has them
         now; once the block has committed its change, publish it (nothing if it raised)."""
-        async with self.lock(room_id):
-            async with self.db.write() as session:
-                info = await storage.load_room(session, room_id)
-                yield session, info
+        async with self.lock(room_id), self.db.write() as session:
+            info = await storage.load_room(session, room_id)
+            yield session, info
         await self.bus.publish(room_id, info.version)
 
     async def moved(self, info: RoomInfo, seq: int, status: str, now: datetime) -> None:

@@ -96,7 +96,8 @@ class Lobby:
             raise BadRequest(f"invalid options: {exc}") from None
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
         async with self.games.db.write() as session:
-            await storage.add_room(session, name, hash_token(token), id=room_id, game=game.slug, options=dict(options or {}),
+            await storage.add_room(session, name, hash_token(token), id=room_id, game=game.slug,
+                                   options=dict(options or {}),
                              seed=seed, seed_hash=seed_hash(seed), num_seats=num_seats,
                              turn_seconds=turn_seconds or None)
             await session.commit()
@@ -194,9 +195,9 @@ class Lobby:
         check_key(idempotency_key)
         async with self.games.changing(room_id) as (session, info):
             require_host(info, seat, "start the game")
-            if idempotency_key is not None and info.status != "open":
-                if await storage.start_key(session, room_id) == idempotency_key:
-                    return True
+            resent = idempotency_key is not None and info.status != "open"
+            if resent and await storage.start_key(session, room_id) == idempotency_key:
+                return True
             require_open(info, "this game has already started")
             if info.free_seats:
                 raise Conflict(f"{len(info.free_seats)} seat(s) are still free")

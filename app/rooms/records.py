@@ -1,8 +1,9 @@
 """Game records: building a finished game's record and checking one from first principles.
 
-:func:`seed_hash` is the one definition of the commitment to a room's seed, published before the
-deal (``Room.seed_hash``) and checked against the revealed seed here. A record holds the game, the options, the seed, its published hash and every action in order.
-:func:`verify_record` checks that the seed matches the commitment shown before the deal, that
+:func:`seed_hash` is the one definition of the commitment to a room's seed, published before
+the deal (``Room.seed_hash``) and checked against the revealed seed here. A record holds the
+game, the options, the seed, its published hash and every action in order. :func:`verify_record`
+checks that the seed matches the commitment shown before the deal, that
 the actions form an unbroken sequence, that every one was legal for its seat when it was made
 (the engine replays the whole game, deal and shuffles included, from the seed) and that the
 replay ends with exactly the recorded result. It uses no database and no server. Actions are
@@ -54,8 +55,9 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
         rows = await storage.actions(session, room_id)
     game = GAMES[info.game]
     actions, state = [], game.setup(info.num_seats, info.options, info.seed)
-    for action, state in replayed(game, state, [(row.seat, row.action) for row in rows]):
+    for action, after in replayed(game, state, [(row.seat, row.action) for row in rows]):
         actions.append(action)
+        state = after
     outcome = game.outcome(state)
     return {
         "format": RECORD_FORMAT,

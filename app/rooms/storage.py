@@ -220,12 +220,12 @@ def add_finished_games(database_url: str, games: Sequence[tuple[str, str, str, s
         for start in range(0, len(games), 500):
             rooms, seats, logged = [], [], []
             for room_id, game, seed, seed_hash, players, log in games[start:start + 500]:
-                rooms.append(dict(id=room_id, game=game, options={}, seed=seed, seed_hash=seed_hash,
-                                  num_seats=players, host_seat=0, status="finished", version=len(log),
-                                  created_at=now, updated_at=now))
-                seats += [dict(room_id=room_id, seat=s, name=f"P{s}", token_hash=secrets.token_hex(32),
-                               joined_at=now) for s in range(players)]
-                logged += [dict(room_id=room_id, at=now, **entry) for entry in log]
+                rooms.append({"id": room_id, "game": game, "options": {}, "seed": seed, "seed_hash": seed_hash,
+                              "num_seats": players, "host_seat": 0, "status": "finished", "version": len(log),
+                              "created_at": now, "updated_at": now})
+                seats += [{"room_id": room_id, "seat": s, "name": f"P{s}", "token_hash": secrets.token_hex(32),
+                           "joined_at": now} for s in range(players)]
+                logged += [{"room_id": room_id, "at": now, **entry} for entry in log]
             conn.execute(insert(Room), rooms)
             conn.execute(insert(Seat), seats)
             conn.execute(insert(ActionRecord), logged)

@@ -18,8 +18,8 @@ from fastapi.templating import Jinja2Templates
 
 from app.files import project_file
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo
 from app.rooms.live_games import LiveGames
+from app.rooms.model import LiveGame, RoomInfo
 from app.rooms.social import Social
 from app.rooms.views import seat_view
 
