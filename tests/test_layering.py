@@ -1,7 +1,7 @@
 """Imports follow the layering of docs/architecture.md: a module imports only from its own layer
 or the layers below it, read from the source's import statements (``ast``), nothing run.
 
-Bottom to top: foundation (settings, logs, files, runtime) · rules (``app.games``) · storage and
+Bottom to top: foundation (settings, logs, files, runtime, the HTTP protocol) · rules (``app.games``) · storage and
 delivery (``app.db``, ``app.realtime``) · the room core (``app.rooms``) · players (``app.bots``)
 · the runners that play and time rooms (bot runner, turn timers) · the programs' front door
 (``app.api``) · the browsers' front door (``app.web``) · tools (``app.sim``, ``app.bench``) ·
@@ -20,7 +20,7 @@ import pytest
 APP = Path(__file__).resolve().parent.parent / "app"
 
 LAYERS = [
-    ("foundation", ("app.config", "app.logs", "app.files", "app.runtime")),
+    ("foundation", ("app.config", "app.logs", "app.files", "app.runtime", "app.http_protocol")),
     ("rules", ("app.games",)),
     ("storage and delivery", ("app.db", "app.realtime")),
     ("room core", ("app.rooms",)),
