@@ -6,8 +6,8 @@ database are cut and re-established."""
 from __future__ import annotations
 
 import asyncio
-import random
 import multiprocessing
+import random
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import ExitStack
 
