@@ -49,6 +49,8 @@ def tampered(record, change):
         (lambda r: r["outcome"]["winners"].__setitem__(0, 1 - r["outcome"]["winners"][0]), "differs"),
         (lambda r: r["actions"][-1].update(seat=1 - r["actions"][-1]["seat"]), "illegal"),
         (lambda r: r.update(game="chess"), "unknown game"),
+        (lambda r: r.update(game=["triatri"]), "unknown game"),  # not a name: was a TypeError
+        (lambda r: r["actions"].__setitem__(0, [0, "a"]), "missing or out of order"),  # was an AttributeError
         (lambda r: r.update(format="other"), "not a troika-arena-record/1"),
     ],
 )

@@ -76,7 +76,8 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
 def verify_record(record: Any) -> Verified:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} record")
-    game = GAMES.get(record.get("game"))
+    slug = record.get("game")
+    game = GAMES.get(slug) if isinstance(slug, str) else None
     if game is None:
         raise RecordError(f"unknown game {record.get('game')!r}")
     seed = record.get("seed")
@@ -90,7 +91,7 @@ def verify_record(record: Any) -> Verified:
     if not isinstance(actions, list):
         raise RecordError("actions must be a list")
     for expected_seq, entry in enumerate(actions, start=1):
-        if entry.get("seq") != expected_seq:
+        if not isinstance(entry, dict) or entry.get("seq") != expected_seq:
             raise RecordError(f"action {expected_seq} is missing or out of order")
         try:
             _, state = game.play(state, entry["seat"], entry["action"], legacy=True)  # as replay reads a log
