@@ -22,9 +22,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import orjson
 
@@ -96,7 +96,7 @@ class Game(Protocol):
     fixed_keys: tuple[str, ...]
     # action types accepted without being looked up in ``legal_actions`` (a choice among
     # thousands of card combinations), each with the schema of its fields besides "type"
-    unlisted: dict[str, dict[str, FieldType]] = {}
+    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {}
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
 
@@ -171,6 +171,15 @@ class Game(Protocol):
         own data (a custom deck)."""
         ...
 
+    def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
+        """A copy of ``state`` in which everything ``seat`` cannot see is re-dealt at random.
+
+        Other seats' hidden cards, undealt cards, pile order and the seed are resampled
+        consistently with what ``seat`` knows (``None``: a spectator, who knows only public
+        information), so ``view(result, seat) == view(state, seat)`` must hold. The searching
+        bots play every game through it, and the hidden-information tests check it."""
+        ...
+
 
 def same_json(a: Any, b: Any) -> bool:
     """Whether two JSON values are equal with the same types at every level (Python's ``==``
@@ -235,7 +244,7 @@ class Ids:
         return sorted(value)
 
 
-def read_fields(action: Action, schema: dict[str, FieldType]) -> Action:
+def read_fields(action: Action, schema: Mapping[str, FieldType]) -> Action:
     """``action`` rebuilt from its fields, each read by ``schema``; no field more or fewer."""
     kind = action["type"]
     if action.keys() != {"type", *schema}:
@@ -352,16 +361,3 @@ class RulesPages(Protocol):
     """Optional: data a game's extra rules pages (``templates/rules/<slug>-<page>.html``) need."""
 
     def rules_context(self) -> dict[str, Any]: ...
-
-
-class HiddenSampler(Protocol):
-    """Optional engine hook used by the hidden-information tests and by searching bots."""
-
-    def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
-        """A copy of ``state`` in which everything ``seat`` cannot see is re-dealt at random.
-
-        Other seats' hidden cards, undealt cards, pile order and the seed are resampled
-        consistently with what ``seat`` knows (``None``: a spectator, who knows only public
-        information), so ``view(result, seat) == view(state, seat)`` must hold.
-        """
-        ...

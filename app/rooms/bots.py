@@ -15,6 +15,7 @@ import logging
 import random
 
 from app.bots import choose
+from app.games.base import Action, Game, State
 from app.games.registry import GAMES
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.live_games import LiveGames
@@ -57,7 +58,7 @@ class BotRunner(RoomWatcher):
                 log.error("bot in room %s seat %s was refused: %s", room_id, seat, exc.message)
                 return
 
-    def _decide(self, game, level: str, seat: int, state):
+    def _decide(self, game: Game, level: str, seat: int, state: State) -> Action:
         return choose(
             level,
             game,

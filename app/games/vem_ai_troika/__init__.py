@@ -99,12 +99,12 @@ seed                only once the game is over
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from app.games import base
-from app.games.base import Action, OptionSpec, Outcome, State
+from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.vem_ai_troika import attack, elections, engine, scoring, view
 from app.games.vem_ai_troika.deck import default_deck, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
@@ -123,7 +123,10 @@ class VemAiTroika(base.Game):
     min_players = 2
     max_players = 4
     fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
-    unlisted = {"attack": attack.FIELDS, "campaign": elections.FIELDS}  # chosen by ticking cards
+    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {  # chosen by ticking cards
+        "attack": attack.FIELDS,
+        "campaign": elections.FIELDS,
+    }
     options = (
         OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
         OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
