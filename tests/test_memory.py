@@ -1,8 +1,8 @@
 """Memory is bounded by what is in play: after many finished games whose sockets have closed,
 every per-room structure of the server holds the rooms still in play and at most a few finished
 ones (games, room facts), or nothing at all (locks, presence and chat, watcher tasks, chat
-rate-limit records once their window has passed, bus subscriptions). ``troika-arena bench soak`` shows the same from outside
-(docs/benchmarks.md); its smoke run is here too."""
+rate-limit records once their window has passed, bus subscriptions). ``troika-arena bench soak``
+shows the same from outside (docs/benchmarks.md); its smoke run is here too."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import orjson
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -32,10 +33,10 @@ class MoveFrontDoor:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = ACTIONS.fullmatch(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
-        request = Request(scope, receive) if found else None
-        if request is None or not json_content(request.headers.get("content-type")):
+        if found is None or not json_content(Headers(scope=scope).get("content-type")):
             await self.app(scope, receive, send)
             return
+        request = Request(scope, receive)
         body = await request.body()
         try:
             move = SubmitAction.model_validate(orjson.loads(body))

@@ -74,15 +74,18 @@ def restart_times(kind: str, counts: tuple[int, ...], repeats: int) -> list[dict
 
 
 def idle_memory(kind: str, rooms: int, game_slug: str = "vem-ai-a-troika") -> dict[str, Any]:
-    with servers.database(kind) as url, servers.arena(url) as server:
-        with httpx.Client(base_url=server.base, timeout=30) as http:
-            open_room(http, game_slug)  # the first room warms caches and imports
-            time.sleep(0.5)
-            before = server.rss_bytes()
-            for _ in range(rooms):
-                open_room(http, game_slug)
-            time.sleep(0.5)
-            grown = server.rss_bytes() - before
+    with (
+        servers.database(kind) as url,
+        servers.arena(url) as server,
+        httpx.Client(base_url=server.base, timeout=30) as http,
+    ):
+        open_room(http, game_slug)  # the first room warms caches and imports
+        time.sleep(0.5)
+        before = server.rss_bytes()
+        for _ in range(rooms):
+            open_room(http, game_slug)
+        time.sleep(0.5)
+        grown = server.rss_bytes() - before
     return {"rooms": rooms, "rss_growth_bytes": grown, "bytes_per_idle_room": round(grown / rooms)}
 
 

@@ -15,9 +15,9 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 from app.games.base import Action, Game, State, freeze, public_options, thaw
 from app.rooms.errors import BadRequest, Conflict
@@ -41,9 +41,13 @@ def named(text: str, names: tuple[tuple[int, str], ...]) -> str:
     return SEAT_MENTION.sub(lambda match: lookup.get(int(match.group(1)), match.group(0)), text)
 
 
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
 def aware(moment: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes: they were stored in UTC."""
-    return moment.replace(tzinfo=timezone.utc) if moment and moment.tzinfo is None else moment
+    return moment.replace(tzinfo=UTC) if moment and moment.tzinfo is None else moment
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -154,7 +158,7 @@ class LiveGame:
     seats_by_version: list[int]
 
     @classmethod
-    def begin(cls, game: Game, state: State) -> "LiveGame":
+    def begin(cls, game: Game, state: State) -> LiveGame:
         """A game at version 0, from the state ``game.setup`` made."""
         fixed = {key: state[key] for key in game.fixed_keys}
         return cls(0, freeze_moving(state, fixed), fixed, [frozenset(game.to_act(state))], [])
@@ -190,8 +194,9 @@ def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> Non
         return
     state = live.state
     awaited = []
-    for _, state in replayed(game, state, actions):
-        awaited.append(frozenset(game.to_act(state)))
+    for _, after in replayed(game, state, actions):
+        awaited.append(frozenset(game.to_act(after)))
+        state = after
     moved(live, state, [seat for seat, _ in actions], awaited)
 
 

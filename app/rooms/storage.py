@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, create_engine, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.database import Database
@@ -33,10 +33,11 @@ BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claime
 
 # The two writes of a move, built once (building statements per move cost more than the ORM
 # saved): append the action, then move the room's version on from the one the move was made on.
-APPEND_ACTION = insert(ActionRecord.__table__)
+ACTIONS, ROOMS = SQLModel.metadata.tables["actions"], SQLModel.metadata.tables["rooms"]
+APPEND_ACTION = insert(ACTIONS)
 BUMP_VERSION = (
-    update(Room.__table__)
-    .where(Room.__table__.c.id == bindparam("room"), Room.__table__.c.version == bindparam("seen"))
+    update(ROOMS)
+    .where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
     .values(version=bindparam("version"), status=bindparam("status"), updated_at=bindparam("now"),
             turn_started_at=bindparam("now"))
 )
@@ -86,7 +87,7 @@ async def stamp(session: AsyncSession, room_id: str) -> tuple[int, datetime | No
 
 async def room_ids(session: AsyncSession, status: str | None, limit: int | None) -> list[str]:
     """Room ids, the newest first, of one status or all."""
-    query = select(Room.id).order_by(Room.created_at.desc()).limit(limit)
+    query = select(Room.id).order_by(col(Room.created_at).desc()).limit(limit)
     if status:
         query = query.where(Room.status == status)
     return list((await session.exec(query)).all())
@@ -98,7 +99,7 @@ async def actions(session: AsyncSession, room_id: str, after: int = 0, upto: int
     query = select(ActionRecord).where(ActionRecord.room_id == room_id, ActionRecord.seq > after)
     if upto is not None:
         query = query.where(ActionRecord.seq <= upto)
-    return (await session.exec(query.order_by(ActionRecord.seq))).all()
+    return (await session.exec(query.order_by(col(ActionRecord.seq)))).all()
 
 
 async def keyed_move(session: AsyncSession, room_id: str, seat: int, key: str) -> ActionRecord | None:
@@ -165,15 +166,16 @@ async def add_seat(session: AsyncSession, room_id: str, seat: int, name: str, to
 
 async def free_seat(session: AsyncSession, room_id: str, seat: int, **room_values: Any) -> None:
     """Free a person's seat and change the room (a new host, or closed) in one commit."""
-    await session.exec(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
-    await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow(), **room_values))
+    await session.exec(delete(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat))
+    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow(), **room_values))
     await session.commit()
 
 
 async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
     """Free the seat if a bot holds it; False if none does."""
     result = await session.exec(
-        delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat, Seat.token_hash == BOT_TOKEN_HASH))
+        delete(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat,
+                           col(Seat.token_hash) == BOT_TOKEN_HASH))
     if result.rowcount != 1:
         return False
     await touch(session, room_id)
@@ -182,7 +184,7 @@ async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
 
 
 async def set_seat_bot(session: AsyncSession, room_id: str, seat: int, level: str | None) -> None:
-    await session.exec(update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(bot=level))
+    await session.exec(update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(bot=level))
     await touch(session, room_id)
     await session.commit()
 
@@ -192,7 +194,7 @@ async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> 
     longer open."""
     result = await session.exec(
         update(Room)
-        .where(Room.id == room_id, Room.status == "open")
+        .where(col(Room.id) == room_id, col(Room.status) == "open")
         .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow(), start_key=key)
     )
     if result.rowcount != 1:
@@ -207,7 +209,7 @@ async def start_key(session: AsyncSession, room_id: str) -> str | None:
 
 
 async def touch(session: AsyncSession, room_id: str) -> None:
-    await session.exec(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow()))
 
 
 def add_finished_games(database_url: str, games: Sequence[tuple[str, str, str, str, int, list[dict[str, Any]]]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from app.games.registry import GAMES
 from app.rooms.live_games import LiveGames
@@ -36,7 +36,7 @@ class TurnTimers(RoomWatcher):
         deadline = info.turn_deadline()
         if live is None or deadline is None:
             return
-        await asyncio.sleep(max(0.0, (deadline - datetime.now(timezone.utc)).total_seconds()))
+        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
         info, current = await self.service.game_state(room_id)
         if current is None or current.version != live.version or info.status != "playing":
             return

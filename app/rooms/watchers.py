@@ -52,5 +52,6 @@ class RoomWatcher:
         alive, one per room ever watched) and log its failure, if any."""
         if self._tasks.get(room_id) is task:
             del self._tasks[room_id]
-        if not task.cancelled() and task.exception() is not None:
-            log_failure(log, f"{type(self).__name__} failed in room {room_id}", task.exception())
+        failure = None if task.cancelled() else task.exception()
+        if failure is not None:
+            log_failure(log, f"{type(self).__name__} failed in room {room_id}", failure)
