@@ -24,6 +24,7 @@ from app.rooms.errors import BadRequest, Conflict
 
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 64
+MAX_ACTION_DEPTH = 8  # objects and lists within one another; an action needs two (cards in a list)
 BOT_LEVELS = ("random", "strong")  # the bots a room can seat (``app.bots`` plays each)
 SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
@@ -80,6 +81,21 @@ def check_key(key: Any, shortest: int = 1) -> None:
     if key is not None and (not isinstance(key, str) or not shortest <= len(key) <= MAX_KEY_LENGTH
                             or not key.isprintable()):
         raise BadRequest(f"idempotency_key must be text of {shortest} to {MAX_KEY_LENGTH} printable characters")
+
+
+def check_action(action: Any) -> None:
+    """An action as a move needs it: an object, nested at most MAX_ACTION_DEPTH deep. A deeper
+    one (a thousand levels fit in a small body) would reach code that recurses (comparing it
+    with the listed actions, writing it as JSON) and is refused here, read without recursion."""
+    if not isinstance(action, dict):
+        raise BadRequest("action must be an object with a 'type' field")
+    pending: list[tuple[Any, int]] = [(action, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_ACTION_DEPTH:
+            raise BadRequest(f"action must not be nested more than {MAX_ACTION_DEPTH} levels deep")
+        items = value.values() if isinstance(value, dict) else value
+        pending.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
 
 
 @dataclass

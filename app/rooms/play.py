@@ -19,7 +19,7 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused
 from app.rooms.live_games import LiveGames
-from app.rooms.model import advance, check_key, check_version
+from app.rooms.model import advance, check_action, check_key, check_version
 
 
 def first_result(earlier: ActionRecord, action: Any, version: int, current: int) -> int:
@@ -54,8 +54,7 @@ class Play:
         ``as_bot``: a bot's move, refused if the seat's owner has taken the seat back."""
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("version must be the whole number of the view you acted on")
-        if not isinstance(action, dict):
-            raise BadRequest("action must be an object with a 'type' field")
+        check_action(action)
         check_key(idempotency_key)
         games = self.games
         async with games.lock(room_id):

@@ -20,6 +20,7 @@ from app.games.base import MAX_DECK_BYTES
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.live_games import LiveGames
+from app.rooms.model import check_action
 from app.rooms.social import Social
 from app.web.render import TEMPLATES_DIR, render_room, templates
 
@@ -60,13 +61,22 @@ async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
     return options
 
 
+def parse_json(data: str | bytes) -> Any:
+    """``json.loads``, with nesting too deep for it (a RecursionError) refused as a ValueError,
+    as any other text that is not JSON."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
     data = await upload.read(MAX_DECK_BYTES + 1)
     if len(data) > MAX_DECK_BYTES:
         raise BadRequest(f"the file {upload.filename} is larger than {MAX_DECK_BYTES // 1024} KB")
     try:
-        parsed = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        parsed = parse_json(data)
+    except ValueError as exc:  # also a UnicodeDecodeError
         raise BadRequest(f"the file {upload.filename} is not valid JSON: {exc}") from None
     if not isinstance(parsed, dict):
         raise BadRequest(f"the file {upload.filename} must hold a JSON object")
@@ -223,9 +233,10 @@ def resend_key(version: int, action: Any) -> str:
 async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, social: Chat):
     async def move(seat: int, form: Any) -> None:
         try:
-            action = json.loads(str(form.get("action", "")))
+            action = parse_json(str(form.get("action", "")))
         except ValueError:
             raise BadRequest("that request was malformed") from None
+        check_action(action)  # before the resend key writes it as JSON
         version = whole_number(form.get("version"))
         if version is None:
             raise BadRequest("that request was malformed")

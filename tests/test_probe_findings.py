@@ -1,0 +1,65 @@
+"""Findings of a hostile-client probe of a running server, each answered without a 500.
+
+Deeply nested JSON (a thousand levels fits in a 64 KB body) once reached code that recurses:
+the engine's lookup among the listed actions (whose "not in list" error prints the value), the
+browser's resend key, and Python's JSON parser for a clicked action or an uploaded deck. A
+move nested deeper than an action can be is refused at the room service's edge, whoever
+sends it, and the browser's forms parse JSON with a depth limit; the room stays playable.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import auth, create_started_room
+from tests.test_web import HTML, create_by_form
+
+CASES = [("troika", 2), ("triatri", 2), ("vem-ai-a-troika", 2)]
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+async def seat_to_act(client, room_id, tokens):
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    seat = view["to_act"][0]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    return seat, legal["version"], legal["legal_actions"][0]["action"]
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+async def test_a_deeply_nested_move_is_refused_and_the_room_plays_on(client, game, seats):
+    room_id, tokens = await create_started_room(client, game, seats)
+    seat, version, action = await seat_to_act(client, room_id, tokens)
+    field = next(key for key in action if key != "type")
+    for depth in (1000, 1020):
+        for key in (field, "extra"):
+            move = {"version": version, "idempotency_key": "deep-move", "action": {"type": action["type"], key: 0}}
+            text = json.dumps(move).replace(f'"{key}": 0', f'"{key}": {nested(depth)}')
+            r = await client.post(f"/api/rooms/{room_id}/actions", content=text,
+                                  headers={"content-type": "application/json", **auth(tokens[seat])})
+            assert r.status_code == 400 and "nested" in r.json()["message"], r.text
+    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
+                          json={"version": version, "action": action, "idempotency_key": "deep-move"})
+    assert r.status_code == 200 and r.json()["version"] == version + 1, r.text
+
+
+async def test_a_deeply_nested_click_is_refused_in_place(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat, version, action = await seat_to_act(client, room_id, tokens)
+    for depth in (990, 10_000):
+        r = await client.post(f"/rooms/{room_id}/seat/{tokens[seat]}/act",
+                              data={"action": nested(depth), "version": str(version)}, headers=HTML)
+        assert r.status_code == 200 and ("malformed" in r.text or "nested" in r.text), r.text[:300]
+    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
+                          json={"version": version, "action": action})
+    assert r.status_code == 200, r.text
+
+
+async def test_a_deeply_nested_deck_file_is_refused_as_not_json(client):
+    files = {"opt_deck": ("deep.json", nested(20_000), "application/json")}
+    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+    assert r.status_code == 400 and "not valid JSON" in r.text, r.text[:300]
