@@ -31,6 +31,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
 from app.rooms.social import Social
+from app.web.delivery import Delivery
 from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
+        app.state.delivery = Delivery(app.state.payloads, app.state.social)
         app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, app.state.play, settings.bot_delay_seconds, settings.bot_budget_seconds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.realtime.bus import EventBus
+from app.realtime.bus import CHAT, PRESENCE, Change, EventBus
 
 
 async def test_a_subscriber_behind_gets_only_the_newest_version():
@@ -13,13 +13,13 @@ async def test_a_subscriber_behind_gets_only_the_newest_version():
     with bus.subscribe("r1") as sub, bus.subscribe("r2") as other:
         for version in (3, 5, 4):
             await bus.publish("r1", version)
-        assert await asyncio.wait_for(sub.next(), 1) == 5
+        assert await asyncio.wait_for(sub.next(), 1) == Change(5)
         waiting = sub.next()
         await asyncio.sleep(0.01)
         assert not waiting.done(), "nothing new was published"
         bus.resync()
-        assert await asyncio.wait_for(waiting, 1) == -1
-        assert await asyncio.wait_for(other.next(), 1) == -1  # resync wakes every room
+        assert await asyncio.wait_for(waiting, 1) == Change(None, True, True, True)
+        assert (await asyncio.wait_for(other.next(), 1)).everything  # resync wakes every room
     assert bus._subscribers == {}
 
 
@@ -39,7 +39,17 @@ async def test_a_waiter_that_gave_up_loses_no_event():
     with bus.subscribe("r1") as sub:
         try:
             await asyncio.wait_for(sub.next(), 0.01)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         await bus.publish("r1", 2)
-        assert await asyncio.wait_for(sub.next(), 1) == 2
+        assert await asyncio.wait_for(sub.next(), 1) == Change(2)
+
+
+async def test_a_subscriber_behind_learns_whether_presence_or_chat_changed_too():
+    bus = EventBus()
+    with bus.subscribe("r1") as sub:
+        await bus.publish("r1", PRESENCE)
+        assert await asyncio.wait_for(sub.next(), 1) == Change(None, presence=True)
+        for event in (CHAT, 7, PRESENCE, 6):
+            await bus.publish("r1", event)
+        assert await asyncio.wait_for(sub.next(), 1) == Change(7, presence=True, chat=True)

@@ -19,7 +19,7 @@ from app.config import to_driver_url
 from app.db.engine import migrate
 from tests.conftest import auth
 from tests.servers import free_port, server_process
-from tests.test_live_server import make_room, play, until_version, ws_url
+from tests.test_live_server import make_room, next_event, play, until_version, ws_url
 
 
 def cut_relay_connections(database_url: str) -> int:
@@ -55,7 +55,7 @@ async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres
                 await until_version(ws, 3)
                 # Presence changes travel too: a seat connecting on A shows up on B's sockets.
                 async with connect(ws_url(base_a, room_id, tokens[0]), additional_headers={"Origin": base_a}):
-                    while 0 not in (await until_version(ws, 3))["connected"]:
+                    while 0 not in (await next_event(ws, "presence"))["connected"]:
                         pass
             view_a = (await a.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             view_b = (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()

@@ -49,6 +49,17 @@ async def play(client, room_id, tokens, moves, rng) -> dict:
     return reply
 
 
+async def next_event(ws, event: str, timeout: float = 5.0) -> dict:
+    """The next pushed JSON event of this kind (``presence`` or ``chat``), skipping views."""
+    async def wait():
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("event") == event:
+                return message
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
 async def every_view(client, room_id, tokens):
     views = [(await client.get(f"/api/rooms/{room_id}/view")).json()]
     for token in tokens:
@@ -57,11 +68,11 @@ async def every_view(client, room_id, tokens):
 
 
 async def until_version(ws, version: int, timeout: float = 5.0) -> dict:
-    """The first pushed JSON view at ``version`` (pushes for presence or chat repeat a version)."""
+    """The first pushed JSON view at ``version`` (skipping presence and chat events)."""
     async def wait():
         while True:
             message = json.loads(await ws.recv())
-            if message["version"] == version:
+            if message.get("version") == version:
                 return message
 
     return await asyncio.wait_for(wait(), timeout)

@@ -15,7 +15,7 @@ from app.realtime.bus import SOCIAL
 from app.rooms.social import STALE_AFTER
 from tests.conftest import auth, create_started_room, running_app
 from tests.servers import free_port, server_process
-from tests.test_live_server import make_room, until_version, ws_url
+from tests.test_live_server import make_room, next_event, until_version, ws_url
 
 
 async def test_chat_is_for_players_limited_escaped_and_kept(sqlite_url):
@@ -50,10 +50,8 @@ async def test_presence_shows_open_seat_sockets_live(sqlite_url):
             async with connect(ws_url(base, room_id, None), additional_headers=headers) as watcher:
                 assert (await until_version(watcher, 0))["connected"] == []
                 async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers):
-                    while (await until_version(watcher, 0))["connected"] != [1]:
-                        pass
-                while (await until_version(watcher, 0))["connected"] != []:
-                    pass
+                    assert await next_event(watcher, "presence") == {"event": "presence", "connected": [1]}
+                assert await next_event(watcher, "presence") == {"event": "presence", "connected": []}
             page = (await client.get(f"/rooms/{room_id}")).text
             assert 'class="away"' in page and 'class="online"' not in page
 

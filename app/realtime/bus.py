@@ -1,9 +1,11 @@
 """Event bus: ``publish(room_id, version)`` wakes every subscriber of that room.
 
-Events carry only the room id and its version (``SOCIAL``, -1, for a change of chat or
-presence only, which leaves the room and its game as they were), never game data: each subscriber renders its
-own seat's view afresh, so nothing one seat may not see can travel on the bus. A subscriber that
-falls behind keeps only the newest event (a room's current view supersedes older ones). With
+Events carry only the room id and its version, or a negative code for a change that leaves the
+room and its game as they were: ``PRESENCE`` (-2), ``CHAT`` (-3), or ``SOCIAL`` (-1: anything
+may have changed, after a resync). Never game data: each subscriber builds its own seat's view
+afresh, so nothing one seat may not see can travel on the bus. A subscriber that falls behind
+keeps only what it has to catch up on (:class:`Change`: the newest version, and whether
+presence or chat changed; a room's current view supersedes older ones). With
 several server instances, a relay (Postgres LISTEN/NOTIFY) forwards local events to the other
 instances, which ``deliver`` them to their own subscribers without relaying them back.
 """
@@ -12,14 +14,25 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator, Protocol
+from typing import NamedTuple, Protocol
 
-SOCIAL = -1
+SOCIAL, PRESENCE, CHAT = -1, -2, -3
+FLAGS = {SOCIAL: 0b111, PRESENCE: 0b001, CHAT: 0b010}  # EVERYTHING = 0b100
+
+
+class Change(NamedTuple):
+    """What changed in a room since a subscriber last looked."""
+
+    version: int | None  # the newest version published (the room or its game changed), if any
+    presence: bool = False
+    chat: bool = False
+    everything: bool = False  # events may have been missed (a resync): show it all afresh
 
 
 class Subscription:
-    """One subscriber's pending event: the newest version since it last looked, or closed.
+    """One subscriber's pending change (:class:`Change`) since it last looked, or closed.
 
     ``next()`` hands out a bare future, which the notifier resolves: a waiting socket then holds
     that future and nothing else. (Waiting in coroutines, or on a new task per event, kept
@@ -28,11 +41,15 @@ class Subscription:
 
     def __init__(self) -> None:
         self._latest: int | None = None
+        self._flags = 0
         self._closed = False
-        self._waiter: asyncio.Future[int | None] | None = None
+        self._waiter: asyncio.Future[Change | None] | None = None
 
     def notify(self, version: int) -> None:
-        self._latest = version if self._latest is None else max(self._latest, version)
+        if version >= 0:
+            self._latest = version if self._latest is None else max(self._latest, version)
+        else:
+            self._flags |= FLAGS.get(version, FLAGS[SOCIAL])
         self._wake()
 
     def close(self) -> None:
@@ -40,11 +57,10 @@ class Subscription:
         self._closed = True
         self._wake()
 
-    def next(self) -> "asyncio.Future[int | None]":
-        """Await it for the newest version published since the last call (-1 if only
-        resynced), or None once closed."""
+    def next(self) -> asyncio.Future[Change | None]:
+        """Await it for what changed since the last call, or None once closed."""
         waiter = asyncio.get_running_loop().create_future()
-        if self._closed or self._latest is not None:
+        if self._closed or self._latest is not None or self._flags:
             waiter.set_result(self._take())
         else:
             self._waiter = waiter
@@ -55,11 +71,12 @@ class Subscription:
         if waiter is not None and not waiter.done():  # done: the waiter gave up (cancelled)
             waiter.set_result(self._take())
 
-    def _take(self) -> int | None:
+    def _take(self) -> Change | None:
         if self._closed:
             return None
-        version, self._latest = self._latest, None
-        return -1 if version is None else version
+        change = Change(self._latest, bool(self._flags & 0b001), bool(self._flags & 0b010), bool(self._flags & 0b100))
+        self._latest, self._flags = None, 0
+        return change
 
 
 class Relay(Protocol):

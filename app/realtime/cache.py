@@ -27,7 +27,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-from app.realtime.bus import SOCIAL, EventBus
+from app.realtime.bus import EventBus
 
 T = TypeVar("T")
 LIMIT = 10_000  # values held at most, in play or not (past it the least recently stored goes)
@@ -81,7 +81,8 @@ class RoomCache(Generic[T]):
     def __init__(self, bus: EventBus, social: bool, limit: int = LIMIT,
                  in_play: Callable[[T], bool] = lambda _value: False, spare: int = SPARE,
                  version: Callable[[T], int] | None = None):
-        """``social``: the value is chat or presence (dropped by SOCIAL events only), else it
+        """``social``: the value is chat or presence (dropped by social events only, those
+        with a negative code: ``app.realtime.bus``), else it
         is the room or its game (dropped by every other event). A room's value is kept while
         ``in_play(value)`` or a socket of this instance watches the room; the others only
         among the ``spare`` stored last (a dropped value is read again when needed).
@@ -100,7 +101,7 @@ class RoomCache(Generic[T]):
             self._values.let_go(room_id)
 
     def _on_event(self, room_id: str, version: int) -> None:
-        if (version == SOCIAL) != self.social:
+        if (version < 0) != self.social:
             return
         written = self._written.pop(room_id, None)
         held = self._values.get(room_id)

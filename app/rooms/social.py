@@ -26,7 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.db.database import Database
 from app.db.faults import log_failure
 from app.db.models import ChatMessage, Presence, Seat, utcnow
-from app.realtime.bus import SOCIAL, EventBus
+from app.realtime.bus import CHAT, PRESENCE, EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound
 from app.rooms.model import aware
@@ -82,10 +82,10 @@ class Social:
                 raise NotFound("no such seat")
             session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
             await session.commit()
-        await self.bus.publish(room_id, SOCIAL)
+        await self.bus.publish(room_id, CHAT)
 
     async def messages(self, room_id: str) -> list[dict[str, Any]]:
-        """The room's last CHAT_SHOWN lines, oldest first."""
+        """The room's last CHAT_SHOWN lines, oldest first (``id`` grows with every line)."""
         return await self._chat.get(room_id, lambda: self._load_messages(room_id))
 
     async def _load_messages(self, room_id: str) -> list[dict[str, Any]]:
@@ -99,7 +99,7 @@ class Social:
                 )
             ).all()
         return [
-            {"seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
+            {"id": m.id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
             for m in reversed(rows)
         ]
 
@@ -120,7 +120,7 @@ class Social:
                 row.sockets = max(row.sockets + delta, 0)
                 row.seen_at = utcnow()
             await session.commit()
-        await self.bus.publish(room_id, SOCIAL)
+        await self.bus.publish(room_id, PRESENCE)
 
     async def present(self, room_id: str) -> frozenset[int]:
         """The seats with an open socket on some live instance."""
@@ -168,4 +168,4 @@ class Social:
             )
             rooms = stale.all()
         for room_id in rooms:
-            await self.bus.publish(room_id, SOCIAL)
+            await self.bus.publish(room_id, PRESENCE)

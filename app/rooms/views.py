@@ -1,14 +1,14 @@
 """What one seat (or a spectator) is shown of a room: the single source for API and web views.
 
 Everything here is built from the engine's per-seat views and the seat's own legal actions;
-the seed appears only once the game is over. :class:`Payloads` serves the JSON form of these
-payloads to the live sockets and the API, building and encoding each seat's payload once per
-change of the room rather than once per reader.
+the seed appears only once the game is over. :class:`Payloads` builds each seat's payload once
+per change of the room rather than once per reader, and each text made of it (the JSON the
+live sockets and the API send, the HTML fragments of ``app.web.delivery``) once per format.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,36 +93,57 @@ def encode(payload: dict[str, Any]) -> str:
 
 @dataclass
 class Built:
-    """The encoded payloads of one room as they were at one change, by seat."""
+    """What was built of one room as it was at one change: each seat's payload, and the texts
+    made from them (keyed by format and seat: the JSON encoding, the HTML fragment...)."""
 
     info: RoomInfo
+    live: LiveGame | None
     frozen: bytes | None  # a move replaces the frozen state (and moves the version with it)
     connected: frozenset[int]
-    texts: dict[int | None, str] = field(default_factory=dict)
+    payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    texts: dict[Hashable, str] = field(default_factory=dict)
 
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
         return self.info is info and self.frozen is (live.frozen if live else None) and self.connected == connected
 
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """The seat's payload; the first one asked for is built with every connected seat's
+        (the engine shares its public part between them)."""
+        if seat not in self.payloads:
+            wanted = [seat, *(s for s in sorted(self.connected) if s != seat and s not in self.payloads)]
+            self.payloads.update(seat_views(self.info, self.live, wanted, self.connected))
+        return self.payloads[seat]
+
+
+@dataclass
+class ChatBuilt:
+    """The texts made from one room's chat lines as they were at one change."""
+
+    messages: list[dict[str, Any]]
+    texts: dict[Hashable, str] = field(default_factory=dict)
+
 
 class Payloads:
-    """Each seat's encoded payload of the rooms changed most recently.
+    """Each seat's payload of the rooms changed most recently, and what is made from it.
 
     A move's payloads are wanted by every socket of its room and by the reply to the move. The
-    first to ask builds the payload of its own seat and of every connected seat at once (the
-    engine shares its public part between them) and encodes each once; the others get the text
-    as it is. An entry is used only while the room's facts and game state are the very objects
-    it was built from (a change replaces them, never edits them) and the same seats are
-    connected. The latest entries of at most ``held`` rooms are kept.
+    first to ask builds the payload of its own seat and of every connected seat at once; each
+    text made from a payload (``make``, once per format and seat: the JSON encoding here, the
+    HTML fragment in ``app.web.delivery``) is made once too, and the others get the text as it
+    is. An entry is used only while the room's facts and game state are the very objects it was
+    built from (a change replaces them, never edits them) and the same seats are connected.
+    Chat texts are kept the same way, for as long as the room's chat lines are the same list.
+    The latest entries of at most ``held`` rooms are kept.
     """
 
     def __init__(self, rooms: LiveGames, social: Social, held: int = ROOMS_HELD):
         self.rooms, self.social, self.held = rooms, social, held
         self._built: dict[str, Built] = {}  # least recently used first
+        self._chats: dict[str, ChatBuilt] = {}
 
     async def text(self, room_id: str, seat: int | None) -> str:
         """The JSON payload of ``seat`` (None: spectator) at the room's current version."""
-        info, live = await self.rooms.game_state(room_id)
-        return self.encoded(info, live, seat, await self.social.present(room_id))
+        return await self.made(room_id, ("json", seat), lambda built: encode(built.payload(seat)))
 
     async def text_at(self, room_id: str, seat: int | None, version: int) -> str:
         """The JSON payload of ``seat`` as it was at ``version`` (the first result of a resent
@@ -130,14 +151,36 @@ class Payloads:
         info, live = await self.rooms.game_at(room_id, version)
         return encode(seat_view(info, live, seat, await self.social.present(room_id)))
 
+    async def made(self, room_id: str, key: Hashable, make: Callable[[Built], str]) -> str:
+        """The text ``make`` makes of the room as it is now, made once per change and ``key``."""
+        info, live = await self.rooms.game_state(room_id)
+        return self.made_of(info, live, await self.social.present(room_id), key, make)
+
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
+        return self.made_of(info, live, connected, ("json", seat), lambda built: encode(built.payload(seat)))
+
+    def made_of(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int], key: Hashable,
+                make: Callable[[Built], str]) -> str:
         built = self._built.pop(info.id, None)
         if built is None or not built.current(info, live, connected):
-            built = Built(info, live.frozen if live else None, connected)
+            built = Built(info, live, live.frozen if live else None, connected)
         self._built[info.id] = built
         hold_at_most(self._built, self.held)
-        if seat not in built.texts:
-            wanted = [seat, *(s for s in sorted(connected) if s != seat and s not in built.texts)]
-            for s, payload in seat_views(info, live, wanted, connected).items():
-                built.texts[s] = encode(payload)
-        return built.texts[seat]
+        text = built.texts.get(key)
+        if text is None:
+            text = built.texts[key] = make(built)
+        return text
+
+    def chat_made_of(self, room_id: str, messages: list[dict[str, Any]], key: Hashable,
+                     make: Callable[[list[dict[str, Any]]], str]) -> str:
+        """The text ``make`` makes of the room's chat lines ``messages`` (the list that
+        ``Social.messages`` holds until the next change), made once per change and ``key``."""
+        built = self._chats.pop(room_id, None)
+        if built is None or built.messages is not messages:
+            built = ChatBuilt(messages)
+        self._chats[room_id] = built
+        hold_at_most(self._chats, self.held)
+        text = built.texts.get(key)
+        if text is None:
+            text = built.texts[key] = make(messages)
+        return text

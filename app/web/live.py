@@ -5,10 +5,10 @@ seat, none makes it a spectator's; a missing room or a token that holds no seat 
 before the socket is accepted. The handshake's ``Origin`` must be this server's own (or one
 listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past their cap
 (``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
-change published on the event bus, the viewer gets its current view: HTML fragments for the
-browser (swapped by id by htmx's ws extension) or, with ``format=json``, the same JSON payload
-as GET /api/rooms/<id>/view (built once per change for every connected seat,
-``app.rooms.views.Payloads``).
+change of the room or its game published on the event bus, the viewer gets its current view:
+HTML fragments for the browser (swapped by id by htmx's ws extension) or, with ``format=json``,
+the same JSON payload as GET /api/rooms/<id>/view; a change of presence or chat alone sends
+only a small frame (``app.web.delivery``, which builds each seat's frames once per change).
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
 size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
 failure while serving (the database down, say) closes the socket with 1011 and a reason.
@@ -28,7 +28,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.db.faults import log_failure, outage
 from app.rooms.errors import RoomError
 from app.rooms.live_games import LiveGames
-from app.web.render import render_room
+from app.web.delivery import Viewer
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -47,12 +47,6 @@ def origin_allowed(ws: WebSocket) -> bool:
     if origin.rstrip("/") in allowed:
         return True
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
-
-
-async def render_for(ws: WebSocket, room_id: str, seat: int | None, token: str | None, fmt: str) -> str:
-    if fmt == "json":
-        return await ws.app.state.payloads.text(room_id, seat)
-    return "".join(await render_room(ws.app.state.rooms, ws.app.state.social, room_id, seat, token))
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -90,7 +84,8 @@ async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | 
 async def serve(ws: WebSocket, service: LiveGames, room_id: str, seat: int | None, token: str | None, fmt: str):
     """Push the view until the viewer leaves; on a failure (the database down, say) close with
     1011 and a reason. The reader task is always cancelled and awaited, and presence undone."""
-    social = ws.app.state.social
+    social, delivery = ws.app.state.social, ws.app.state.delivery
+    viewer = Viewer(room_id, seat, token, fmt)
     present = False
     with service.bus.subscribe(room_id) as subscription:
         reader = asyncio.create_task(drain_incoming(ws, ws.app.state.settings.max_ws_message_bytes))
@@ -99,9 +94,10 @@ async def serve(ws: WebSocket, service: LiveGames, room_id: str, seat: int | Non
             if seat is not None:
                 await social.connected(room_id, seat)
                 present = True
-            await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
-            while await subscription.next() is not None:
-                await ws.send_text(await render_for(ws, room_id, seat, token, fmt))
+            await ws.send_text(await delivery.first(viewer))
+            while (change := await subscription.next()) is not None:
+                for frame in await delivery.frames(viewer, change):
+                    await ws.send_text(frame)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the viewer left (sending on a socket that is closing raises RuntimeError)
         except Exception as exc:

@@ -21,8 +21,8 @@ from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.live_games import LiveGames
 from app.rooms.model import check_action
-from app.rooms.social import Social
-from app.web.render import TEMPLATES_DIR, render_room, templates
+from app.web.delivery import Deliver, Delivery
+from app.web.render import TEMPLATES_DIR, templates
 
 router = APIRouter(include_in_schema=False)
 Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
@@ -116,10 +116,11 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
 
-async def room_page_for(request: Request, rooms: LiveGames, social: Social, room_id: str, seat: int | None,
+async def room_page_for(request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, seat: int | None,
                         token: str | None):
     await rooms.refresh(room_id)
-    main, chat = await render_room(rooms, social, room_id, seat, token)
+    main = await delivery.main(room_id, seat, token)
+    chat, _ = await delivery.chat_log(room_id, seat)
     info = await rooms.room(room_id)
     return templates.TemplateResponse(
         request,
@@ -129,8 +130,8 @@ async def room_page_for(request: Request, rooms: LiveGames, social: Social, room
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
-async def room_page(room_id: str, request: Request, rooms: Rooms, social: Chat):
-    return await room_page_for(request, rooms, social, room_id, None, None)
+async def room_page(room_id: str, request: Request, rooms: Rooms, delivery: Deliver):
+    return await room_page_for(request, rooms, delivery, room_id, None, None)
 
 
 @router.post("/rooms/{room_id}/join")
@@ -141,15 +142,17 @@ async def join_room(room_id: str, request: Request, lobby: Lobbying):
 
 
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
-async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat):
+async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver):
     seat = await rooms.seat_of(room_id, token)
-    return await room_page_for(request, rooms, social, room_id, seat, token)
+    return await room_page_for(request, rooms, delivery, room_id, seat, token)
 
 
-async def seat_form(request: Request, rooms: LiveGames, social: Social, room_id: str, token: str,
-                    operation: Operation) -> HTMLResponse:
+async def seat_form(request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, token: str,
+                    operation: Operation, room: bool = True) -> HTMLResponse:
     """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
-    or empty), the fresh room and the chat, each swapped in by id."""
+    or empty) and, if ``room``, the fresh room, each swapped in by id. The room is the very text
+    the seat's sockets are pushed (rendered once: ``app.web.delivery``); the chat is not sent,
+    as its new line reaches the page through the socket."""
     seat = await rooms.seat_of(room_id, token)
     form = await request.form()
     message = ""
@@ -157,62 +160,62 @@ async def seat_form(request: Request, rooms: LiveGames, social: Social, room_id:
         await operation(seat, form)
     except RoomError as exc:
         message = exc.message
-    main, chat = await render_room(rooms, social, room_id, seat, token)
     flash = templates.env.get_template("fragments/flash.html").render(message=message)
-    return HTMLResponse(flash + main + chat)
+    main = await delivery.main(room_id, seat, token) if room else ""
+    return HTMLResponse(flash + main)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
-async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def start(seat: int, form: Any) -> None:
         await lobby.start(room_id, seat)
 
-    return await seat_form(request, rooms, social, room_id, token, start)
+    return await seat_form(request, rooms, delivery, room_id, token, start)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
-async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def add(seat: int, form: Any) -> None:
         target = str(form.get("seat", ""))
         if target and whole_number(target) is None:
             raise BadRequest("choose a seat")
         await lobby.add_bot(room_id, seat, form.get("level"), whole_number(target))
 
-    return await seat_form(request, rooms, social, room_id, token, add)
+    return await seat_form(request, rooms, delivery, room_id, token, add)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
 async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request, rooms: Rooms, lobby: Lobbying,
-                     social: Chat):
+                     delivery: Deliver):
     async def remove(seat: int, form: Any) -> None:
         await lobby.remove_bot(room_id, seat, bot_seat)
 
-    return await seat_form(request, rooms, social, room_id, token, remove)
+    return await seat_form(request, rooms, delivery, room_id, token, remove)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
-async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, social: Chat):
+async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def toggle(seat: int, form: Any) -> None:
         await lobby.set_autopilot(room_id, seat, seat, form.get("level") or None)
 
-    return await seat_form(request, rooms, social, room_id, token, toggle)
+    return await seat_form(request, rooms, delivery, room_id, token, toggle)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
 async def replace_by_bot(room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying,
-                         social: Chat):
+                         delivery: Deliver):
     async def replace(seat: int, form: Any) -> None:
         await lobby.set_autopilot(room_id, seat, target, "strong")
 
-    return await seat_form(request, rooms, social, room_id, token, replace)
+    return await seat_form(request, rooms, delivery, room_id, token, replace)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)
-async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat):
+async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat, delivery: Deliver):
     async def post(seat: int, form: Any) -> None:
         await social.post(room_id, seat, form.get("text"))
 
-    return await seat_form(request, rooms, social, room_id, token, post)
+    return await seat_form(request, rooms, delivery, room_id, token, post, room=False)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/leave")
@@ -230,7 +233,7 @@ def resend_key(version: int, action: Any) -> str:
 
 
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
-async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, social: Chat):
+async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, delivery: Deliver):
     async def move(seat: int, form: Any) -> None:
         try:
             action = parse_json(str(form.get("action", "")))
@@ -242,7 +245,7 @@ async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Pl
             raise BadRequest("that request was malformed")
         await play.act(room_id, seat, action, version, resend_key(version, action))
 
-    return await seat_form(request, rooms, social, room_id, token, move)
+    return await seat_form(request, rooms, delivery, room_id, token, move)
 
 
 SWAGGER = "swagger-ui-5.35.0"

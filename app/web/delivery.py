@@ -1,0 +1,126 @@
+"""The delivery pipeline: what every viewer of a room is sent, built once per change.
+
+For each change of a room, each (seat, format) is built once (``app.rooms.views.Payloads``)
+and the same text goes to every socket of that seat, to the reply of its move and to its page;
+all spectators share one build. The HTML fragment is rendered from the same cached payload as
+the JSON. A change of presence or chat alone sends no view: presence goes out as the presence
+strip alone (HTML, swapped in out of band) or ``{"event": "presence", "connected": [...]}``
+(JSON), a chat line as that line appended to the chat log (HTML) or ``{"event": "chat",
+"messages": [...]}`` (JSON). Each :class:`Viewer` remembers the last chat line it was sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from app.realtime.bus import Change
+from app.rooms.social import Social
+from app.rooms.views import Built, Payloads, encode
+from app.web.render import chat_lines_fragment, chat_log_fragment, main_fragment, presence_fragment
+
+HTML, JSON = "html", "json"
+
+
+@dataclass
+class Viewer:
+    """One socket's reader: its room, seat (None: spectator), token, format and the id of the
+    last chat line it was sent."""
+
+    room_id: str
+    seat: int | None
+    token: str | None
+    format: str
+    chat_seen: int = 0
+
+
+def last_id(messages: list[dict[str, Any]]) -> int:
+    return messages[-1]["id"] if messages else 0
+
+
+class Delivery:
+    def __init__(self, payloads: Payloads, social: Social):
+        self.payloads, self.social = payloads, social
+
+    async def main(self, room_id: str, seat: int | None, token: str | None) -> str:
+        """The seat's ``#room-main`` as the room is now (a page, a form's reply, a push)."""
+        return await self.payloads.made(
+            room_id, (HTML, seat), lambda built: main_fragment(built.payload(seat), seat, token)
+        )
+
+    async def chat_log(self, room_id: str, seat: int | None) -> tuple[str, int]:
+        """The whole ``#chat-log`` as the seat sees it, and the id of its last line."""
+        messages = await self.social.messages(room_id)
+        text = self.payloads.chat_made_of(room_id, messages, ("log", seat), lambda m: chat_log_fragment(m, seat))
+        return text, last_id(messages)
+
+    async def view(self, viewer: Viewer) -> str:
+        if viewer.format == JSON:
+            return await self.payloads.text(viewer.room_id, viewer.seat)
+        return await self.main(viewer.room_id, viewer.seat, viewer.token)
+
+    async def first(self, viewer: Viewer) -> str:
+        """What a socket is sent when it opens: the whole view (HTML: and the chat log)."""
+        view = await self.view(viewer)
+        if viewer.format == JSON:
+            viewer.chat_seen = last_id(await self.social.messages(viewer.room_id))
+            return view
+        chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat)
+        return view + chat
+
+    async def frames(self, viewer: Viewer, change: Change) -> list[str]:
+        """What a socket is sent for a change: the view if the room or its game changed (or
+        events were missed), else the presence strip if presence changed; new chat lines."""
+        frames = []
+        if change.version is not None or change.everything:
+            frames.append(await self.view(viewer))
+        elif change.presence:
+            frames.append(await self.presence(viewer))
+        if change.everything and viewer.format == HTML:
+            chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat)
+            frames.append(chat)
+        elif change.chat or change.everything:
+            chat = await self.chat_lines(viewer)
+            if chat:
+                frames.append(chat)
+        return ["".join(frames)] if viewer.format == HTML and frames else frames
+
+    async def presence(self, viewer: Viewer) -> str:
+        seat, token = viewer.seat, viewer.token
+        if viewer.format == JSON:
+            return await self.payloads.made(viewer.room_id, ("presence", JSON), presence_event)
+        return await self.payloads.made(viewer.room_id, ("presence", HTML, seat), lambda built: presence_fragment(
+            built.info.public(), built.info.status, built.connected, seat, token))
+
+    async def chat_lines(self, viewer: Viewer) -> str | None:
+        """The chat lines after the last one the viewer was sent (HTML: the whole log if it had
+        none, replacing "no messages yet"), or None if there are none."""
+        messages = await self.social.messages(viewer.room_id)
+        seen, seat = viewer.chat_seen, viewer.seat
+        viewer.chat_seen = last_id(messages)
+        if viewer.chat_seen <= seen:
+            return None
+        if viewer.format == JSON:
+            key, make = ("lines", JSON, seen), lambda m: encode({"event": "chat", "messages": after(m, seen)})
+        elif seen == 0:
+            key, make = ("log", seat), lambda m: chat_log_fragment(m, seat)
+        else:
+            key, make = ("lines", HTML, seat, seen), lambda m: chat_lines_fragment(after(m, seen), seat)
+        return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
+
+
+def after(messages: list[dict[str, Any]], seen: int) -> list[dict[str, Any]]:
+    return [m for m in messages if m["id"] > seen]
+
+
+def presence_event(built: Built) -> str:
+    return encode({"event": "presence", "connected": sorted(built.connected)})
+
+
+def delivery(request: Request) -> Delivery:
+    return request.app.state.delivery
+
+
+Deliver = Annotated[Delivery, Depends(delivery)]

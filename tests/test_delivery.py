@@ -1,0 +1,192 @@
+"""The delivery pipeline (``app.web.delivery``): for each change of a room, each (seat, format)
+is built once and shared by every socket of that seat, every spectator, the mover's reply and
+the JSON answers; presence and chat changes go out as small frames that carry no view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+
+import httpx
+from websockets.asyncio.client import connect
+
+import app.rooms.views as views_module
+import app.web.delivery as delivery_module
+from tests.conftest import auth
+from tests.test_live_server import make_room, ws_url
+from tests.test_sockets import in_process_server
+
+HTML = {"accept": "text/html"}
+
+
+class Listener:
+    """One socket's frames, read as they come."""
+
+    def __init__(self, ws, fmt: str):
+        self.ws, self.format, self.frames = ws, fmt, []
+        self.arrived = asyncio.Event()
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            self.frames.append(text)
+            self.arrived.set()
+
+    async def until(self, test, timeout: float = 10.0) -> str:
+        """The first frame (from now on, or already read) that passes ``test``."""
+        async def wait():
+            seen = 0
+            while True:
+                for frame in self.frames[seen:]:
+                    if test(frame):
+                        return frame
+                seen = len(self.frames)
+                self.arrived.clear()
+                await self.arrived.wait()
+        return await asyncio.wait_for(wait(), timeout)
+
+    def shows(self, version: int):
+        if self.format == "json":
+            return lambda frame: json.loads(frame).get("version") == version
+        return lambda frame: f'data-version="{version}"' in frame
+
+
+class Counting:
+    """Counts each seat's payload builds, HTML renders and JSON encodings."""
+
+    def __init__(self, monkeypatch):
+        self.counts: Counter = Counter()
+        seat_views, main_fragment, encode = (
+            views_module.seat_views, delivery_module.main_fragment, views_module.encode
+        )
+
+        def counted_seat_views(info, live, seats, connected=frozenset()):
+            seats = list(seats)
+            self.counts.update(("payload", seat) for seat in seats)
+            return seat_views(info, live, seats, connected)
+
+        def counted_main_fragment(payload, seat, token):
+            self.counts["html", seat] += 1
+            return main_fragment(payload, seat, token)
+
+        def counted_encode(payload):
+            self.counts["json", payload.get("seat", payload.get("event"))] += 1
+            return encode(payload)
+
+        monkeypatch.setattr(views_module, "seat_views", counted_seat_views)
+        monkeypatch.setattr(delivery_module, "main_fragment", counted_main_fragment)
+        monkeypatch.setattr(views_module, "encode", counted_encode)
+
+
+async def quiet(listeners: list[Listener], gap: float = 0.5) -> None:
+    """Wait until no socket has been sent anything for ``gap`` seconds."""
+    while True:
+        before = sum(len(lis.frames) for lis in listeners)
+        await asyncio.sleep(gap)
+        if sum(len(lis.frames) for lis in listeners) == before:
+            return
+
+
+async def open_sockets(base, room_id, plan) -> list[tuple[int | None, Listener]]:
+    headers = {"Origin": base}
+    opened = []
+    for token, seat, fmt, count in plan:
+        for _ in range(count):
+            ws = await connect(ws_url(base, room_id, token, fmt), additional_headers=headers)
+            opened.append((seat, Listener(ws, fmt)))
+    return opened
+
+
+async def close_all(opened) -> None:
+    for _, lis in opened:
+        await lis.ws.close()
+        lis.task.cancel()
+
+
+async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(sqlite_url, monkeypatch):
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        room_id, tokens = await make_room(client)
+        mover = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        other = 1 - mover
+        opened = await open_sockets(base, room_id, [
+            (tokens[mover], mover, "html", 3), (tokens[mover], mover, "json", 2),
+            (tokens[other], other, "html", 2), (tokens[other], other, "json", 2),
+            (None, None, "html", 30), (None, None, "json", 3),
+        ])
+        try:
+            await asyncio.gather(*(lis.until(lis.shows(0)) for _, lis in opened))
+            await quiet([lis for _, lis in opened])
+            counting = Counting(monkeypatch)
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[mover]))).json()
+            action = next(a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika")
+            reply = await client.post(f"/rooms/{room_id}/seat/{tokens[mover]}/act", headers=HTML,
+                                      data={"action": json.dumps(action), "version": "0"})
+            assert 'data-version="1"' in reply.text
+            pushed = await asyncio.gather(*(lis.until(lis.shows(1)) for _, lis in opened))
+            await quiet([lis for _, lis in opened])
+        finally:
+            await close_all(opened)
+    assert dict(counting.counts) == {
+        **{("payload", seat): 1 for seat in (mover, other, None)},
+        **{("html", seat): 1 for seat in (mover, other, None)},
+        **{("json", seat): 1 for seat in (mover, other, None)},
+    }, "one payload, one HTML render and one JSON text per seat, whatever the sockets"
+    by_seat: dict = {}
+    for (seat, lis), frame in zip(opened, pushed):
+        by_seat.setdefault((seat, lis.format), set()).add(frame)
+    assert all(len(frames) == 1 for frames in by_seat.values()), "every socket of a seat gets the same text"
+    main = next(iter(by_seat[mover, "html"]))
+    assert main in reply.text, "the mover's reply is the very render its sockets were pushed"
+    assert "chat-log" not in main, "a move re-sends no chat"
+
+
+async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(sqlite_url, monkeypatch):
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        room_id, tokens = await make_room(client)
+        opened = await open_sockets(base, room_id, [
+            (tokens[1], 1, "html", 2), (tokens[1], 1, "json", 1), (None, None, "html", 2), (None, None, "json", 1),
+        ])
+        listeners = [lis for _, lis in opened]
+        try:
+            await asyncio.gather(*(lis.until(lis.shows(0)) for lis in listeners))
+            await quiet(listeners)
+            counting = Counting(monkeypatch)
+            marks = [len(lis.frames) for lis in listeners]
+            late = await open_sockets(base, room_id, [(tokens[0], 0, "json", 1)])
+            opened += late
+            await late[0][1].until(late[0][1].shows(0))
+            await quiet(listeners)
+            presence = [lis.frames[mark:] for lis, mark in zip(listeners, marks)]
+            assert all(len(frames) == 1 for frames in presence), presence
+            for lis, (frame,) in zip(listeners, presence):
+                if lis.format == "json":
+                    assert json.loads(frame) == {"event": "presence", "connected": [0, 1]}
+                else:
+                    assert frame.startswith('<ul id="presence" class="presence"') and 'hx-swap-oob="true"' in frame
+                    assert "room-main" not in frame and "Your turn" not in frame and len(frame) < 2000
+                    assert frame.count('class="online"') == 2
+            assert not [key for key in counting.counts if key[0] == "html"], "a presence change renders no view"
+
+            chat_url = f"/rooms/{room_id}/seat/{tokens[1]}/chat"
+            assert 'class="flash' in (await client.post(chat_url, data={"text": "first"}, headers=HTML)).text
+            await quiet(listeners)
+            marks = [len(lis.frames) for lis in listeners]
+            counting.counts.clear()
+            reply = await client.post(chat_url, data={"text": "second <b>line</b>"}, headers=HTML)
+            assert "room-main" not in reply.text and "chat-log" not in reply.text, "the line comes by the socket"
+            await quiet(listeners)
+        finally:
+            await close_all(opened)
+    chat = [lis.frames[mark:] for lis, mark in zip(listeners, marks)]
+    assert all(len(frames) == 1 for frames in chat), chat
+    for (seat, lis), (frame,) in zip(opened, chat):
+        if lis.format == "json":
+            event = json.loads(frame)
+            assert event["event"] == "chat" and "view" not in event
+            assert [(m["seat"], m["text"]) for m in event["messages"]] == [(1, "second <b>line</b>")]
+        else:
+            assert frame.startswith('<ol id="chat-log" hx-swap-oob="beforeend">') and frame.count("<li") == 1
+            assert "second &lt;b&gt;line&lt;/b&gt;" in frame and "first" not in frame and "room-main" not in frame
+            assert ('class="mine"' in frame) == (seat == 1)
+    assert not [key for key in counting.counts if key[0] in ("payload", "html")], "a chat line builds no view"
