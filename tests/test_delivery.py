@@ -133,7 +133,7 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
         **{("json", seat): 1 for seat in (mover, other, None)},
     }, "one payload, one HTML render and one JSON text per seat, whatever the sockets"
     by_seat: dict = {}
-    for (seat, lis), frame in zip(opened, pushed):
+    for (seat, lis), frame in zip(opened, pushed, strict=True):
         by_seat.setdefault((seat, lis.format), set()).add(frame)
     assert all(len(frames) == 1 for frames in by_seat.values()), "every socket of a seat gets the same text"
     main = next(iter(by_seat[mover, "html"]))
@@ -157,9 +157,9 @@ async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(s
             opened += late
             await late[0][1].until(late[0][1].shows(0))
             await quiet(listeners)
-            presence = [lis.frames[mark:] for lis, mark in zip(listeners, marks)]
+            presence = [lis.frames[mark:] for lis, mark in zip(listeners, marks, strict=True)]
             assert all(len(frames) == 1 for frames in presence), presence
-            for lis, (frame,) in zip(listeners, presence):
+            for lis, (frame,) in zip(listeners, presence, strict=True):
                 if lis.format == "json":
                     assert json.loads(frame) == {"event": "presence", "connected": [0, 1]}
                 else:
@@ -178,9 +178,9 @@ async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(s
             await quiet(listeners)
         finally:
             await close_all(opened)
-    chat = [lis.frames[mark:] for lis, mark in zip(listeners, marks)]
+    chat = [lis.frames[mark:] for lis, mark in zip(listeners, marks, strict=True)]
     assert all(len(frames) == 1 for frames in chat), chat
-    for (seat, lis), (frame,) in zip(opened, chat):
+    for (seat, lis), (frame,) in zip(opened, chat, strict=True):
         if lis.format == "json":
             event = json.loads(frame)
             assert event["event"] == "chat" and "view" not in event

@@ -17,8 +17,8 @@ import orjson
 from app.games.base import Game, State, visible_log
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
-from app.rooms.model import LiveGame, RoomInfo, with_names
 from app.rooms.live_games import LiveGames
+from app.rooms.model import LiveGame, RoomInfo, with_names
 from app.rooms.social import Social
 
 LOG_TAIL = 30
