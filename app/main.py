@@ -31,12 +31,12 @@ from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
 from app.rooms.social import Social
-from app.web.delivery import Delivery
 from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
 from app.web.caps import SocketCaps
+from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 from app.web.render import error_page

@@ -104,9 +104,9 @@ class RoomCache(Generic[T]):
         if (version < 0) != self.social:
             return
         written = self._written.pop(room_id, None)
-        held = self._values.get(room_id)
-        versioned = held is not None and self.version is not None and version >= 0
-        if versioned and (version < self.version(held) or version == written):
+        held, version_of = self._values.get(room_id), self.version
+        current = version_of(held) if held is not None and version_of is not None and version >= 0 else None
+        if current is not None and (version < current or version == written):
             return  # the held value already reflects this change
         self.invalidate(room_id)
 
@@ -136,8 +136,9 @@ class RoomCache(Generic[T]):
         self._values.put(room_id, value, self.in_play(value) or self.bus.watched(room_id))
 
     async def get(self, room_id: str, load: Callable[[], Awaitable[T]]) -> T:
-        if room_id in self._values:
-            return self._values.get(room_id)
+        held = self._values.get(room_id)
+        if held is not None:
+            return held
         pending = self._loading.get(room_id)
         if pending is not None:
             try:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.database import Database
@@ -94,7 +94,7 @@ class Social:
                 await session.exec(
                     select(ChatMessage)
                     .where(ChatMessage.room_id == room_id)
-                    .order_by(ChatMessage.id.desc())
+                    .order_by(col(ChatMessage.id).desc())
                     .limit(CHAT_SHOWN)
                 )
             ).all()
@@ -154,7 +154,7 @@ class Social:
         async with self.db.write() as session:
             await session.exec(
                 update(Presence)
-                .where(Presence.instance == self.instance, Presence.sockets > 0)
+                .where(col(Presence.instance) == self.instance, col(Presence.sockets) > 0)
                 .values(seen_at=now)
             )
             await session.commit()

@@ -11,6 +11,7 @@ strip alone (HTML, swapped in out of band) or ``{"event": "presence", "connected
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -82,9 +83,9 @@ class Delivery:
             chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat)
             frames.append(chat)
         elif change.chat or change.everything:
-            chat = await self.chat_lines(viewer)
-            if chat:
-                frames.append(chat)
+            lines = await self.chat_lines(viewer)
+            if lines:
+                frames.append(lines)
         return ["".join(frames)] if viewer.format == HTML and frames else frames
 
     async def presence(self, viewer: Viewer) -> str:
@@ -102,6 +103,8 @@ class Delivery:
         viewer.chat_seen = last_id(messages)
         if viewer.chat_seen <= seen:
             return None
+        key: Hashable
+        make: Callable[[list[dict[str, Any]]], str]
         if viewer.format == JSON:
             key, make = ("lines", JSON, seen), lambda m: encode({"event": "chat", "messages": after(m, seen)})
         elif seen == 0:

@@ -1,6 +1,7 @@
 """HTML routes: lobby, room pages (spectator and seat), forms for create/join/start/leave/act,
-the rules pages and the API's Swagger UI at /docs. A seat page lives at ``/rooms/<id>/seat/<token>``: that private link is the
-player's identity in the browser (one per tab, so one person can test several seats).
+the rules pages and the API's Swagger UI at /docs. A seat page lives at
+``/rooms/<id>/seat/<token>``: that private link is the player's identity in the browser (one
+per tab, so one person can test several seats).
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ async def room_page(room_id: str, request: Request, rooms: Rooms, delivery: Deli
 @router.post("/rooms/{room_id}/join")
 async def join_room(room_id: str, request: Request, lobby: Lobbying):
     form = await request.form()
-    seat, token, _ = await lobby.join(room_id, form.get("name", ""))
+    _, token, _ = await lobby.join(room_id, form.get("name", ""))
     return RedirectResponse(seat_url(room_id, token), status_code=303)
 
 
