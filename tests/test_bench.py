@@ -8,26 +8,29 @@ import json
 
 import pytest
 
-from app.bench import footprint
+from app.bench import footprint, sweep
 from app.bench.command import main
 from app.bench.footprint import fill
+from app.bench.sweep import rooms_held
 from tests.conftest import running_app
 
 STEP_KEYS = {
     "rooms", "period_s", "moves", "moves_per_second", "p50_ms", "p95_ms", "p99_ms", "service_p95_ms",
     "errors", "messages", "mean_message_bytes", "client_cpu_percent", "server_cpu_percent",
-    "server_cpu_ms_per_room_s", "server_rss_mb", "server_rss_kb_per_room", "load_average",
+    "server_cpu_ms_per_room_s", "server_rss_mb", "server_rss_kb_per_room", "load_average", "server_cpu_s",
 }
 
 
-def test_a_small_run_writes_every_figure(tmp_path, capsys):
+def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sweep, "STOP_P95_MS", float("inf"))  # a loaded machine must not cut the sweep short
     assert main([
-        "--targets", "sqlite,baseline", "--rooms", "2,3", "--step-seconds", "2", "--warmup", "0.5",
-        "--period", "0.5", "--saturation-rooms", "2", "--out", str(tmp_path),
+        "--targets", "sqlite,baseline", "--clients", "html,json", "--rooms", "2,3", "--step-seconds", "2",
+        "--warmup", "0.5", "--period", "0.5", "--saturation-rooms", "2", "--spectators", "3",
+        "--spectator-seconds", "1.5", "--out", str(tmp_path),
     ]) == 0
     report = json.loads((tmp_path / "server.json").read_text())
-    assert report["format"] == "troika-arena-bench-server/1"
-    assert set(report["targets"]) == {"sqlite", "baseline"}
+    assert report["format"] == "troika-arena-bench-server/2"
+    assert list(report["targets"]) == ["sqlite/html", "sqlite/json", "baseline/html", "baseline/json"]
     for result in report["targets"].values():
         assert [step["rooms"] for step in result["steps"]] == [2, 3]
         for step in [result["saturation"], *result["steps"]]:
@@ -37,9 +40,23 @@ def test_a_small_run_writes_every_figure(tmp_path, capsys):
             assert step["p50_ms"] <= step["p95_ms"] <= step["p99_ms"]
         assert isinstance(result["max_rooms_at_target"], int)
         assert result["idle_bytes_per_room"] is not None
-    assert report["targets"]["sqlite"]["restart_s"] > 0
-    assert set(report["ratios"]["sqlite"]) == {"saturation_moves_per_second", "max_rooms_at_target"}
-    assert "| sqlite |" in capsys.readouterr().out
+    html = report["targets"]["sqlite/html"]
+    assert html["saturation"]["mean_message_bytes"] > 10_000, "browsers are sent the HTML fragments"
+    assert report["targets"]["sqlite/json"]["restart_s"] > 0
+    for key in ("sqlite/html", "sqlite/json"):
+        assert set(report["ratios"][key]) == {"saturation_moves_per_second", "max_rooms_at_target"}
+        case = report["targets"][key]["spectators"]
+        assert case["0"]["moves"] > 0 and case["3"]["moves"] > 0 and case["ratio"] > 0
+        assert case["0"]["errors"] == {} == case["3"]["errors"]
+    out = capsys.readouterr().out
+    assert "| sqlite/html |" in out and "| baseline/json |" in out
+
+
+def test_rooms_are_held_only_if_every_step_up_to_them_met_the_target():
+    steps = [{"rooms": n, "p95_ms": p95, "errors": {}} for n, p95 in ((200, 40), (400, 214), (600, 46), (800, 900))]
+    assert rooms_held(steps) == 200, "600 passed, but 400 before it missed"
+    assert rooms_held([{"rooms": 10, "p95_ms": 150, "errors": {}}]) == 0
+    assert rooms_held([{"rooms": 10, "p95_ms": 50, "errors": {"http 500": 1}}]) == 0
 
 
 @pytest.mark.parametrize("option", [["--saturation-rooms", "0"], ["--rooms", "10,0"]])

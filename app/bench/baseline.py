@@ -1,9 +1,11 @@
 """The bare fan-out baseline: the arena's room API and websocket, with no rules behind them.
 
 It speaks the subset of the arena's protocol the load generator uses (create, join, start,
-act, ``/ws/rooms/<id>``) on the same stack (uvicorn, Starlette websockets, JSON), but a move
-only bumps the room's version and pushes one prepared message of ``BENCH_PAYLOAD_BYTES``
-bytes to every socket of the room: no rules, no rendering, no database. The ratio of the
+act as JSON or as the page's form, ``/ws/rooms/<id>`` as JSON with ``format=json`` or else as
+the page's HTML fragment) on the same stack (uvicorn, Starlette websockets), but a move only
+bumps the room's version and pushes one message of ``BENCH_PAYLOAD_BYTES`` bytes (each
+format's built once per move and seat) to every socket of the room: no rules, no templates, no
+database. The ratio of the
 arena's figures to these is the cost of the product itself.
 """
 
@@ -17,7 +19,7 @@ from itertools import count
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -31,11 +33,20 @@ SEATS = 4
 class BareRoom:
     version: int = 0
     joined: int = 1
-    sockets: dict[WebSocket, int] = field(default_factory=dict)
+    sockets: dict[WebSocket, tuple[int, bool]] = field(default_factory=dict)  # seat, html
 
 
 rooms: dict[str, BareRoom] = {}
 room_ids = count()
+
+
+def html_message(version: int, seat: int) -> str:
+    """The page's ``#room-main`` fragment padded to PAYLOAD_BYTES, with a pass form for the
+    seat to act."""
+    form = ('<form class="act"><input type="hidden" name="action" value="{&#34;type&#34;:&#34;pass&#34;}">'
+            '<button>Pass</button></form>') if seat == version % SEATS else ""
+    head = f'<div id="room-main" data-version="{version}" data-status="playing">{form}<p>'
+    return head + "x" * max(PAYLOAD_BYTES - len(head) - 10, 0) + "</p></div>"
 
 
 def message(version: int, seat: int) -> str:
@@ -63,25 +74,40 @@ async def start(request: Request) -> JSONResponse:
     return JSONResponse({"status": "playing"})
 
 
+async def push(room: BareRoom) -> None:
+    room.version += 1
+    built: dict[tuple[int, bool], str] = {}
+    for ws, (seat, html) in list(room.sockets.items()):
+        if (seat, html) not in built:
+            built[seat, html] = (html_message if html else message)(room.version, seat)
+        try:
+            await ws.send_text(built[seat, html])
+        except (WebSocketDisconnect, RuntimeError):
+            room.sockets.pop(ws, None)
+
+
 async def act(request: Request) -> JSONResponse:
     room = rooms[request.path_params["room_id"]]
     await request.json()
-    room.version += 1
-    for ws, seat in list(room.sockets.items()):
-        try:
-            await ws.send_text(message(room.version, seat))
-        except (WebSocketDisconnect, RuntimeError):
-            room.sockets.pop(ws, None)
+    await push(room)
     return JSONResponse({"version": room.version, "duplicate": False})
+
+
+async def act_form(request: Request) -> HTMLResponse:
+    room = rooms[request.path_params["room_id"]]
+    await request.form()
+    await push(room)
+    return HTMLResponse(html_message(room.version, int(request.path_params["token"])))
 
 
 async def socket(ws: WebSocket) -> None:
     room = rooms[ws.path_params["room_id"]]
     seat = int(ws.query_params.get("token", "0"))
+    html = ws.query_params.get("format") != "json"
     await ws.accept()
-    room.sockets[ws] = seat
+    room.sockets[ws] = seat, html
     try:
-        await ws.send_text(message(room.version, seat))
+        await ws.send_text((html_message if html else message)(room.version, seat))
         while (await ws.receive())["type"] != "websocket.disconnect":
             pass
     finally:
@@ -106,6 +132,7 @@ app = Starlette(
         Route("/api/rooms/{room_id}/seats", join, methods=["POST"]),
         Route("/api/rooms/{room_id}/start", start, methods=["POST"]),
         Route("/api/rooms/{room_id}/actions", act, methods=["POST"]),
+        Route("/rooms/{room_id}/seat/{token}/act", act_form, methods=["POST"]),
         WebSocketRoute("/ws/rooms/{room_id}", socket),
     ]
 )

@@ -23,7 +23,15 @@ def numbers(text: str) -> tuple[int, ...]:
 
 def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--targets", default="sqlite,postgres,baseline",
-                   help="comma-separated among sqlite, postgres, baseline (default: all three)")
+                   help="comma-separated among sqlite, postgres, baseline (default: all three); "
+                        "kind:clients (postgres:json) runs that target with those clients only")
+    p.add_argument("--clients", default="json",
+                   help="json (programs' sockets), html (browsers' sockets, read as htmx reads them) "
+                        "or html,json: each target with each, side by side (default json)")
+    p.add_argument("--spectators", type=int, default=Config.spectators,
+                   help="spectators of the spectator case (CPU per move in one room, against none; 0: skip)")
+    p.add_argument("--spectator-seconds", type=float, default=Config.spectator_seconds,
+                   help="measured seconds of each half of the spectator case")
     p.add_argument("--rooms", type=numbers, default=Config.rooms,
                    help="room counts to sweep, comma-separated (default 50,...,1000)")
     p.add_argument("--step-seconds", type=float, default=Config.seconds, help="measured seconds per step")
@@ -36,9 +44,14 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 def server_bench(args: argparse.Namespace) -> int:
+    if not set(args.clients.split(",")) <= {"json", "html"}:
+        print("--clients: json, html or html,json")
+        return 2
     config = Config(
         targets=tuple(args.targets.split(",")), rooms=args.rooms, seconds=args.step_seconds,
         warmup=args.warmup, period=args.period, saturation_rooms=args.saturation_rooms, url=args.url,
+        clients=tuple(args.clients.split(",")), spectators=args.spectators,
+        spectator_seconds=args.spectator_seconds,
     )
     report = run(config)
     args.out.mkdir(parents=True, exist_ok=True)

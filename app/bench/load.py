@@ -1,10 +1,13 @@
 """The load generator: rooms of real websocket clients playing legal moves at a fixed rate.
 
-Every seat of a room holds a JSON websocket (``?format=json&token=...`` with an ``Origin``
-header) and keeps the newest view it received. Each room moves on its own clock, one move
-every ``period`` seconds from a random phase: an open model, the schedule never waits for the
-server. At its time a move is chosen among the legal actions of a seat that is to act, and
-posted; it is done when every seat of the room has received a view at the new version.
+Every seat of a room holds a websocket and keeps the newest view it received: a JSON one
+(``?format=json&token=...`` with an ``Origin`` header), or with ``clients="html"`` a browser's
+(:mod:`app.bench.browser`: the page's own URL and headers, every frame parsed as an HTML
+fragment and swapped by id, as htmx's websocket extension does, moves posted as its forms).
+Each room moves on its own clock, one move every ``period`` seconds from a random phase: an
+open model, the schedule never waits for the server. At its time a move is chosen among the
+legal actions of a seat that is to act, and posted; it is done when every seat of the room
+has received a view at the new version.
 Latency is measured from the scheduled time (so a backlog counts, no coordinated omission)
 and, separately, from the submission. A room whose game ends is replaced by a fresh one
 (setting it up is not measured). ``period`` 0 is the closed loop used to measure capacity:
@@ -24,6 +27,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.bench import browser
 from app.bench.poster import Poster, PosterError
 
 DELIVERY_TIMEOUT = 10.0
@@ -46,7 +50,7 @@ class Tally:
 
 
 class Seat:
-    def __init__(self, room: "Room", seat: int, token: str):
+    def __init__(self, room: Room, seat: int, token: str | None):
         self.room, self.seat, self.token = room, seat, token
         self.view: dict[str, Any] = {}
         self.ws: ClientConnection | None = None
@@ -58,11 +62,12 @@ class Seat:
 
     async def read(self) -> None:
         assert self.ws is not None
+        html = self.room.driver.clients == "html"
         async for text in self.ws:
             self.room.tally.messages += 1
             self.room.tally.message_bytes += len(text)
-            view = orjson.loads(text)
-            if view.get("version", -1) >= self.version:
+            view = browser.read_frame(text) if html else orjson.loads(text)
+            if view is not None and view.get("version", -1) >= self.version:
                 # only what the driver uses: whole views held by thousands of seats made the
                 # driver's own garbage collections long enough to show in the latencies
                 self.view = {key: view.get(key) for key in ("version", "status", "legal_actions")}
@@ -72,10 +77,11 @@ class Seat:
 class Room:
     """One room of ``seats`` players: its setup, its sockets and its move loop."""
 
-    def __init__(self, driver: "Driver", index: int):
+    def __init__(self, driver: Driver, index: int):
         self.driver, self.index = driver, index
         self.id = ""
         self.seats: list[Seat] = []
+        self.spectators: list[Seat] = []
         self.changed = asyncio.Event()
         self.tally = driver.tally
         self.random = random.Random(index)
@@ -90,15 +96,15 @@ class Room:
             tokens.append((await self.driver.setup(f"/api/rooms/{self.id}/seats", json={"name": f"P{n}"}))["token"])
         await self.driver.setup(f"/api/rooms/{self.id}/start", headers=self.auth(tokens[0]))
         self.seats = [Seat(self, n, token) for n, token in enumerate(tokens)]
-        for seat in self.seats:
-            url = f"{self.driver.ws_base}/ws/rooms/{self.id}?format=json&token={seat.token}"
-            seat.ws = await connect(url, origin=self.driver.base, max_size=2**22, ping_interval=None)
+        self.spectators = [Seat(self, -1, None) for _ in range(self.driver.spectators)]
+        for seat in self.seats + self.spectators:
+            seat.ws = await self.driver.connect(self.id, seat.token)
             seat.reader = asyncio.create_task(seat.read())
         await self.settled(0, time.monotonic() + DELIVERY_TIMEOUT)
 
     async def close(self) -> None:
         await self.poster.close()
-        for seat in self.seats:
+        for seat in self.seats + self.spectators:
             if seat.reader:
                 seat.reader.cancel()
             if seat.ws:
@@ -109,15 +115,16 @@ class Room:
         return {"authorization": f"Bearer {token}"}
 
     async def settled(self, version: int, deadline: float) -> bool:
-        """Wait until every seat holds a view at ``version`` or later; False on timeout."""
-        while min(seat.version for seat in self.seats) < version:
+        """Wait until every seat (and spectator) holds a view at ``version`` or later; False on
+        timeout."""
+        while min(seat.version for seat in self.seats + self.spectators) < version:
             self.changed.clear()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
             try:
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return False
         return True
 
@@ -132,32 +139,58 @@ class Room:
         seat = self.random.choice(ready)
         return seat, self.random.choice(seat.view["legal_actions"])["action"], seat.version
 
+    async def ask_legal_actions(self) -> tuple[Seat, dict[str, Any], int] | None:
+        """A browser seat awaited only through the forms the page's script fills (campaigns,
+        attacks) reads its options from GET /legal-actions, as that script does."""
+        awaited = [s for s in self.seats if "legal_actions" in s.view and s.view["legal_actions"] is None]
+        if not awaited:
+            return None
+        seat = self.random.choice(awaited)
+        reply = await self.driver.http.get(f"/api/rooms/{self.id}/legal-actions", headers=self.auth(seat.token))
+        body = reply.json() if reply.status_code == 200 else {}
+        if not body.get("legal_actions"):
+            return None
+        return seat, self.random.choice(body["legal_actions"])["action"], body["version"]
+
     async def move(self, scheduled: float) -> None:
         """Make one move and wait for it to reach every seat; record its latency."""
-        choice = self.choose()
+        choice = self.choose() or await self.ask_legal_actions()
         if choice is None:
             self.tally.error("no legal action")
             return
         seat, action, version = choice
         submitted = time.monotonic()
         try:
-            status, reply = await self.poster.post(
-                f"/api/rooms/{self.id}/actions", {"version": version, "action": action}, seat.token
-            )
+            status, reached = await self.post(seat, action, version)
         except PosterError as exc:
             self.tally.error(str(exc))
             return
-        if status != 200:
-            self.tally.error(f"http {status}")
+        if status != 200 or reached is None:
+            self.tally.error(f"http {status}" if status != 200 else "refused")
             await self.settled(max(s.version for s in self.seats), submitted + DELIVERY_TIMEOUT)
             return
-        if not await self.settled(reply["version"], submitted + DELIVERY_TIMEOUT):
+        if not await self.settled(reached, submitted + DELIVERY_TIMEOUT):
             self.tally.error("delivery timeout")
             return
         done = time.monotonic()
         if self.driver.measuring:
             self.tally.latencies.append(done - scheduled)
             self.tally.service.append(done - submitted)
+
+    async def post(self, seat: Seat, action: dict[str, Any], version: int) -> tuple[int, int | None]:
+        """Post the move as JSON, or as the browser's form; the status and the version it
+        reached (None if it was refused: an HTML reply says so in its flash, at the old version)."""
+        if self.driver.clients == "html":
+            status, reply = await self.poster.post_form(
+                f"/rooms/{self.id}/seat/{seat.token}/act",
+                {"action": orjson.dumps(action).decode(), "version": str(version)},
+            )
+            reached = browser.reply_version(reply) if status == 200 else None
+            return status, reached if reached is not None and reached > version else None
+        status, reply = await self.poster.post(
+            f"/api/rooms/{self.id}/actions", {"version": version, "action": action}, seat.token
+        )
+        return status, reply["version"] if status == 200 else None
 
     async def play(self, period: float, until: float) -> None:
         """Move on this room's clock until ``until``, replacing the room when its game ends."""
@@ -174,8 +207,11 @@ class Room:
 class Driver:
     """A pool of rooms on one server (the arena or the bare baseline)."""
 
-    def __init__(self, base: str, game: str, seats: int = 4):
-        self.base, self.game, self.seats = base, game, seats
+    def __init__(self, base: str, game: str, seats: int = 4, clients: str = "json", spectators: int = 0):
+        """``spectators``: sockets without a seat opened on every room, which every move must
+        reach too."""
+        self.base, self.game, self.seats, self.clients = base, game, seats, clients
+        self.spectators = spectators
         self.ws_base = "ws" + base[len("http"):]
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
         self.http = httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits)
@@ -195,6 +231,14 @@ class Driver:
                     raise
         reply.raise_for_status()
         return reply.json()
+
+    async def connect(self, room_id: str, token: str | None) -> ClientConnection:
+        """A seat's socket (no token: a spectator's), JSON or as the browser opens it."""
+        if self.clients == "html":
+            return await browser.connect(self.ws_base, self.base, room_id, token)
+        query = "?format=json" + (f"&token={token}" if token else "")
+        url = f"{self.ws_base}/ws/rooms/{room_id}{query}"
+        return await connect(url, origin=self.base, max_size=2**22, ping_interval=None)
 
     async def grow(self, count: int) -> None:
         """Open rooms until there are ``count``."""

@@ -1,6 +1,7 @@
 """A lean HTTP/1.1 client for the load generator's moves: one keep-alive connection per room.
 
-A general client (httpx) cost the load generator about a millisecond of CPU per request and
+Moves are posted as JSON to the API (JSON clients) or as the browser's htmx form posts them
+(HTML clients). A general client (httpx) cost the load generator about a millisecond of CPU per request and
 more as requests queued in its shared pool, so at several hundred moves per second the
 generator, not the server under test, ran out of CPU. Moves only need ``POST`` with a JSON
 body and the status and JSON of the reply, on a connection that the room reuses (a room never
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import orjson
 
@@ -29,10 +30,23 @@ class Poster:
 
     async def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, Any]:
         """POST ``body`` as JSON with a bearer token; returns (status, decoded JSON reply)."""
-        payload = orjson.dumps(body)
+        status, reply = await self._send(path, orjson.dumps(body), "application/json",
+                                         f"Authorization: Bearer {token}\r\n")
+        try:
+            return status, orjson.loads(reply) if reply else None
+        except ValueError as exc:
+            raise PosterError("ValueError") from exc
+
+    async def post_form(self, path: str, fields: dict[str, str]) -> tuple[int, str]:
+        """POST ``fields`` as a browser's htmx form does; returns (status, the HTML reply)."""
+        status, reply = await self._send(path, urlencode(fields).encode(), "application/x-www-form-urlencoded",
+                                         f"HX-Request: true\r\nOrigin: http://{self.host}:{self.port}\r\n")
+        return status, reply.decode()
+
+    async def _send(self, path: str, payload: bytes, content_type: str, headers: str) -> tuple[int, bytes]:
         head = (
-            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAuthorization: Bearer {token}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{headers}"
+            f"Content-Type: {content_type}\r\nContent-Length: {len(payload)}\r\n\r\n"
         ).encode()
         for attempt in (1, 2):  # a kept-alive connection the server closed is opened again once
             try:
@@ -46,7 +60,7 @@ class Poster:
                     raise PosterError(type(exc).__name__) from exc
         raise AssertionError("unreachable")
 
-    async def _reply(self) -> tuple[int, Any]:
+    async def _reply(self) -> tuple[int, bytes]:
         assert self._reader is not None
         status = int((await self._reader.readuntil(b"\r\n")).split(b" ", 2)[1])
         length, closing = 0, False
@@ -60,7 +74,7 @@ class Poster:
         body = await self._reader.readexactly(length)
         if closing:
             await self.close()
-        return status, orjson.loads(body) if body else None  # a bad body raises ValueError
+        return status, body
 
     async def close(self) -> None:
         if self._writer is not None:
