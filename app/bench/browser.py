@@ -18,20 +18,21 @@ from typing import Any
 import orjson
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
+from websockets.typing import Origin
 
 USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) troika-arena-bench Chrome/130"
 PLAIN_ACTIONS = './/form[not(contains(@class, "vem-combo"))]/input[@name="action"]/@value'
 ANY_ACTION = './/input[@name="action"]'
 
 
-def fragments(text: str) -> list[Any]:
+def fragments(text: str | bytes) -> list[Any]:
     """The frame's top-level elements, as the ws extension's ``makeFragment`` yields them."""
     from lxml import html  # the bench extra: not needed to serve
 
     return [element for element in html.fragments_fromstring(text) if not isinstance(element, str)]
 
 
-def read_frame(text: str) -> dict[str, Any] | None:
+def read_frame(text: str | bytes) -> dict[str, Any] | None:
     """What the driver keeps of a frame: ``#room-main``'s version, status and the actions it
     offers (``legal_actions`` None: awaited, but only through forms the page's script fills),
     or None for a frame without it (a presence strip, chat lines)."""
@@ -53,4 +54,4 @@ def reply_version(reply: str) -> int | None:
 
 async def connect(ws_base: str, origin: str, room_id: str, token: str | None) -> ClientConnection:
     url = f"{ws_base}/ws/rooms/{room_id}" + (f"?token={token}" if token else "")
-    return await ws_connect(url, origin=origin, user_agent_header=USER_AGENT, max_size=2**22, ping_interval=None)
+    return await ws_connect(url, origin=Origin(origin), user_agent_header=USER_AGENT, max_size=2**22, ping_interval=None)

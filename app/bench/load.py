@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from app.bench import browser
 from app.bench.poster import Poster, PosterError
@@ -146,6 +147,7 @@ class Room:
         if not awaited:
             return None
         seat = self.random.choice(awaited)
+        assert seat.token is not None  # a player's seat (only a spectator's has no token)
         reply = await self.driver.http.get(f"/api/rooms/{self.id}/legal-actions", headers=self.auth(seat.token))
         body = reply.json() if reply.status_code == 200 else {}
         if not body.get("legal_actions"):
@@ -180,6 +182,7 @@ class Room:
     async def post(self, seat: Seat, action: dict[str, Any], version: int) -> tuple[int, int | None]:
         """Post the move as JSON, or as the browser's form; the status and the version it
         reached (None if it was refused: an HTML reply says so in its flash, at the old version)."""
+        assert seat.token is not None  # a player's seat (only a spectator's has no token)
         if self.driver.clients == "html":
             status, reply = await self.poster.post_form(
                 f"/rooms/{self.id}/seat/{seat.token}/act",
@@ -238,7 +241,7 @@ class Driver:
             return await browser.connect(self.ws_base, self.base, room_id, token)
         query = "?format=json" + (f"&token={token}" if token else "")
         url = f"{self.ws_base}/ws/rooms/{room_id}{query}"
-        return await connect(url, origin=self.base, max_size=2**22, ping_interval=None)
+        return await connect(url, origin=Origin(self.base), max_size=2**22, ping_interval=None)
 
     async def grow(self, count: int) -> None:
         """Open rooms until there are ``count``."""
