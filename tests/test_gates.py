@@ -1,0 +1,47 @@
+"""The gates CI runs before the tests: the commands the README names (lint, types) are the
+ones ``.ci/run`` runs, after installing the test environment and before pytest; their tools are
+pinned in the ``test`` extra; and the repository passes ruff as it stands (a second or less, so
+the suite checks it too: a landing that skipped the gates fails here as well as in CI)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_gates() -> list[str]:
+    """The commands of the README's gate block (the ``sh`` block after "**Gates.**")."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"\*\*Gates\.\*\*.*?```sh\n(.*?)```", readme, re.S)
+    assert block, "the README's test section has no **Gates.** paragraph with its commands"
+    return [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.split("#")[0].strip()]
+
+
+def test_ci_runs_the_readme_gates_after_the_install_and_before_the_tests():
+    gates = readme_gates()
+    assert {"ruff check .", "mypy app"} <= set(gates), gates
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    install = next(i for i, line in enumerate(lines) if "-e '.[test]'" in line)
+    tests = lines.index("python -m pytest")
+    for gate in gates:
+        assert gate in lines, f".ci/run does not run {gate!r}"
+        assert install < lines.index(gate) < tests, f"{gate!r} must run between the install and pytest"
+    assert "set -euo pipefail" in lines, "a failing gate must fail the run"
+
+
+def test_the_gate_tools_are_pinned_in_the_test_extra():
+    test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    pinned = {req.split("==")[0] for req in test_extra if "==" in req}
+    assert {"ruff", "mypy"} <= pinned, test_extra
+
+
+def test_the_repository_passes_the_lint_gate():
+    for gate in (["check", "."],):
+        result = subprocess.run([sys.executable, "-m", "ruff", *gate], cwd=ROOT, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 0, f"ruff {' '.join(gate)}:\n{result.stdout}{result.stderr}"
