@@ -24,8 +24,9 @@ class BuildWithFiles(build_py):
         for name in FILES:
             source = ROOT / name
             if source.is_dir():
-                shutil.copytree(source, target / name, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                shutil.copytree(
+                    source, target / name, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+                )
             else:
                 shutil.copy2(source, target / name)
 

@@ -53,8 +53,9 @@ def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return result
 
 
-def call(base: str, method: str, path: str, body: dict | None = None, token: str | None = None,
-         expect: int = 200) -> dict:
+def call(
+    base: str, method: str, path: str, body: dict | None = None, token: str | None = None, expect: int = 200
+) -> dict:
     headers = {"content-type": "application/json"} if body is not None else {}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -83,8 +84,9 @@ def serving(bin_dir: Path, database_url: str, workdir: Path):
     log_path = workdir / f"serve-{port}.log"
     env = {**os.environ, "DATABASE_URL": database_url, "HOST": "127.0.0.1", "PORT": str(port)}
     with open(log_path, "w") as log:
-        proc = subprocess.Popen([str(bin_dir / "troika-arena"), "serve"], cwd=workdir, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [str(bin_dir / "troika-arena"), "serve"], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
@@ -127,8 +129,9 @@ def play_one_move(base: str) -> None:
     seat = view["to_act"][0]
     legal = call(base, "GET", f"/api/rooms/{room}/legal-actions", token=tokens[seat])
     action = legal["legal_actions"][0]["action"]
-    moved = call(base, "POST", f"/api/rooms/{room}/actions", {"version": legal["version"], "action": action},
-                 token=tokens[seat])
+    moved = call(
+        base, "POST", f"/api/rooms/{room}/actions", {"version": legal["version"], "action": action}, token=tokens[seat]
+    )
     assert moved["version"] == legal["version"] + 1, moved
     assert call(base, "GET", f"/api/rooms/{room}/view")["version"] == moved["version"]
 
@@ -150,8 +153,9 @@ def main() -> None:
         step("fresh virtualenv, `pip install --constraint constraints.txt .` (no extras, as the Dockerfile)")
         run(sys.executable, "-m", "venv", str(work / "venv"))
         bin_dir = work / "venv" / "bin"
-        run(str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--constraint", "constraints.txt", ".",
-            cwd=ROOT)
+        run(
+            str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--constraint", "constraints.txt", ".", cwd=ROOT
+        )
         arena = str(bin_dir / "troika-arena")
 
         commands = json.loads(run(str(bin_dir / "python"), "-c", COMMANDS, cwd=work).stdout)
@@ -165,8 +169,9 @@ def main() -> None:
         sqlite = f"sqlite:///{work}/smoke.db"
         with postgres_database() as postgres:
             for label, url in (("SQLite", sqlite), ("Postgres", postgres)):
-                step(f"troika-arena serve on a new {label} database: /healthz, a room created, joined, "
-                     "started, one move")
+                step(
+                    f"troika-arena serve on a new {label} database: /healthz, a room created, joined, started, one move"
+                )
                 with serving(bin_dir, url, work) as base:
                     play_one_move(base)
                 step(f"troika-arena migrate on {label}")

@@ -85,10 +85,17 @@ def simulate(args: argparse.Namespace) -> int:
     players = args.players or game.min_players
     bots = tuple(args.bots.split(","))
     config = Config(
-        game=args.game, players=players, games=args.games,
+        game=args.game,
+        players=players,
+        games=args.games,
         bots=bots * players if len(bots) == 1 else bots,
-        seed=args.seed, workers=args.workers, budget=args.budget, iterations=args.iterations,
-        rotate=args.rotate, options=option_values(game, args.option), breakdown=args.breakdown,
+        seed=args.seed,
+        workers=args.workers,
+        budget=args.budget,
+        iterations=args.iterations,
+        rotate=args.rotate,
+        options=option_values(game, args.option),
+        breakdown=args.breakdown,
         random_actions=tuple(args.random_action),
     )
     try:
@@ -141,23 +148,35 @@ def add_simulate(commands) -> None:
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--players", type=int, help="seats (default: the game's minimum)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    p.add_argument("--bots", default="strong,random",
-                   help=f"bot per seat, comma-separated: a level among {', '.join(LEVELS)}, "
-                        "optionally with its own iteration cap (strong:50); "
-                        "one bot fills every seat (default strong,random)")
+    p.add_argument(
+        "--bots",
+        default="strong,random",
+        help=f"bot per seat, comma-separated: a level among {', '.join(LEVELS)}, "
+        "optionally with its own iteration cap (strong:50); "
+        "one bot fills every seat (default strong,random)",
+    )
     p.add_argument("--seed", default="sim", help="run seed; game i uses '<seed>-<i>' (default sim)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--budget", type=float, default=1.0, help="seconds per bot move (default 1.0)")
-    p.add_argument("--iterations", type=int,
-                   help="search iterations per move; makes the run reproducible (0: policy only)")
-    p.add_argument("--rotate", action="store_true",
-                   help="rotate the bots round the seats from game to game")
-    p.add_argument("--option", type=option_pair, action="append", default=[],
-                   help="a game option, key=value (repeatable)")
-    p.add_argument("--random-action", action="append", default=[], metavar="TYPE",
-                   help="an action type every bot picks at random, e.g. choose_leader (repeatable)")
-    p.add_argument("--breakdown", action="store_true",
-                   help="also win rates by Leader, Leaders offered and Groups held (Vem aí a Troika)")
+    p.add_argument(
+        "--iterations", type=int, help="search iterations per move; makes the run reproducible (0: policy only)"
+    )
+    p.add_argument("--rotate", action="store_true", help="rotate the bots round the seats from game to game")
+    p.add_argument(
+        "--option", type=option_pair, action="append", default=[], help="a game option, key=value (repeatable)"
+    )
+    p.add_argument(
+        "--random-action",
+        action="append",
+        default=[],
+        metavar="TYPE",
+        help="an action type every bot picks at random, e.g. choose_leader (repeatable)",
+    )
+    p.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also win rates by Leader, Leaders offered and Groups held (Vem aí a Troika)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate)
 
@@ -169,15 +188,23 @@ def add_bench(commands) -> None:
     engines.add_argument("--seconds", type=float, default=1.0, help="time per game and player count")
     engines.add_argument("--json", action="store_true", help="print the figures as JSON")
     engines.set_defaults(func=bench_engines)
-    server = kinds.add_parser("server", add_help=False, prefix_chars="+",  # pass every flag on
-                              help="server load benchmark (its options: bench server --help)")
+    server = kinds.add_parser(
+        "server",
+        add_help=False,
+        prefix_chars="+",  # pass every flag on
+        help="server load benchmark (its options: bench server --help)",
+    )
     server.add_argument("args", nargs=argparse.REMAINDER)
     server.set_defaults(func=bench_server)
     footprint = kinds.add_parser("footprint", help="memory per idle room; restart time against finished games")
     footprint.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     footprint.add_argument("--rooms", type=int, default=500, help="idle rooms to open (default 500)")
-    footprint.add_argument("--finished", type=lambda t: tuple(int(n) for n in t.split(",")),
-                           default=(0, 1000, 10000), help="finished-game counts (default 0,1000,10000)")
+    footprint.add_argument(
+        "--finished",
+        type=lambda t: tuple(int(n) for n in t.split(",")),
+        default=(0, 1000, 10000),
+        help="finished-game counts (default 0,1000,10000)",
+    )
     footprint.add_argument("--repeats", type=int, default=3, help="restarts timed per count (default 3)")
     footprint.add_argument("--json", action="store_true", help="also print the figures as JSON")
     footprint.set_defaults(func=bench_footprint)
@@ -187,8 +214,9 @@ def add_bench(commands) -> None:
     soak.add_argument("--rooms", type=int, default=40, help="bot rooms kept in play (default 40)")
     soak.add_argument("--spectators", type=int, default=10, help="spectator sockets, one per room (default 10)")
     soak.add_argument("--interval", type=float, default=60.0, help="seconds between RSS samples (default 60)")
-    soak.add_argument("--idle", type=float, default=60.0,
-                      help="seconds without clients before the last RSS sample (default 60)")
+    soak.add_argument(
+        "--idle", type=float, default=60.0, help="seconds without clients before the last RSS sample (default 60)"
+    )
     soak.add_argument("--bot-delay", type=float, default=0.1, help="the server's BOT_DELAY_SECONDS (default 0.1)")
     soak.add_argument("--json", action="store_true", help="also print the figures as JSON")
     soak.set_defaults(func=bench_soak)

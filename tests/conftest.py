@@ -21,9 +21,7 @@ from app.main import create_app
 
 pytest_plugins = ["tests.browsers"]
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
-)
+POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @contextmanager

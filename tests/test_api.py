@@ -54,9 +54,7 @@ async def test_create_refuses_bad_input_with_readable_messages(client):
 
 
 async def test_malformed_json_and_unknown_routes_answer_json(client):
-    r = await client.post(
-        "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
-    )
+    r = await client.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"] == "invalid_request"
     r = await client.get("/api/rooms/does-not-exist")
     assert r.status_code == 404 and r.json() == {"error": "not_found", "message": "no such room"}

@@ -32,11 +32,13 @@ async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
         for number in (HUGE, f"-{HUGE}", str(2**63), str(2**31), "-1", "7"):
             r = await client.delete(f"/api/rooms/{room_id}/seats/{number}", headers=auth(host))
             assert r.status_code == 404, (number, r.text)
-            r = await client.put(f"/api/rooms/{room_id}/seats/{number}/autopilot", json={"bot": "random"},
-                                 headers=auth(host))
+            r = await client.put(
+                f"/api/rooms/{room_id}/seats/{number}/autopilot", json={"bot": "random"}, headers=auth(host)
+            )
             assert r.status_code == 404, (number, r.text)
-        r = await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": int(HUGE)},
-                              headers=auth(host))
+        r = await client.post(
+            f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": int(HUGE)}, headers=auth(host)
+        )
         assert r.status_code in (404, 409, 422), r.text
         for number in (HUGE, str(2**63)):  # the browser's forms reach the same service calls
             for action in (f"bots/{number}/remove", f"replace/{number}"):
@@ -58,8 +60,12 @@ async def test_strings_a_database_cannot_store_are_refused_not_500(database_url)
         legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
         action = legal["legal_actions"][0]["action"]
         for key in ("k\x00", "k\ud800", "", "k" * 65):
-            r = await post_escaped(client, f"/api/rooms/{room_id}/actions",
-                                   {"version": 0, "action": action, "idempotency_key": key}, auth(tokens[seat]))
+            r = await post_escaped(
+                client,
+                f"/api/rooms/{room_id}/actions",
+                {"version": 0, "action": action, "idempotency_key": key},
+                auth(tokens[seat]),
+            )
             assert r.status_code in (400, 422), (key, r.text)
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
 

@@ -15,19 +15,56 @@ from app.bench.sweep import rooms_held
 from tests.conftest import running_app
 
 STEP_KEYS = {
-    "rooms", "period_s", "moves", "moves_per_second", "p50_ms", "p95_ms", "p99_ms", "service_p95_ms",
-    "errors", "messages", "mean_message_bytes", "client_cpu_percent", "server_cpu_percent",
-    "server_cpu_ms_per_room_s", "server_rss_mb", "server_rss_kb_per_room", "load_average", "server_cpu_s",
+    "rooms",
+    "period_s",
+    "moves",
+    "moves_per_second",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "service_p95_ms",
+    "errors",
+    "messages",
+    "mean_message_bytes",
+    "client_cpu_percent",
+    "server_cpu_percent",
+    "server_cpu_ms_per_room_s",
+    "server_rss_mb",
+    "server_rss_kb_per_room",
+    "load_average",
+    "server_cpu_s",
 }
 
 
 def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sweep, "STOP_P95_MS", float("inf"))  # a loaded machine must not cut the sweep short
-    assert main([
-        "--targets", "sqlite,baseline", "--clients", "html,json", "--rooms", "2,3", "--step-seconds", "2",
-        "--warmup", "0.5", "--period", "0.5", "--saturation-rooms", "2", "--spectators", "3",
-        "--spectator-seconds", "1.5", "--out", str(tmp_path),
-    ]) == 0
+    assert (
+        main(
+            [
+                "--targets",
+                "sqlite,baseline",
+                "--clients",
+                "html,json",
+                "--rooms",
+                "2,3",
+                "--step-seconds",
+                "2",
+                "--warmup",
+                "0.5",
+                "--period",
+                "0.5",
+                "--saturation-rooms",
+                "2",
+                "--spectators",
+                "3",
+                "--spectator-seconds",
+                "1.5",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     report = json.loads((tmp_path / "server.json").read_text())
     assert report["format"] == "troika-arena-bench-server/2"
     assert list(report["targets"]) == ["sqlite/html", "sqlite/json", "baseline/html", "baseline/json"]

@@ -53,8 +53,9 @@ async def test_room_creation_may_carry_a_deck_up_to_the_upload_limit(client):
     r = await client.post("/rooms", data=data, files=files, headers=HTML)
     assert r.status_code == 303, r.text[-300:]
     body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": {"deck": json.loads(padded)}}
-    r = await client.post("/api/rooms", content=json.dumps(body, indent=40),
-                          headers={"content-type": "application/json"})
+    r = await client.post(
+        "/api/rooms", content=json.dumps(body, indent=40), headers={"content-type": "application/json"}
+    )
     assert r.status_code == 201, r.text[-300:]
     files = {"opt_deck": ("mine.json", padded + " " * 600 * KB, "application/json")}
     r = await client.post("/rooms", data=data, files=files, headers=HTML)

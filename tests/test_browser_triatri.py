@@ -91,17 +91,15 @@ def test_two_players_play_a_whole_triatri_round_by_clicking(browser, live):
         if views[0]["view"]["round"] == 2:
             break
         seat = rng.choice(views[0]["to_act"])
-        legal = api.get(
-            f"/api/rooms/{room}/legal-actions", headers={"Authorization": f"Bearer {tokens[seat]}"}
-        ).json()["legal_actions"]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()[
+            "legal_actions"
+        ]
         choice = rng.choice(legal)
         pages[seat].get_by_role("button", name=choice["label"], exact=True).first.click()
         clicks[choice["action"]["type"]] += 1
         if views[0]["view"]["phase"] == "play" and len(views[0]["view"]["trick"]) == 1:
             tricks_won += 1
-        expect(pages[1 - seat].locator("#room-main")).to_have_attribute(
-            "data-version", str(views[0]["version"] + 1)
-        )
+        expect(pages[1 - seat].locator("#room-main")).to_have_attribute("data-version", str(views[0]["version"] + 1))
 
     assert clicks["commit"] >= 2 and clicks["choose_gem"] == 5 and clicks["play"] == 10
     assert tricks_won == 5

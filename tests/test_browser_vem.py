@@ -38,7 +38,7 @@ def click_action(page: Page, action: dict, label: str) -> None:
     kind = action["type"]
     if kind == "attack":
         page.locator(f'label.target:has(input[value="{action["target"]}"])').click()
-        page.locator(f'#vem-attack input[name=mode][value={action["mode"]}]').check()
+        page.locator(f"#vem-attack input[name=mode][value={action['mode']}]").check()
         for gid in action["cards"]:
             pick_card(page, gid)
         page.locator("#vem-attack button[type=submit]").click()
@@ -79,8 +79,11 @@ def choose(view: dict, legal: list[dict], attacks_done: int) -> dict:
         return min(by_type["add"], key=lambda i: len(i["action"]["cards"]))
     if step == "campaign":
         money = min(1, view["players"][view["you"]]["money"])
-        return next(i for i in by_type["campaign"]
-                    if len(i["action"]["cards"]) == min(1, len(view["hand"])) and i["action"]["money"] == money)
+        return next(
+            i
+            for i in by_type["campaign"]
+            if len(i["action"]["cards"]) == min(1, len(view["hand"])) and i["action"]["money"] == money
+        )
     if "draw" in by_type:
         return by_type["draw"][0]
     places = [i for i in by_type.get("place", []) if "take" not in i["action"]]
@@ -133,8 +136,11 @@ def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, liv
         action = item["action"]
         if attacks_done and events_seen and view["events_left"] > ELECTIONS_AT:
             # Attack and Event seen: the quiet rounds before the Elections go through the API.
-            r = api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]),
-                         json={"version": views[0]["version"], "action": action})
+            r = api.post(
+                f"/api/rooms/{room}/actions",
+                headers=auth(tokens[seat]),
+                json={"version": views[0]["version"], "action": action},
+            )
             assert r.status_code == 200, r.text
             continue
         for s, page in enumerate(pages):
@@ -159,7 +165,8 @@ def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, liv
         if action["type"] == "campaign" and after["step"] == "campaign":  # the next seat sees its size
             size = after["players"][seat]["campaign_size"]
             expect(pages[1 - seat].locator(f"#campaign-{seat} figcaption")).to_contain_text(
-                f"committed {size['cards']} card")
+                f"committed {size['cards']} card"
+            )
         attacks_done += view["attack"] is not None and after["attack"] is None
         if after["election"] and not view["election"]:
             for page in pages:
@@ -169,7 +176,8 @@ def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, liv
             events_seen += 1
             for page in pages:
                 expect(page.locator("#event .vem-card.event .name")).to_have_text(
-                    (after["event"] or after["last_event"])["name"])
+                    (after["event"] or after["last_event"])["name"]
+                )
                 expect(page.locator("#event-pile .count")).to_have_text(str(after["events_left"]))
 
     assert clicked["choose_leader"] == 2

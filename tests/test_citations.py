@@ -11,11 +11,36 @@ from pathlib import Path
 from app.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".pytest_cache", ".hypothesis",
-                ".ruff_cache", "build", "dist"}
+SKIPPED_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".ruff_cache",
+    "build",
+    "dist",
+}
 SKIPPED_TREES = (ROOT / "static" / "vendor", ROOT / "docs" / "benchmarks")  # third-party code, measured data
-TEXT_SUFFIXES = {".py", ".md", ".html", ".toml", ".txt", ".yml", ".yaml", ".cfg", ".ini", ".sh", ".js", ".css",
-                 ".json", ".j2", ""}
+TEXT_SUFFIXES = {
+    ".py",
+    ".md",
+    ".html",
+    ".toml",
+    ".txt",
+    ".yml",
+    ".yaml",
+    ".cfg",
+    ".ini",
+    ".sh",
+    ".js",
+    ".css",
+    ".json",
+    ".j2",
+    "",
+}
 DOC_NAME = re.compile(r"[\w./-]*\w\.md\b")
 OUTSIDE = re.compile(r"(?:\.\./)+shared\b|\bshared[/]rules\b|\bRULING[S]\b")  # the rulings kept outside
 MD_LINK = re.compile(r"\]\(([^)\s#]+)")
@@ -35,8 +60,10 @@ def repository_texts():
 
 def exists_from(path: Path, name: str) -> bool:
     """Whether ``name`` names a file of the repository, read from ``path``'s folder, the root or docs/."""
-    return any((base / name).resolve().is_file() and (base / name).resolve().is_relative_to(ROOT)
-               for base in (path.parent, ROOT, ROOT / "docs"))
+    return any(
+        (base / name).resolve().is_file() and (base / name).resolve().is_relative_to(ROOT)
+        for base in (path.parent, ROOT, ROOT / "docs")
+    )
 
 
 def test_no_file_cites_a_document_outside_the_repository():
@@ -46,9 +73,13 @@ def test_no_file_cites_a_document_outside_the_repository():
         missing += [f"{where}: {m.group(0)}" for m in OUTSIDE.finditer(text)]
         missing += [f"{where}: {m.group(0)}" for m in DOC_NAME.finditer(text) if not exists_from(path, m.group(0))]
         if path.suffix == ".md":
-            missing += [f"{where}: link {target}" for target in MD_LINK.findall(text)
-                        if "://" not in target and not exists_from(path, target.rstrip("/"))
-                        and not (path.parent / target).is_dir()]
+            missing += [
+                f"{where}: link {target}"
+                for target in MD_LINK.findall(text)
+                if "://" not in target
+                and not exists_from(path, target.rstrip("/"))
+                and not (path.parent / target).is_dir()
+            ]
     assert missing == [], "cited but not in the repository:\n" + "\n".join(missing)
 
 

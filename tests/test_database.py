@@ -20,9 +20,19 @@ ROOMS = Room.__table__
 
 
 def room_row(room_id: str) -> dict:
-    return {"id": room_id, "game": "troika", "options": {}, "num_seats": 2, "host_seat": 0,
-            "status": "playing", "version": 0, "seed": "s", "seed_hash": "h",
-            "created_at": utcnow(), "updated_at": utcnow()}
+    return {
+        "id": room_id,
+        "game": "troika",
+        "options": {},
+        "num_seats": 2,
+        "host_seat": 0,
+        "status": "playing",
+        "version": 0,
+        "seed": "s",
+        "seed_hash": "h",
+        "created_at": utcnow(),
+        "updated_at": utcnow(),
+    }
 
 
 async def opened(url: str) -> Database:

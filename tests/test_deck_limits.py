@@ -44,8 +44,14 @@ def field_path(where) -> str:
 
 
 def test_the_schema_docstring_names_every_limit():
-    for limit in (decks.DECK_NAME_LENGTH, decks.DESCRIPTION_LENGTH, decks.CARD_NAME_LENGTH,
-                  decks.GLOSS_LENGTH, decks.HAND_ACTION_LENGTH, decks.EVENT_TEXT_LENGTH):
+    for limit in (
+        decks.DECK_NAME_LENGTH,
+        decks.DESCRIPTION_LENGTH,
+        decks.CARD_NAME_LENGTH,
+        decks.GLOSS_LENGTH,
+        decks.HAND_ACTION_LENGTH,
+        decks.EVENT_TEXT_LENGTH,
+    ):
         assert f" {limit}" in decks.__doc__.split("Text limits", 1)[1].split("\n\n", 1)[0]
 
 
@@ -70,8 +76,12 @@ def test_hand_action_text_is_bounded_and_text_is_printable():
 
 
 async def test_the_api_refuses_a_deck_with_a_long_name_and_the_lobby_stays_small(client):
-    body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana",
-            "options": {"deck": with_text(("name",), "n" * 100_000)}}
+    body = {
+        "game": "vem-ai-a-troika",
+        "seats": 2,
+        "name": "Ana",
+        "options": {"deck": with_text(("name",), "n" * 100_000)},
+    }
     r = await client.post("/api/rooms", json=body)
     assert r.status_code == 400 and "deck.name: must be at most 60 characters" in r.json()["message"]
     body["options"]["deck"] = with_text(("events", 0, "text"), "t" * 300_000)

@@ -35,6 +35,7 @@ class Listener:
 
     async def until(self, test, timeout: float = 10.0) -> str:
         """The first frame (from now on, or already read) that passes ``test``."""
+
         async def wait():
             seen = 0
             while True:
@@ -44,6 +45,7 @@ class Listener:
                 seen = len(self.frames)
                 self.arrived.clear()
                 await self.arrived.wait()
+
         return await asyncio.wait_for(wait(), timeout)
 
     def shows(self, version: int):
@@ -58,7 +60,9 @@ class Counting:
     def __init__(self, monkeypatch):
         self.counts: Counter = Counter()
         seat_views, main_fragment, encode = (
-            views_module.seat_views, delivery_module.main_fragment, views_module.encode
+            views_module.seat_views,
+            delivery_module.main_fragment,
+            views_module.encode,
         )
 
         def counted_seat_views(info, live, seats, connected=frozenset()):
@@ -109,19 +113,29 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
         room_id, tokens = await make_room(client)
         mover = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
         other = 1 - mover
-        opened = await open_sockets(base, room_id, [
-            (tokens[mover], mover, "html", 3), (tokens[mover], mover, "json", 2),
-            (tokens[other], other, "html", 2), (tokens[other], other, "json", 2),
-            (None, None, "html", 30), (None, None, "json", 3),
-        ])
+        opened = await open_sockets(
+            base,
+            room_id,
+            [
+                (tokens[mover], mover, "html", 3),
+                (tokens[mover], mover, "json", 2),
+                (tokens[other], other, "html", 2),
+                (tokens[other], other, "json", 2),
+                (None, None, "html", 30),
+                (None, None, "json", 3),
+            ],
+        )
         try:
             await asyncio.gather(*(lis.until(lis.shows(0)) for _, lis in opened))
             await quiet([lis for _, lis in opened])
             counting = Counting(monkeypatch)
             legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[mover]))).json()
             action = next(a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika")
-            reply = await client.post(f"/rooms/{room_id}/seat/{tokens[mover]}/act", headers=HTML,
-                                      data={"action": json.dumps(action), "version": "0"})
+            reply = await client.post(
+                f"/rooms/{room_id}/seat/{tokens[mover]}/act",
+                headers=HTML,
+                data={"action": json.dumps(action), "version": "0"},
+            )
             assert 'data-version="1"' in reply.text
             pushed = await asyncio.gather(*(lis.until(lis.shows(1)) for _, lis in opened))
             await quiet([lis for _, lis in opened])
@@ -144,9 +158,16 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
 async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(sqlite_url, monkeypatch):
     async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
         room_id, tokens = await make_room(client)
-        opened = await open_sockets(base, room_id, [
-            (tokens[1], 1, "html", 2), (tokens[1], 1, "json", 1), (None, None, "html", 2), (None, None, "json", 1),
-        ])
+        opened = await open_sockets(
+            base,
+            room_id,
+            [
+                (tokens[1], 1, "html", 2),
+                (tokens[1], 1, "json", 1),
+                (None, None, "html", 2),
+                (None, None, "json", 1),
+            ],
+        )
         listeners = [lis for _, lis in opened]
         try:
             await asyncio.gather(*(lis.until(lis.shows(0)) for lis in listeners))

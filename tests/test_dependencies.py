@@ -16,8 +16,12 @@ MALFORMED = "use 'Authorization: Bearer <seat token>'"
 async def test_the_schema_documents_the_seat_token_as_a_bearer_scheme(client):
     schema = (await client.get("/openapi.json")).json()
     assert schema["components"]["securitySchemes"]["seat token"]["scheme"] == "bearer"
-    for path, method in [("/api/rooms/{room_id}/actions", "post"), ("/api/rooms/{room_id}/view", "get"),
-                         ("/api/rooms/{room_id}/start", "post"), ("/api/rooms/{room_id}/chat", "post")]:
+    for path, method in [
+        ("/api/rooms/{room_id}/actions", "post"),
+        ("/api/rooms/{room_id}/view", "get"),
+        ("/api/rooms/{room_id}/start", "post"),
+        ("/api/rooms/{room_id}/chat", "post"),
+    ]:
         assert schema["paths"][path][method]["security"] == [{"seat token": []}], path
     assert "security" not in schema["paths"]["/api/rooms"]["post"]  # creating a room needs no token
 
@@ -26,10 +30,12 @@ async def test_a_missing_or_malformed_token_is_answered_as_before(client):
     room_id, _ = await create_started_room(client, "troika", 3)
     move = {"version": 0, "action": {"type": "pass"}}
     for url, body in [(f"/api/rooms/{room_id}/actions", move), (f"/api/rooms/{room_id}/chat", {"text": "hi"})]:
-        for headers, message in [({}, "this call needs your seat token (Authorization: Bearer ...)"),
-                                 ({"Authorization": "Basic abc"}, MALFORMED),
-                                 ({"Authorization": "Bearer   "}, MALFORMED),
-                                 ({"Authorization": ""}, MALFORMED)]:
+        for headers, message in [
+            ({}, "this call needs your seat token (Authorization: Bearer ...)"),
+            ({"Authorization": "Basic abc"}, MALFORMED),
+            ({"Authorization": "Bearer   "}, MALFORMED),
+            ({"Authorization": ""}, MALFORMED),
+        ]:
             answer = await client.post(url, json=body, headers=headers)
             assert answer.status_code == 401, (url, headers)
             assert answer.json() == {"error": "unauthorized", "message": message}, (url, headers)

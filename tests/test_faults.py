@@ -108,9 +108,10 @@ async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_versi
 
 
 async def test_two_instances_racing_one_turn_land_it_once(postgres_url):
-    with server_process(postgres_url, free_port()) as (_, base_a), server_process(
-        postgres_url, free_port()
-    ) as (_, base_b):
+    with (
+        server_process(postgres_url, free_port()) as (_, base_a),
+        server_process(postgres_url, free_port()) as (_, base_b),
+    ):
         async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
             room_id, tokens = await make_room(a, seats=2)
             for round_ in range(5):

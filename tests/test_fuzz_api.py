@@ -48,8 +48,12 @@ def test_no_generated_request_makes_the_server_fail(request, backend, sqlite_url
         assert len(operations) >= 12
         for operation in operations:
 
-            @given(case=operation.as_strategy(), real_room=st.sampled_from([None, *real_rooms]),
-                   with_token=st.booleans(), data=st.data())
+            @given(
+                case=operation.as_strategy(),
+                real_room=st.sampled_from([None, *real_rooms]),
+                with_token=st.booleans(),
+                data=st.data(),
+            )
             @settings(
                 max_examples=EXAMPLES_PER_OPERATION,
                 deadline=None,

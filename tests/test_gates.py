@@ -1,4 +1,4 @@
-"""The gates CI runs before the tests: the commands the README names (lint, types) are the
+"""The gates CI runs before the tests: the commands the README names (lint, format, types) are the
 ones ``.ci/run`` runs, after installing the test environment and before pytest; their tools are
 pinned in the ``test`` extra; and the repository passes ruff as it stands (a second or less, so
 the suite checks it too: a landing that skipped the gates fails here as well as in CI)."""
@@ -24,7 +24,7 @@ def readme_gates() -> list[str]:
 
 def test_ci_runs_the_readme_gates_after_the_install_and_before_the_tests():
     gates = readme_gates()
-    assert {"ruff check .", "mypy app"} <= set(gates), gates
+    assert {"ruff check .", "ruff format --check .", "mypy app"} <= set(gates), gates
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     install = next(i for i, line in enumerate(lines) if "-e '.[test]'" in line)
     tests = lines.index("python -m pytest")
@@ -40,8 +40,9 @@ def test_the_gate_tools_are_pinned_in_the_test_extra():
     assert {"ruff", "mypy"} <= pinned, test_extra
 
 
-def test_the_repository_passes_the_lint_gate():
-    for gate in (["check", "."],):
-        result = subprocess.run([sys.executable, "-m", "ruff", *gate], cwd=ROOT, capture_output=True, text=True,
-                                timeout=120)
+def test_the_repository_passes_the_lint_and_format_gates():
+    for gate in (["check", "."], ["format", "--check", "."]):
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *gate], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
         assert result.returncode == 0, f"ruff {' '.join(gate)}:\n{result.stdout}{result.stderr}"

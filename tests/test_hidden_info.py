@@ -105,7 +105,7 @@ async def test_the_seed_and_tokens_stay_secret_until_the_end(client, caplog):
 
 
 def test_access_log_lines_have_seat_tokens_redacted():
-    line = 'GET /rooms/abc/seat/SECRET-tok_en/act HTTP/1.1 and /ws/rooms/abc?token=SECRET2&x=1'
+    line = "GET /rooms/abc/seat/SECRET-tok_en/act HTTP/1.1 and /ws/rooms/abc?token=SECRET2&x=1"
     cleaned = redact(line)
     assert "SECRET" not in cleaned and cleaned.count("[redacted]") == 2
     assert "/rooms/abc/seat/[redacted]/act" in cleaned

@@ -34,9 +34,10 @@ def cut_relay_connections(database_url: str) -> int:
 
 
 async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres_url):
-    with server_process(postgres_url, free_port()) as (_, base_a), server_process(
-        postgres_url, free_port()
-    ) as (_, base_b):
+    with (
+        server_process(postgres_url, free_port()) as (_, base_a),
+        server_process(postgres_url, free_port()) as (_, base_b),
+    ):
         async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
             room_id, tokens = await make_room(a, seats=2)
             url = ws_url(base_b, room_id, tokens[1])
@@ -90,4 +91,3 @@ async def test_instances_started_at_once_on_a_new_database_both_serve(fresh_post
                 room_id, tokens = await make_room(client, seats=2)
                 await play(client, room_id, tokens, 1, random.Random(4))
                 assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
-

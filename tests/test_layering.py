@@ -51,8 +51,12 @@ def within(module: str, prefix: str) -> bool:
 
 def layer_of(module: str) -> int:
     """The index of the layer whose most specific prefix names the module."""
-    matches = [(len(prefix), index) for index, (_, prefixes) in enumerate(LAYERS)
-               for prefix in prefixes if within(module, prefix)]
+    matches = [
+        (len(prefix), index)
+        for index, (_, prefixes) in enumerate(LAYERS)
+        for prefix in prefixes
+        if within(module, prefix)
+    ]
     assert matches, f"{module} belongs to no layer: add it to LAYERS and to docs/architecture.md"
     return max(matches)[1]
 
@@ -75,8 +79,10 @@ def crossings(module: str, targets: set[str]) -> list[str]:
     wrong = []
     for target in sorted(targets):
         if layer_of(target) > layer_of(module):
-            wrong.append(f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} "
-                         f"({LAYERS[layer_of(target)][0]}), a layer above it")
+            wrong.append(
+                f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} "
+                f"({LAYERS[layer_of(target)][0]}), a layer above it"
+            )
         if module in VALUES and target not in VALUES_MAY_IMPORT:
             wrong.append(f"{module} holds values: it may import only {sorted(VALUES_MAY_IMPORT)}, not {target}")
         if target == ROWS and not any(within(module, keeper) for keeper in ROWS_KEPT_BY):

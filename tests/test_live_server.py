@@ -51,6 +51,7 @@ async def play(client, room_id, tokens, moves, rng) -> dict:
 
 async def next_event(ws, event: str, timeout: float = 5.0) -> dict:
     """The next pushed JSON event of this kind (``presence`` or ``chat``), skipping views."""
+
     async def wait():
         while True:
             message = json.loads(await ws.recv())
@@ -69,6 +70,7 @@ async def every_view(client, room_id, tokens):
 
 async def until_version(ws, version: int, timeout: float = 5.0) -> dict:
     """The first pushed JSON view at ``version`` (skipping presence and chat events)."""
+
     async def wait():
         while True:
             message = json.loads(await ws.recv())

@@ -25,8 +25,9 @@ async def bot_room(client, game: str = "triatri") -> tuple[str, str]:
     created = (await client.post("/api/rooms", json={"game": game, "seats": 2, "name": "Host"})).json()
     room_id, token = created["room"]["id"], created["token"]
     assert (await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(token))).is_success
-    assert (await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"},
-                             headers=auth(token))).is_success
+    assert (
+        await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(token))
+    ).is_success
     assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(token))).is_success
     return room_id, token
 

@@ -104,8 +104,11 @@ async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
     view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
     seat = view["to_act"][0]
     legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-    answer = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
-                               json={"version": 0, "action": legal["legal_actions"][0]["action"]})
+    answer = await client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers=auth(tokens[seat]),
+        json={"version": 0, "action": legal["legal_actions"][0]["action"]},
+    )
     assert answer.status_code == 200, answer.text
     assert seen == [1]
     assert rooms._infos.peek(room_id).version == 1

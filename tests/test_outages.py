@@ -82,8 +82,9 @@ def arena_records(caplog) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name.startswith("troika_arena")]
 
 
-async def test_a_full_database_answers_503_with_retry_after_and_is_logged_as_one_line(sqlite_url, tmp_path, caplog,
-                                                                                      monkeypatch):
+async def test_a_full_database_answers_503_with_retry_after_and_is_logged_as_one_line(
+    sqlite_url, tmp_path, caplog, monkeypatch
+):
     full = disk_full_error(tmp_path)
 
     def no_space(*_args, **_kwargs):  # as the session factory and the move's write raise it
@@ -100,12 +101,16 @@ async def test_a_full_database_answers_503_with_retry_after_and_is_logged_as_one
         r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
         assert r.status_code == 503
         assert r.headers["retry-after"] == "60"
-        assert r.json() == {"error": "database_unavailable",
-                            "message": "the database has run out of space; please try again in 60 seconds"}
+        assert r.json() == {
+            "error": "database_unavailable",
+            "message": "the database has run out of space; please try again in 60 seconds",
+        }
         [record] = arena_records(caplog)
         assert record.exc_info is None and record.levelno == logging.WARNING
-        assert record.getMessage() == (f"database unavailable on POST /api/rooms/{room_id}/actions: "
-                                       "the database has run out of space (OperationalError: database or disk is full)")
+        assert record.getMessage() == (
+            f"database unavailable on POST /api/rooms/{room_id}/actions: "
+            "the database has run out of space (OperationalError: database or disk is full)"
+        )
         # The page says the same in words.
         monkeypatch.setattr(client.app.state.rooms.db, "read", no_space)
         page = await client.get("/", headers={"accept": "text/html"})
@@ -132,9 +137,10 @@ async def test_a_postgres_refusing_connections_gets_503s_logged_once_each_and_no
     """A real server process on its own Postgres database, which stops accepting connections
     (its open ones are ended) and then accepts them again."""
     admin_url = servers.POSTGRES_ADMIN
-    with servers.database("postgres") as url, servers.process(
-        "app.main:app", {"DATABASE_URL": url, "LOG_LEVEL": "info"}, access_log=True
-    ) as server:
+    with (
+        servers.database("postgres") as url,
+        servers.process("app.main:app", {"DATABASE_URL": url, "LOG_LEVEL": "info"}, access_log=True) as server,
+    ):
         name = url.rsplit("/", 1)[1]
         async with httpx.AsyncClient(base_url=server.base, timeout=20) as client:
             room_id, tokens = await make_room(client, seats=2)

@@ -18,8 +18,19 @@ SLUG = "vem-ai-a-troika"
 def room(room_id: str = "r1", seats: int = 4) -> tuple[RoomInfo, LiveGame]:
     game = GAMES[SLUG]
     state = game.setup(seats, {}, f"seed-{room_id}")
-    info = RoomInfo(id=room_id, game=SLUG, title=game.title, options={}, num_seats=seats, host_seat=0, status="playing",
-                    version=0, seed_hash="h", seats={s: f"P{s}" for s in range(seats)}, seed=f"seed-{room_id}")
+    info = RoomInfo(
+        id=room_id,
+        game=SLUG,
+        title=game.title,
+        options={},
+        num_seats=seats,
+        host_seat=0,
+        status="playing",
+        version=0,
+        seed_hash="h",
+        seats={s: f"P{s}" for s in range(seats)},
+        seed=f"seed-{room_id}",
+    )
     return info, LiveGame.begin(game, state)
 
 
@@ -108,7 +119,10 @@ def test_legal_actions_answer_as_the_seats_whole_payload_does():
         for seat in range(4):
             whole = seat_view(info, live, seat)
             assert legal_actions(info, live, seat) == {
-                "version": whole["version"], "seat": seat, "legal_actions": whole["legal_actions"]}
+                "version": whole["version"],
+                "seat": seat,
+                "legal_actions": whole["legal_actions"],
+            }
         assert any(legal_actions(info, live, seat)["legal_actions"] for seat in range(4))
         info = move(info, live)
     lobby = replace(info, status="open")

@@ -48,9 +48,7 @@ async def test_racing_submissions_for_one_turn_land_once(database_url):
         legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
         move = {"version": 0, "action": legal["legal_actions"][0]["action"]}
         url = f"/api/rooms/{room_id}/actions"
-        results = await asyncio.gather(
-            *[client.post(url, headers=auth(tokens[seat]), json=move) for _ in range(5)]
-        )
+        results = await asyncio.gather(*[client.post(url, headers=auth(tokens[seat]), json=move) for _ in range(5)])
         assert sorted(r.status_code for r in results) == [200, 409, 409, 409, 409]
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
 

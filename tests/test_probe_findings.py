@@ -39,11 +39,17 @@ async def test_a_deeply_nested_move_is_refused_and_the_room_plays_on(client, gam
         for key in (field, "extra"):
             move = {"version": version, "idempotency_key": "deep-move", "action": {"type": action["type"], key: 0}}
             text = json.dumps(move).replace(f'"{key}": 0', f'"{key}": {nested(depth)}')
-            r = await client.post(f"/api/rooms/{room_id}/actions", content=text,
-                                  headers={"content-type": "application/json", **auth(tokens[seat])})
+            r = await client.post(
+                f"/api/rooms/{room_id}/actions",
+                content=text,
+                headers={"content-type": "application/json", **auth(tokens[seat])},
+            )
             assert r.status_code == 400 and "nested" in r.json()["message"], r.text
-    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
-                          json={"version": version, "action": action, "idempotency_key": "deep-move"})
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers=auth(tokens[seat]),
+        json={"version": version, "action": action, "idempotency_key": "deep-move"},
+    )
     assert r.status_code == 200 and r.json()["version"] == version + 1, r.text
 
 
@@ -51,11 +57,15 @@ async def test_a_deeply_nested_click_is_refused_in_place(client):
     room_id, tokens = await create_started_room(client, "troika", 2)
     seat, version, action = await seat_to_act(client, room_id, tokens)
     for depth in (990, 10_000):
-        r = await client.post(f"/rooms/{room_id}/seat/{tokens[seat]}/act",
-                              data={"action": nested(depth), "version": str(version)}, headers=HTML)
+        r = await client.post(
+            f"/rooms/{room_id}/seat/{tokens[seat]}/act",
+            data={"action": nested(depth), "version": str(version)},
+            headers=HTML,
+        )
         assert r.status_code == 200 and ("malformed" in r.text or "nested" in r.text), r.text[:300]
-    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
-                          json={"version": version, "action": action})
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json={"version": version, "action": action}
+    )
     assert r.status_code == 200, r.text
 
 

@@ -60,9 +60,7 @@ def inline_code(html: str) -> list[str]:
 def assert_secure_page(response) -> None:
     where = f"{response.request.method} {response.request.url.path}"
     assert response.headers["content-type"].startswith("text/html"), where
-    policy = {
-        part.split()[0]: part.split()[1:] for part in response.headers["content-security-policy"].split("; ")
-    }
+    policy = {part.split()[0]: part.split()[1:] for part in response.headers["content-security-policy"].split("; ")}
     assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"], where
     assert policy["default-src"] == ["'self'"] and policy["frame-ancestors"] == ["'none'"], where
     assert {k: response.headers.get(k) for k in EXPECTED} == EXPECTED, where
@@ -139,8 +137,12 @@ def test_serve_answers_to_the_address_its_host_flag_binds(tmp_path):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/arena.db", "LOG_LEVEL": "warning"}
     env.pop("HOST", None)
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.2", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.2", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

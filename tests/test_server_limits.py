@@ -59,9 +59,10 @@ def test_a_request_head_sent_one_line_at_a_time_is_cut_off(sqlite_url):
     header line every half second; with a 2 s deadline the server closes the connection (with
     a 408) long before 20 lines are sent."""
     env = {"DATABASE_URL": sqlite_url, "HEAD_TIMEOUT_SECONDS": "2"}
-    with process("app.main:app", env) as server, socket.create_connection(
-        ("127.0.0.1", int(server.base.rsplit(":", 1)[1])), timeout=10
-    ) as conn:
+    with (
+        process("app.main:app", env) as server,
+        socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])), timeout=10) as conn,
+    ):
         conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert read_response(conn).startswith(b"HTTP/1.1 200")
         conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -88,8 +89,9 @@ def test_a_request_head_sent_one_line_at_a_time_is_cut_off(sqlite_url):
 
 def test_a_connection_that_sends_nothing_is_closed(sqlite_url):
     env = {"DATABASE_URL": sqlite_url, "HEAD_TIMEOUT_SECONDS": "1"}
-    with process("app.main:app", env) as server, socket.create_connection(
-        ("127.0.0.1", int(server.base.rsplit(":", 1)[1])), timeout=10
-    ) as conn:
+    with (
+        process("app.main:app", env) as server,
+        socket.create_connection(("127.0.0.1", int(server.base.rsplit(":", 1)[1])), timeout=10) as conn,
+    ):
         answer = conn.recv(4096)  # blocks until the server answers or closes
         assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer

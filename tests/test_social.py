@@ -30,8 +30,7 @@ async def test_chat_is_for_players_limited_escaped_and_kept(sqlite_url):
         page = (await client.get(f"/rooms/{room_id}", headers={"accept": "text/html"})).text
         assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
         codes = [
-            (await client.post(url, json={"text": f"m{i}"}, headers=auth(tokens[0]))).status_code
-            for i in range(6)
+            (await client.post(url, json={"text": f"m{i}"}, headers=auth(tokens[0]))).status_code for i in range(6)
         ]
         assert codes == [201] * 5 + [429]
         r = await client.post(url, json={"text": "still here"}, headers=auth(tokens[1]))
@@ -63,8 +62,15 @@ async def test_a_stopped_instances_seat_shows_away_after_the_heartbeat(sqlite_ur
         room_id, _ = await create_started_room(client, "troika", 2)
         social = client.app.state.social
         async with social.db.write() as session:  # a socket held by an instance that then crashed
-            session.add(Presence(room_id=room_id, seat=1, instance="crashed", sockets=1,
-                                 seen_at=utcnow() - STALE_AFTER + timedelta(seconds=1)))
+            session.add(
+                Presence(
+                    room_id=room_id,
+                    seat=1,
+                    instance="crashed",
+                    sockets=1,
+                    seen_at=utcnow() - STALE_AFTER + timedelta(seconds=1),
+                )
+            )
             await session.commit()
         await social.bus.publish(room_id, SOCIAL)  # as its relayed event did
         assert await social.present(room_id) == {1}

@@ -56,7 +56,8 @@ async def close_of(ws) -> websockets.frames.Close:
 def tracebacks(caplog) -> list[logging.LogRecord]:
     """Errors and tracebacks logged by the socket route or by uvicorn for it."""
     return [
-        r for r in caplog.records
+        r
+        for r in caplog.records
         if r.name.startswith(("app.web", "uvicorn")) and (r.exc_info or r.levelno >= logging.ERROR)
     ]
 
@@ -80,8 +81,10 @@ async def test_sockets_past_the_caps_are_closed_with_a_reason(sqlite_url):
         async with httpx.AsyncClient(base_url=base) as client:
             room_id, tokens = await make_room(client)
         headers = {"Origin": base}
-        for token, reason in [(tokens[0], "too many sockets for this seat (at most 2)"),
-                              (None, "too many spectators in this room (at most 2)")]:
+        for token, reason in [
+            (tokens[0], "too many sockets for this seat (at most 2)"),
+            (None, "too many spectators in this room (at most 2)"),
+        ]:
             url = ws_url(base, room_id, token)
             async with connect(url, additional_headers=headers) as first, connect(url, additional_headers=headers):
                 await until_version(first, 0)

@@ -37,6 +37,7 @@ def database_url(request, sqlite_url):
 
 # ---- type-confused variants of an action --------------------------------------------------
 
+
 def int_paths(value, path=()):
     """The paths to every integer inside a JSON value."""
     if type(value) is int:
@@ -90,14 +91,16 @@ def refusable(variants, listed):
 
 # ---- driving a room through the API -------------------------------------------------------
 
+
 async def legal_of(client, room_id, token):
     answer = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(token))).json()
     return answer["version"], [entry["action"] for entry in answer["legal_actions"]]
 
 
 async def post_move(client, room_id, token, version, action):
-    return await client.post(f"/api/rooms/{room_id}/actions", headers=auth(token),
-                             json={"version": version, "action": action})
+    return await client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(token), json={"version": version, "action": action}
+    )
 
 
 async def probe(client, room_id, tokens, seat, rng, most=10):
@@ -191,6 +194,7 @@ async def test_vem_ai_attacks_and_campaigns_pass_their_schema_and_are_stored_can
 
 # ---- the reported cases -------------------------------------------------------------------
 
+
 async def test_a_float_leader_is_refused_and_the_other_seat_still_chooses(client):
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
     version, offered = await legal_of(client, room_id, tokens[0])
@@ -239,15 +243,18 @@ def test_a_campaign_is_read_by_its_schema():
     state["stage"], state["players"][0]["campaign"] = "campaign", None
     action, _ = game.play(state, 0, {"money": 0, "cards": sorted(hand, reverse=True), "type": "campaign"})
     assert json.dumps(action) == json.dumps({"type": "campaign", "cards": sorted(hand), "money": 0})
-    for bad in ({"type": "campaign", "cards": [hand[0], hand[0]], "money": 0},
-                {"type": "campaign", "cards": list(range(43)), "money": 0},
-                {"type": "campaign", "cards": hand, "money": -1},
-                {"type": "campaign", "cards": hand, "money": 10**30}):
+    for bad in (
+        {"type": "campaign", "cards": [hand[0], hand[0]], "money": 0},
+        {"type": "campaign", "cards": list(range(43)), "money": 0},
+        {"type": "campaign", "cards": hand, "money": -1},
+        {"type": "campaign", "cards": hand, "money": 10**30},
+    ):
         with pytest.raises(IllegalAction, match="must be"):
             game.play(state, 0, bad)
 
 
 # ---- strict request fields ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("front_door", [True, False])
 async def test_version_must_be_a_json_integer(client, monkeypatch, front_door):
@@ -257,12 +264,16 @@ async def test_version_must_be_a_json_integer(client, monkeypatch, front_door):
     seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
     _, listed = await legal_of(client, room_id, tokens[seat])
     for bad in ("0", True, 0.0, None, [0]):
-        r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
-                              json={"version": bad, "action": listed[0]})
+        r = await client.post(
+            f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json={"version": bad, "action": listed[0]}
+        )
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["error"] == "invalid_request" and "version" in r.json()["message"], r.text
-    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]),
-                          json={"version": 0, "action": listed[0], "idempotency_key": 5})
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers=auth(tokens[seat]),
+        json={"version": 0, "action": listed[0], "idempotency_key": 5},
+    )
     assert r.status_code == 422 and "idempotency_key" in r.json()["message"], r.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
 
@@ -287,19 +298,24 @@ async def test_seat_numbers_and_counts_in_bodies_are_json_integers(client):
 
 # ---- legacy logs --------------------------------------------------------------------------
 
+
 def write_legacy_move(database_url, room_id, seq, seat, action):
     """Append a move as the server stored it before actions were strict: the request's own
     text (5.0, true), written straight into the database behind the server's back."""
     text, now = json.dumps(action), datetime.now(UTC).replace(tzinfo=None)
     if database_url.startswith("sqlite:///"):
         with sqlite3.connect(database_url.removeprefix("sqlite:///")) as db:
-            db.execute("INSERT INTO actions (room_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                       (room_id, seq, seat, text, now.isoformat(sep=" ")))
+            db.execute(
+                "INSERT INTO actions (room_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (room_id, seq, seat, text, now.isoformat(sep=" ")),
+            )
             db.execute("UPDATE rooms SET version = ? WHERE id = ?", (seq, room_id))
         return
     with psycopg.connect(database_url) as db:
-        db.execute("INSERT INTO actions (room_id, seq, seat, action, at) VALUES (%s, %s, %s, %s::json, %s)",
-                   (room_id, seq, seat, text, now))
+        db.execute(
+            "INSERT INTO actions (room_id, seq, seat, action, at) VALUES (%s, %s, %s, %s::json, %s)",
+            (room_id, seq, seat, text, now),
+        )
         db.execute("UPDATE rooms SET version = %s WHERE id = %s", (seq, room_id))
 
 

@@ -11,7 +11,8 @@ from app.files import project_file
 
 
 def test_mypy_checks_every_engine_against_the_game_contract():
-    result = subprocess.run([sys.executable, "-m", "mypy", "app/games"],
-                            cwd=project_file("."), capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "app/games"], cwd=project_file("."), capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues found" in result.stdout

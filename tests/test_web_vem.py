@@ -59,16 +59,20 @@ async def render(client, state, seat):
 
 def sofia_attacks():
     """Rulebook attack example 2: a 1-Power Leader opens with Patos Bravos (2) on a lone Procuradoria."""
-    state = arrange(hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas", "Revisão"]},
-                    tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso"]})
-    return GAME.apply(state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control",
-                                 "cards": [G["Patos Bravos"]]})
+    state = arrange(
+        hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas", "Revisão"]},
+        tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso"]},
+    )
+    return GAME.apply(
+        state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G["Patos Bravos"]]}
+    )
 
 
 async def test_the_defender_is_prompted_on_their_own_page_with_the_running_totals(client):
     html = await render(client, sofia_attacks(), 1)
     assert text(between(html, 'id="prompt"', "</p>")) == (
-        "Round 1 · Ana attacks your Procuradoria! Defend with one or more cards, or do not defend.")
+        "Round 1 · Ana attacks your Procuradoria! Defend with one or more cards, or do not defend."
+    )
     assert text(between(html, 'id="attack-total"', "</b>")) == "3"
     assert text(between(html, 'id="defence-total"', "</b>")) == "2"
     assert card_ids(between(html, 'id="attack-cards"', "</div>")) == [G["Patos Bravos"]]
@@ -97,7 +101,7 @@ async def test_no_page_shows_another_players_hand(client):
     for seat, other in ((0, 1), (1, 0)):
         html = await render(client, state, seat)
         others = set(state["players"][other]["hand"])
-        assert card_ids(between(html, 'id="your-hand"', '</section>')) == state["players"][seat]["hand"]
+        assert card_ids(between(html, 'id="your-hand"', "</section>")) == state["players"][seat]["hand"]
         assert not others & set(card_ids(html))
         assert text(between(html, f'id="player-{other}"', 'class="families"')).count("hand") == 1
     spectator = await render(client, state, None)
@@ -106,8 +110,11 @@ async def test_no_page_shows_another_players_hand(client):
 
 
 async def test_attack_targets_show_the_defence_the_engine_counts(client):
-    state = arrange(hands={0: ["Juízes", "Claque", "Sindicatos"]},
-                    tables={1: ["Procuradoria", "Fundos Abutre", "Autarcas", "Pensionistas"]}, government=1)
+    state = arrange(
+        hands={0: ["Juízes", "Claque", "Sindicatos"]},
+        tables={1: ["Procuradoria", "Fundos Abutre", "Autarcas", "Pensionistas"]},
+        government=1,
+    )
     html = await render(client, state, 0)
     targets = re.findall(
         r'<input type="radio" name="target" value="(\d+)" form="vem-attack" data-defence="(\d+)"', html
@@ -116,8 +123,11 @@ async def test_attack_targets_show_the_defence_the_engine_counts(client):
     assert [(int(gid), int(d)) for gid, d in targets] == [(G[c], defence_base(state, 1, G[c])) for c in columns]
     # Power, +1 for the other gold card, +1 for the Government on gold, +1 for the grey Leader on grey.
     assert [int(d) for _, d in targets] == [2 + 1 + 1, 3 + 1 + 1, 1, 2 + 1]
-    assert picks(html, "vem-attack") == [("checkbox", G["Juízes"]), ("checkbox", G["Claque"]),
-                                         ("checkbox", G["Sindicatos"])]
+    assert picks(html, "vem-attack") == [
+        ("checkbox", G["Juízes"]),
+        ("checkbox", G["Claque"]),
+        ("checkbox", G["Sindicatos"]),
+    ]
     assert "Attack 1 against defence ?" in text(between(html, 'id="vem-attack"', "</form>"))
 
 
@@ -138,8 +148,14 @@ async def test_the_leader_choice_offers_only_your_two_leaders(client):
 
 
 async def test_the_campaign_is_committed_in_turn_and_stays_face_down_until_the_count(client):
-    state = end_round(arrange(hands={0: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={1: ["TV Irritante"]},
-                              money={0: 1, 1: 2}, events=[ELECTIONS[0]]))
+    state = end_round(
+        arrange(
+            hands={0: ["Pensionistas", "Claque"], 1: ["Estudantes"]},
+            tables={1: ["TV Irritante"]},
+            money={0: 1, 1: 2},
+            events=[ELECTIONS[0]],
+        )
+    )
     waiting = await render(client, state, 1)
     assert text(between(waiting, 'id="campaign-1"', "</figure>")) == "2. Bruno 6 Votes on the table commits later"
     assert "waiting for Ana to commit a campaign face down" in text(waiting)
@@ -151,7 +167,8 @@ async def test_the_campaign_is_committed_in_turn_and_stays_face_down_until_the_c
     assert card_ids(between(mine, 'id="your-hand"', "</section>")) == [G["Claque"]]
     theirs = await render(client, state, 1)
     assert text(between(theirs, 'id="campaign-0"', "</figure>")) == (
-        "VT € 1 1. Ana 1 Votes on the table committed 1 card and 1 Mega-Euro")
+        "VT € 1 1. Ana 1 Votes on the table committed 1 card and 1 Mega-Euro"
+    )
     assert G["Pensionistas"] not in card_ids(theirs)
     assert picks(theirs, "vem-campaign") == [("checkbox", G["Estudantes"])]
     assert '<input type="number" name="money" min="0" max="2" value="0">' in theirs
@@ -173,15 +190,17 @@ async def test_a_hand_over_the_limit_is_discarded_by_clicking_cards(client):
     state = GAME.apply(arrange(hands={0: hand}, money={0: 2}), 0, PASS)
     html = await render(client, state, 0)
     assert "Too many cards: you hold 7" in text(between(html, 'id="prompt"', "</p>"))
-    assert posted_actions(html) == [{"type": "discard", "card": G[name]} for name in hand] + [
-        {"type": "discard_money"}]
+    assert posted_actions(html) == [{"type": "discard", "card": G[name]} for name in hand] + [{"type": "discard_money"}]
     other = await render(client, state, 1)
     assert "waiting for Ana to discard down to 6 cards" in text(other) and posted_actions(other) == []
 
 
 async def test_the_final_scoring_breakdown(client):
-    state = arrange(tables={0: ["Procuradoria", "Expesso", "Pensionistas", "Revisão", "Juízes"], 1: ["Claque"]},
-                    money={0: 3, 1: 1}, events=[E["Chegou a Troika"]])
+    state = arrange(
+        tables={0: ["Procuradoria", "Expesso", "Pensionistas", "Revisão", "Juízes"], 1: ["Claque"]},
+        money={0: 3, 1: 1},
+        events=[E["Chegou a Troika"]],
+    )
     state["players"][0].update(kept=[ELECTIONS[0]], titles=[6, 5], offshore_money=2)
     html = await render(client, end_round(state), 1)
     final = between(html, 'id="final-result"', "</section>")

@@ -37,8 +37,22 @@ LEADERS = ["O Autarca Eterno", "O Tecnocrata", "O Comentador de Domingo", "A Bar
 PASS = {"type": "pass"}
 
 
-def arrange(n=2, *, hands=None, tables=None, leaders=None, money=None, treasury=10, pile=None,
-            stage="action", current=0, first=0, government=None, events=None, titles=None):
+def arrange(
+    n=2,
+    *,
+    hands=None,
+    tables=None,
+    leaders=None,
+    money=None,
+    treasury=10,
+    pile=None,
+    stage="action",
+    current=0,
+    first=0,
+    government=None,
+    events=None,
+    titles=None,
+):
     """A state after the Leader choice with exactly the given cards; unlisted Groups form the
     pile (``pile`` names its top cards) and the log is empty."""
     state = GAME.setup(n, {"deck": DECK}, "scenario")
@@ -52,8 +66,9 @@ def arrange(n=2, *, hands=None, tables=None, leaders=None, money=None, treasury=
         used += p["hand"] + p["table"]
     top = [G[name] for name in pile or []]
     state["draw_pile"] = top + [g for g in range(len(DECK["groups"])) if g not in used + top]
-    state.update(stage=stage, current=current, first=first, government=government,
-                 treasury=treasury, discards=[], log=[])
+    state.update(
+        stage=stage, current=current, first=first, government=government, treasury=treasury, discards=[], log=[]
+    )
     if events is not None:
         state["events"] = list(events)
     if titles is not None:

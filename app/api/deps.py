@@ -25,8 +25,9 @@ from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.views import Payloads
 
-BEARER = HTTPBearer(auto_error=False, scheme_name="seat token",
-                    description="the token your seat was given when you took it")
+BEARER = HTTPBearer(
+    auto_error=False, scheme_name="seat token", description="the token your seat was given when you took it"
+)
 
 
 def live_games(request: Request) -> LiveGames:
@@ -68,8 +69,9 @@ class Credentials:
         return self.token
 
 
-async def credentials(request: Request,
-                      bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> Credentials:
+async def credentials(
+    request: Request, bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+) -> Credentials:
     if bearer is not None and bearer.credentials.strip():
         return Credentials(bearer.credentials.strip())
     return Credentials(None, malformed="authorization" in request.headers)

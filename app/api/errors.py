@@ -30,25 +30,30 @@ log = logging.getLogger("troika_arena")
 
 
 def wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api") or "text/html" not in request.headers.get(
-        "accept", ""
-    )
+    return request.url.path.startswith("/api") or "text/html" not in request.headers.get("accept", "")
 
 
 class ErrorPage(Protocol):
     """An error as a page for a browser: its status, its message and any headers."""
 
-    def __call__(self, request: Request, status: int, message: str,
-                 headers: Mapping[str, str] | None) -> Response: ...
+    def __call__(self, request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response: ...
 
 
-def json_error(status: int, code: str, message: str, headers: Mapping[str, str] | None = None,
-               **extra: Any) -> JSONResponse:
+def json_error(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
     return JSONResponse({"error": code, "message": message, **extra}, status_code=status, headers=headers)
 
 
-def error_response(page: ErrorPage, request: Request, status: int, code: str, message: str,
-                   headers: Mapping[str, str] | None = None, **extra: Any) -> Response:
+def error_response(
+    page: ErrorPage,
+    request: Request,
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> Response:
     if wants_json(request):
         return json_error(status, code, message, headers, **extra)
     return page(request, status, message, headers)
@@ -121,8 +126,14 @@ class ErrorBoundary:
                 return
             request = Request(scope, receive)
             if trouble is not None:
-                response = error_response(self.page, request, 503, "database_unavailable", trouble.message,
-                                          headers={"Retry-After": str(trouble.retry_after)})
+                response = error_response(
+                    self.page,
+                    request,
+                    503,
+                    "database_unavailable",
+                    trouble.message,
+                    headers={"Retry-After": str(trouble.retry_after)},
+                )
             else:
                 response = error_response(self.page, request, 500, "internal", "the server hit an unexpected error")
             await response(scope, receive, send)

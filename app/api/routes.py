@@ -174,8 +174,9 @@ async def replace_by_bot(room_id: str, seat: int, body: Autopilot, rooms: Rooms,
 
 
 @router.post("/api/rooms/{room_id}/start", tags=["rooms"])
-async def start_room(room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth,
-                     body: StartRoom | None = None):
+async def start_room(
+    room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom | None = None
+):
     """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend)."""
     seat = await rooms.seat_of(room_id, auth.optional())
     duplicate = await lobby.start(room_id, seat, body and body.idempotency_key)
@@ -203,8 +204,9 @@ async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Pl
     return await reply_to_move(room_id, body, rooms, play, views, auth)
 
 
-async def reply_to_move(room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads,
-                        auth: Credentials) -> Response:
+async def reply_to_move(
+    room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads, auth: Credentials
+) -> Response:
     seat = await rooms.seat_of(room_id, auth.optional())
     version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
     if duplicate:  # the first result: the payload at the version the move landed at

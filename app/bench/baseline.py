@@ -43,8 +43,14 @@ room_ids = count()
 def html_message(version: int, seat: int) -> str:
     """The page's ``#room-main`` fragment padded to PAYLOAD_BYTES, with a pass form for the
     seat to act."""
-    form = ('<form class="act"><input type="hidden" name="action" value="{&#34;type&#34;:&#34;pass&#34;}">'
-            '<button>Pass</button></form>') if seat == version % SEATS else ""
+    form = (
+        (
+            '<form class="act"><input type="hidden" name="action" value="{&#34;type&#34;:&#34;pass&#34;}">'
+            "<button>Pass</button></form>"
+        )
+        if seat == version % SEATS
+        else ""
+    )
     head = f'<div id="room-main" data-version="{version}" data-status="playing">{form}<p>'
     return head + "x" * max(PAYLOAD_BYTES - len(head) - 10, 0) + "</p></div>"
 
@@ -134,5 +140,5 @@ app = Starlette(
         Route("/api/rooms/{room_id}/actions", act, methods=["POST"]),
         Route("/rooms/{room_id}/seat/{token}/act", act_form, methods=["POST"]),
         WebSocketRoute("/ws/rooms/{room_id}", socket),
-    ]
+    ],
 )

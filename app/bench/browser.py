@@ -41,8 +41,11 @@ def read_frame(text: str | bytes) -> dict[str, Any] | None:
             continue
         actions = [{"action": orjson.loads(str(value))} for value in element.xpath(PLAIN_ACTIONS)]
         awaited = bool(actions) or bool(element.xpath(ANY_ACTION))
-        return {"version": int(element.get("data-version")), "status": element.get("data-status"),
-                "legal_actions": actions if actions or not awaited else None}
+        return {
+            "version": int(element.get("data-version")),
+            "status": element.get("data-status"),
+            "legal_actions": actions if actions or not awaited else None,
+        }
     return None
 
 
@@ -54,4 +57,6 @@ def reply_version(reply: str) -> int | None:
 
 async def connect(ws_base: str, origin: str, room_id: str, token: str | None) -> ClientConnection:
     url = f"{ws_base}/ws/rooms/{room_id}" + (f"?token={token}" if token else "")
-    return await ws_connect(url, origin=Origin(origin), user_agent_header=USER_AGENT, max_size=2**22, ping_interval=None)
+    return await ws_connect(
+        url, origin=Origin(origin), user_agent_header=USER_AGENT, max_size=2**22, ping_interval=None
+    )

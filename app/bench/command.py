@@ -22,23 +22,45 @@ def numbers(text: str) -> tuple[int, ...]:
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--targets", default="sqlite,postgres,baseline",
-                   help="comma-separated among sqlite, postgres, baseline (default: all three); "
-                        "kind:clients (postgres:json) runs that target with those clients only")
-    p.add_argument("--clients", default="json",
-                   help="json (programs' sockets), html (browsers' sockets, read as htmx reads them) "
-                        "or html,json: each target with each, side by side (default json)")
-    p.add_argument("--spectators", type=int, default=Config.spectators,
-                   help="spectators of the spectator case (CPU per move in one room, against none; 0: skip)")
-    p.add_argument("--spectator-seconds", type=float, default=Config.spectator_seconds,
-                   help="measured seconds of each half of the spectator case")
-    p.add_argument("--rooms", type=numbers, default=Config.rooms,
-                   help="room counts to sweep, comma-separated (default 50,...,1000)")
+    p.add_argument(
+        "--targets",
+        default="sqlite,postgres,baseline",
+        help="comma-separated among sqlite, postgres, baseline (default: all three); "
+        "kind:clients (postgres:json) runs that target with those clients only",
+    )
+    p.add_argument(
+        "--clients",
+        default="json",
+        help="json (programs' sockets), html (browsers' sockets, read as htmx reads them) "
+        "or html,json: each target with each, side by side (default json)",
+    )
+    p.add_argument(
+        "--spectators",
+        type=int,
+        default=Config.spectators,
+        help="spectators of the spectator case (CPU per move in one room, against none; 0: skip)",
+    )
+    p.add_argument(
+        "--spectator-seconds",
+        type=float,
+        default=Config.spectator_seconds,
+        help="measured seconds of each half of the spectator case",
+    )
+    p.add_argument(
+        "--rooms",
+        type=numbers,
+        default=Config.rooms,
+        help="room counts to sweep, comma-separated (default 50,...,1000)",
+    )
     p.add_argument("--step-seconds", type=float, default=Config.seconds, help="measured seconds per step")
     p.add_argument("--warmup", type=float, default=Config.warmup, help="unmeasured seconds per step")
     p.add_argument("--period", type=float, default=Config.period, help="seconds between a room's moves")
-    p.add_argument("--saturation-rooms", type=positive, default=Config.saturation_rooms,
-                   help="rooms in the closed-loop capacity run")
+    p.add_argument(
+        "--saturation-rooms",
+        type=positive,
+        default=Config.saturation_rooms,
+        help="rooms in the closed-loop capacity run",
+    )
     p.add_argument("--url", help="drive an arena already running at this URL instead")
     p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for JSON and PNG")
 
@@ -48,9 +70,15 @@ def server_bench(args: argparse.Namespace) -> int:
         print("--clients: json, html or html,json")
         return 2
     config = Config(
-        targets=tuple(args.targets.split(",")), rooms=args.rooms, seconds=args.step_seconds,
-        warmup=args.warmup, period=args.period, saturation_rooms=args.saturation_rooms, url=args.url,
-        clients=tuple(args.clients.split(",")), spectators=args.spectators,
+        targets=tuple(args.targets.split(",")),
+        rooms=args.rooms,
+        seconds=args.step_seconds,
+        warmup=args.warmup,
+        period=args.period,
+        saturation_rooms=args.saturation_rooms,
+        url=args.url,
+        clients=tuple(args.clients.split(",")),
+        spectators=args.spectators,
         spectator_seconds=args.spectator_seconds,
     )
     report = run(config)

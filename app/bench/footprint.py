@@ -65,9 +65,13 @@ def restart_times(kind: str, counts: tuple[int, ...], repeats: int) -> list[dict
                         began = time.monotonic()
                         httpx.get(f"{server.base}/api/rooms/f{finished - 1:07d}/view").raise_for_status()
                         first_views.append(time.monotonic() - began)
-        row = {"finished_games": finished, "restart_s": round(statistics.median(starts), 2),
-               "first_view_of_a_finished_room_ms": round(statistics.median(first_views) * 1000, 1)
-               if first_views else None}
+        row = {
+            "finished_games": finished,
+            "restart_s": round(statistics.median(starts), 2),
+            "first_view_of_a_finished_room_ms": round(statistics.median(first_views) * 1000, 1)
+            if first_views
+            else None,
+        }
         print(f"  {finished:6d} finished games: restart {row['restart_s']} s", flush=True)
         results.append(row)
     return results
@@ -103,5 +107,9 @@ def run(kind: str, rooms: int, counts: tuple[int, ...], repeats: int) -> dict[st
     idle = idle_memory(kind, rooms)
     print(f"  {idle['bytes_per_idle_room'] / 1024:.1f} KB per idle room", flush=True)
     print(f"restart time against finished games ({kind})", flush=True)
-    return {"format": "troika-arena-bench-footprint/1", "database": kind, "idle": idle,
-            "restart": restart_times(kind, counts, repeats)}
+    return {
+        "format": "troika-arena-bench-footprint/1",
+        "database": kind,
+        "idle": idle,
+        "restart": restart_times(kind, counts, repeats),
+    }

@@ -215,7 +215,7 @@ class Driver:
         reach too."""
         self.base, self.game, self.seats, self.clients = base, game, seats, clients
         self.spectators = spectators
-        self.ws_base = "ws" + base[len("http"):]
+        self.ws_base = "ws" + base[len("http") :]
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
         self.http = httpx.AsyncClient(base_url=base, timeout=30.0, limits=limits)
         self.rooms: list[Room] = []

@@ -22,10 +22,11 @@ def plot(report: dict[str, Any], path: Path) -> bool:
     for kind, result in report["targets"].items():
         steps = result["steps"]
         rooms = [s["rooms"] for s in steps]
-        line, = ax.plot(rooms, [s["p95_ms"] for s in steps], marker="o", label=f"{kind} p95")
+        (line,) = ax.plot(rooms, [s["p95_ms"] for s in steps], marker="o", label=f"{kind} p95")
         ax.plot(rooms, [s["p50_ms"] for s in steps], linestyle=":", color=line.get_color(), label=f"{kind} p50")
-        ax.plot(rooms, [s["p99_ms"] for s in steps], linestyle="--", color=line.get_color(), alpha=0.5,
-                label=f"{kind} p99")
+        ax.plot(
+            rooms, [s["p99_ms"] for s in steps], linestyle="--", color=line.get_color(), alpha=0.5, label=f"{kind} p99"
+        )
     ax.axhline(100, color="grey", linewidth=0.8)
     ax.set_yscale("log")
     ax.set_xlabel("4-seat rooms, one move per room every 5 s")

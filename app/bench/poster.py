@@ -30,8 +30,9 @@ class Poster:
 
     async def post(self, path: str, body: dict[str, Any], token: str) -> tuple[int, Any]:
         """POST ``body`` as JSON with a bearer token; returns (status, decoded JSON reply)."""
-        status, reply = await self._send(path, orjson.dumps(body), "application/json",
-                                         f"Authorization: Bearer {token}\r\n")
+        status, reply = await self._send(
+            path, orjson.dumps(body), "application/json", f"Authorization: Bearer {token}\r\n"
+        )
         try:
             return status, orjson.loads(reply) if reply else None
         except ValueError as exc:
@@ -39,8 +40,12 @@ class Poster:
 
     async def post_form(self, path: str, fields: dict[str, str]) -> tuple[int, str]:
         """POST ``fields`` as a browser's htmx form does; returns (status, the HTML reply)."""
-        status, reply = await self._send(path, urlencode(fields).encode(), "application/x-www-form-urlencoded",
-                                         f"HX-Request: true\r\nOrigin: http://{self.host}:{self.port}\r\n")
+        status, reply = await self._send(
+            path,
+            urlencode(fields).encode(),
+            "application/x-www-form-urlencoded",
+            f"HX-Request: true\r\nOrigin: http://{self.host}:{self.port}\r\n",
+        )
         return status, reply.decode()
 
     async def _send(self, path: str, payload: bytes, content_type: str, headers: str) -> tuple[int, bytes]:

@@ -69,8 +69,11 @@ def process(module: str, env: dict[str, str], port: int | None = None, access_lo
         else:
             command = ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port), "--log-level", level]
         proc = subprocess.Popen(
-            [sys.executable, *command], cwd=ROOT, env={**os.environ, "LOG_LEVEL": level, **env},
-            stdout=output, stderr=subprocess.STDOUT,
+            [sys.executable, *command],
+            cwd=ROOT,
+            env={**os.environ, "LOG_LEVEL": level, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
         base = f"http://127.0.0.1:{port}"
 

@@ -64,8 +64,9 @@ async def watch_until_finished(base: str, room_id: str) -> None:
                 return
 
 
-async def slot(http: httpx.AsyncClient, base: str, games: itertools.cycle, spectated: bool,
-               poll: float, counts: Counts) -> None:
+async def slot(
+    http: httpx.AsyncClient, base: str, games: itertools.cycle, spectated: bool, poll: float, counts: Counts
+) -> None:
     """One room in play at a time, replaced when its game ends (or when setting it up failed)."""
     while True:
         try:
@@ -83,8 +84,9 @@ def rss_mb(server: servers.Server) -> float:
     return round(server.rss_bytes() / 2**20, 1)
 
 
-async def drive(server: servers.Server, rooms: int, spectators: int, seconds: float, interval: float,
-                idle: float, poll: float) -> dict[str, Any]:
+async def drive(
+    server: servers.Server, rooms: int, spectators: int, seconds: float, interval: float, idle: float, poll: float
+) -> dict[str, Any]:
     counts = Counts()
     games = itertools.cycle(GAMES_PLAYED)
     samples = [{"minute": 0.0, "rss_mb": rss_mb(server), "games_finished": 0}]
@@ -93,39 +95,72 @@ async def drive(server: servers.Server, rooms: int, spectators: int, seconds: fl
     # server is closing just as the client reuses it would fail the call (counted in errors).
     limits = httpx.Limits(max_connections=rooms + 10, keepalive_expiry=3)
     async with httpx.AsyncClient(base_url=server.base, timeout=30, limits=limits) as http:
-        tasks = [asyncio.create_task(slot(http, server.base, games, n < spectators, poll, counts))
-                 for n in range(rooms)]
+        tasks = [
+            asyncio.create_task(slot(http, server.base, games, n < spectators, poll, counts)) for n in range(rooms)
+        ]
         began = time.monotonic()
         try:
             while (elapsed := time.monotonic() - began) < seconds:
                 await asyncio.sleep(min(interval, seconds - elapsed))
-                row = {"minute": round((time.monotonic() - began) / 60, 2), "rss_mb": rss_mb(server),
-                       "games_finished": counts.finished}
+                row = {
+                    "minute": round((time.monotonic() - began) / 60, 2),
+                    "rss_mb": rss_mb(server),
+                    "games_finished": counts.finished,
+                }
                 samples.append(row)
-                print(f"  {row['minute']:5.1f} min  RSS {row['rss_mb']:6.1f} MB  "
-                      f"{row['games_finished']:6d} games finished", flush=True)
+                print(
+                    f"  {row['minute']:5.1f} min  RSS {row['rss_mb']:6.1f} MB  "
+                    f"{row['games_finished']:6d} games finished",
+                    flush=True,
+                )
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.sleep(idle)  # the games left in play run out; their sockets are closed
     after_idle = rss_mb(server)
-    print(f"  after {idle:.0f} s with no client: RSS {after_idle:.1f} MB; "
-          f"{counts.finished} games finished, client errors: {counts.errors or 'none'}", flush=True)
-    return {"samples": samples, "games_finished": counts.finished, "errors": counts.errors,
-            "rss_mb_after_idle": after_idle}
+    print(
+        f"  after {idle:.0f} s with no client: RSS {after_idle:.1f} MB; "
+        f"{counts.finished} games finished, client errors: {counts.errors or 'none'}",
+        flush=True,
+    )
+    return {
+        "samples": samples,
+        "games_finished": counts.finished,
+        "errors": counts.errors,
+        "rss_mb_after_idle": after_idle,
+    }
 
 
-def run(kind: str = "sqlite", minutes: float = 10, rooms: int = 40, spectators: int = 10,
-        interval: float = 60, idle: float = 60, bot_delay: float = 0.1, poll: float = 1.0) -> dict[str, Any]:
+def run(
+    kind: str = "sqlite",
+    minutes: float = 10,
+    rooms: int = 40,
+    spectators: int = 10,
+    interval: float = 60,
+    idle: float = 60,
+    bot_delay: float = 0.1,
+    poll: float = 1.0,
+) -> dict[str, Any]:
     print(f"soak ({kind}): {rooms} bot rooms in play, {spectators} spectators, {minutes} min", flush=True)
-    env = {"LOG_LEVEL": "warning", "BOT_DELAY_SECONDS": str(bot_delay), "BOT_BUDGET_SECONDS": "0.05",
-           "ROOM_CREATION_LIMIT": "1000000/minute"}  # every room comes from this one address
+    env = {
+        "LOG_LEVEL": "warning",
+        "BOT_DELAY_SECONDS": str(bot_delay),
+        "BOT_BUDGET_SECONDS": "0.05",
+        "ROOM_CREATION_LIMIT": "1000000/minute",
+    }  # every room comes from this one address
     with servers.database(kind) as url, servers.process("app.main:app", {**env, "DATABASE_URL": url}) as server:
         result = asyncio.run(drive(server, rooms, min(spectators, rooms), minutes * 60, interval, idle, poll))
         marks = ("ERROR", "Traceback", "unexpected error")
         trouble = [line for line in server.output().splitlines() if any(mark in line for mark in marks)]
     print(f"  server log: {len(trouble)} error lines" + (f", the first: {trouble[0]}" if trouble else ""), flush=True)
-    return {"format": "troika-arena-bench-soak/1", "database": kind, "rooms": rooms,
-            "spectators": spectators, "minutes": minutes, "bot_delay_s": bot_delay, **result,
-            "server_error_lines": len(trouble)}
+    return {
+        "format": "troika-arena-bench-soak/1",
+        "database": kind,
+        "rooms": rooms,
+        "spectators": spectators,
+        "minutes": minutes,
+        "bot_delay_s": bot_delay,
+        **result,
+        "server_error_lines": len(trouble),
+    }

@@ -100,16 +100,21 @@ async def spectator_case(server: servers.Server | None, base: str, config: Confi
             await driver.close()
         cpu = step.get("server_cpu_s")
         per_move = None if cpu is None or not step["moves"] else round(cpu / step["moves"] * 1000, 2)
-        out[str(watching)] = {"moves": step["moves"], "moves_per_second": step["moves_per_second"],
-                              "server_cpu_ms_per_move": per_move, "errors": step["errors"]}
+        out[str(watching)] = {
+            "moves": step["moves"],
+            "moves_per_second": step["moves_per_second"],
+            "server_cpu_ms_per_move": per_move,
+            "errors": step["errors"],
+        }
     none, some = out["0"]["server_cpu_ms_per_move"], out[str(config.spectators)]["server_cpu_ms_per_move"]
     out["ratio"] = ratio(some, none) if none and some else None
     print(f"  spectators: {spectator_cell(out)}", flush=True)
     return out
 
 
-async def measure(driver: Driver, server: servers.Server | None, period: float, seconds: float,
-                  warmup: float) -> dict[str, Any]:
+async def measure(
+    driver: Driver, server: servers.Server | None, period: float, seconds: float, warmup: float
+) -> dict[str, Any]:
     cpu_before = server.cpu_seconds() if server else 0.0
     client_before = time.process_time()
     began = time.monotonic()
@@ -129,9 +134,11 @@ async def measure(driver: Driver, server: servers.Server | None, period: float, 
 
 
 def brief(step: dict[str, Any]) -> str:
-    return (f"p50 {step['p50_ms']} ms, p95 {step['p95_ms']} ms, p99 {step['p99_ms']} ms, "
-            f"{step['moves_per_second']} moves/s, errors {step['errors'] or 0}, "
-            f"server CPU {step.get('server_cpu_percent')}%, client CPU {step['client_cpu_percent']}%")
+    return (
+        f"p50 {step['p50_ms']} ms, p95 {step['p95_ms']} ms, p99 {step['p99_ms']} ms, "
+        f"{step['moves_per_second']} moves/s, errors {step['errors'] or 0}, "
+        f"server CPU {step.get('server_cpu_percent')}%, client CPU {step['client_cpu_percent']}%"
+    )
 
 
 def run_loop(coroutine):
@@ -210,8 +217,9 @@ def ratios(targets: dict[str, Any]) -> dict[str, Any]:
         if kind == "baseline" or not base:
             continue
         out[key] = {
-            "saturation_moves_per_second": ratio(result["saturation"]["moves_per_second"],
-                                                 base["saturation"]["moves_per_second"]),
+            "saturation_moves_per_second": ratio(
+                result["saturation"]["moves_per_second"], base["saturation"]["moves_per_second"]
+            ),
             "max_rooms_at_target": ratio(result["max_rooms_at_target"], base["max_rooms_at_target"]),
         }
     return out
@@ -221,8 +229,10 @@ def spectator_cell(case: dict[str, Any] | None) -> str:
     if not case:
         return "-"
     watching = next(k for k in case if k not in ("0", "ratio"))
-    return (f"{case['0']['server_cpu_ms_per_move']} ms / {case[watching]['server_cpu_ms_per_move']} ms "
-            f"with {watching} ({case['ratio']}x)")
+    return (
+        f"{case['0']['server_cpu_ms_per_move']} ms / {case[watching]['server_cpu_ms_per_move']} ms "
+        f"with {watching} ({case['ratio']}x)"
+    )
 
 
 def ratio(a: float, b: float) -> float | None:
@@ -231,10 +241,12 @@ def ratio(a: float, b: float) -> float | None:
 
 def table(report: dict[str, Any]) -> str:
     """A Markdown table of the run's headline figures."""
-    rows = ["| target / clients | rooms held at p95 <= 100 ms (every step up to it) | capacity (moves/s, "
-            "closed loop) | ratio to bare fan-out (capacity) | spectators: CPU per move, none / "
-            "with them (ratio) | idle memory per room | restart |",
-            "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows = [
+        "| target / clients | rooms held at p95 <= 100 ms (every step up to it) | capacity (moves/s, "
+        "closed loop) | ratio to bare fan-out (capacity) | spectators: CPU per move, none / "
+        "with them (ratio) | idle memory per room | restart |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for key, result in report["targets"].items():
         r = report.get("ratios", {}).get(key, {})
         idle = result.get("idle_bytes_per_room")

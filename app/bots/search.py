@@ -101,8 +101,7 @@ def prepared(heuristics: Heuristics, state: State) -> State:
     return state
 
 
-def simulate(game: Game, heuristics: Heuristics, state: State, seat: int, action: Action,
-             rng: random.Random) -> float:
+def simulate(game: Game, heuristics: Heuristics, state: State, seat: int, action: Action, rng: random.Random) -> float:
     """Play ``action`` in a sampled state, roll out with the policy, and score for ``seat``."""
     try:
         state = game.apply(state, seat, action)

@@ -63,8 +63,7 @@ def stake(state: State, seat: int) -> float:
     """How much better taking the gem in the centre is than letting the best rival take it."""
     colour, gems, supply = state["gem"]["colour"], state["gems"], state["supply"]
     other = rival(state, seat)
-    return (margin(with_gem(gems, seat, colour), supply, seat)
-            - margin(with_gem(gems, other, colour), supply, seat))
+    return margin(with_gem(gems, seat, colour), supply, seat) - margin(with_gem(gems, other, colour), supply, seat)
 
 
 def after_play(played: list[dict[str, Any]], seat: int, card: int) -> list[dict[str, Any]]:

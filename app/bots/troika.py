@@ -82,8 +82,10 @@ def _best(counts: tuple[int, ...], chances: tuple[int, ...]) -> tuple[float, flo
     if low + 1 < 15 and counts[low + 1]:
         if low + 2 < 15 and counts[low + 2]:
             options.append(((low, low + 1, low + 2), float(_gem_points(v + 2)), False))
-        ends = [partial(_gem_points(v + 2), q(v + 2)) if v + 2 <= 15 else -2.0,
-                partial(_gem_points(v + 1), q(v - 1)) if v >= 2 else -2.0]
+        ends = [
+            partial(_gem_points(v + 2), q(v + 2)) if v + 2 <= 15 else -2.0,
+            partial(_gem_points(v + 1), q(v - 1)) if v >= 2 else -2.0,
+        ]
         options.append(((low, low + 1), max(ends), False))
     if low + 2 < 15 and counts[low + 2]:
         options.append(((low, low + 2), partial(_gem_points(v + 2), q(v + 1)), False))
@@ -141,8 +143,7 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
         if kind == "troika":
             return 100.0 if can_leave(hand, container) else -100.0
         if kind == "reveal":
-            return max(0.0, gain(own_marks[tile])) - 0.3 if tile in own_marks else (
-                0.0 if tile == "unknown" else -0.2)
+            return max(0.0, gain(own_marks[tile])) - 0.3 if tile in own_marks else (0.0 if tile == "unknown" else -0.2)
         if kind == "take_up":
             return gain(action["value"])
         if kind == "take_down":

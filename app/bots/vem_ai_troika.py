@@ -33,6 +33,7 @@ COMMITTED_CARD_VOTES = 2.0  # Votes of a face-down campaign card: chosen for its
 
 # --- the situation ----------------------------------------------------------------------------
 
+
 def rounds_left(state: State) -> float:
     """Rounds still to play, expected: the Troika Event hides among the bottom four."""
     return max(1.0, len(state["events"]) - 1.5)
@@ -78,8 +79,13 @@ def _table_value(state: State, seat: int, ids: tuple[int, ...], w: tuple[float, 
     progress = sum(count > sets for count in counts)
     votes = lead["votes"] + sum(c["votes"] for c in cards) + 2 * sets
     income = lead["income"] + sum(c["income"] for c in cards)
-    return (sum(c["power"] for c in cards) + CONSENSUS_POINTS[min(sets, 3)]
-            + 0.15 * step * progress + w[0] * votes + w[1] * income)
+    return (
+        sum(c["power"] for c in cards)
+        + CONSENSUS_POINTS[min(sets, 3)]
+        + 0.15 * step * progress
+        + w[0] * votes
+        + w[1] * income
+    )
 
 
 def hand_worth(state: State, gid: int) -> float:
@@ -92,8 +98,13 @@ def points_now(state: State, seat: int) -> float:
     p = player(state, seat)
     kept = sum(state["deck"]["events"][eid]["points"] for eid in p["kept"])
     sets = table.consensus(state, seat)
-    return (table.metric(state, seat, "power") + CONSENSUS_POINTS[min(sets, 3)] + kept
-            + sum(p["titles"]) + (p["money"] + p["offshore_money"]) / 2)
+    return (
+        table.metric(state, seat, "power")
+        + CONSENSUS_POINTS[min(sets, 3)]
+        + kept
+        + sum(p["titles"])
+        + (p["money"] + p["offshore_money"]) / 2
+    )
 
 
 def colour_progress(state: State, seat: int) -> int:
@@ -104,8 +115,7 @@ def colour_progress(state: State, seat: int) -> int:
 
 def election_shares(state: State) -> list[float]:
     """Each seat's rough share of the Elections to come, from Votes on the table and money."""
-    strength = [table.metric(state, s, "votes") + 0.6 * player(state, s)["money"]
-                for s in range(len(state["players"]))]
+    strength = [table.metric(state, s, "votes") + 0.6 * player(state, s)["money"] for s in range(len(state["players"]))]
     top = max(strength)
     weights_ = [math.exp((x - top) / 2.5) for x in strength]
     return [w / sum(weights_) for w in weights_]
@@ -123,10 +133,15 @@ def estimates(state: State) -> list[float]:
     for s, share in enumerate(shares):
         p = player(state, s)
         income = table.metric(state, s, "income")
-        result.append(0.64 * points_now(state, s) + 3.4 * share * elections
-                      + 0.2 * table.metric(state, s, "votes") * elections - 0.34 * p["money"]
-                      + (0.16 + 0.27 * left) * len(p["hand"]) + 0.95 * colour_progress(state, s)
-                      + 0.68 * income)
+        result.append(
+            0.64 * points_now(state, s)
+            + 3.4 * share * elections
+            + 0.2 * table.metric(state, s, "votes") * elections
+            - 0.34 * p["money"]
+            + (0.16 + 0.27 * left) * len(p["hand"])
+            + 0.95 * colour_progress(state, s)
+            + 0.68 * income
+        )
     return result
 
 
@@ -139,6 +154,7 @@ def evaluate(state: State, seat: int) -> float:
 
 
 # --- options per decision ----------------------------------------------------------------------
+
 
 def power(state: State, ids: Iterable[int]) -> int:
     return sum(group(state, gid)["power"] for gid in ids)
@@ -204,8 +220,11 @@ def attack_score(state: State, seat: int, action: Action) -> float:
         mine = player(state, seat)["table"]
         if len(table.family(state, seat, group(state, target)["colour"])) < table.FAMILY_LIMIT:
             gain = table_value(state, seat, mine + [target]) - table_value(state, seat, mine)
-    lead = (attack.attack_base(state, seat, action["mode"]) + power(state, action["cards"])
-            - attack.defence_base(state, defender, target))
+    lead = (
+        attack.attack_base(state, seat, action["mode"])
+        + power(state, action["cards"])
+        - attack.defence_base(state, defender, target)
+    )
     answers = len(player(state, defender)["hand"])
     chance = 1.0 if answers == 0 else logistic((lead - 1.5 - 0.8 * min(answers, 3)) * 1.2)
     cost = sum(hand_worth(state, gid) for gid in action["cards"])
@@ -227,8 +246,11 @@ def answer_score(state: State, seat: int, action: Action) -> float:
         margin = defence_total + added - attack_total
     else:
         mine = player(state, seat)["table"]
-        stake = 1.0 + (table_value(state, seat, mine + [target]) - table_value(state, seat, mine)
-                       if a["mode"] == "control" else 0.5)
+        stake = 1.0 + (
+            table_value(state, seat, mine + [target]) - table_value(state, seat, mine)
+            if a["mode"] == "control"
+            else 0.5
+        )
         ahead = attack_total + added > defence_total
         margin = attack_total + added - defence_total - 1
     if not ahead:

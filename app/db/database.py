@@ -41,13 +41,15 @@ class Database:
             self._reader = sqlite_engine(async_url, read_only=True)
             self._writer = sqlite_engine(async_url, pool_size=1, max_overflow=0)
             self._turn: asyncio.Lock | None = asyncio.Lock()
-            self._sync_writer = create_engine(sync_url, pool_size=1, max_overflow=0,
-                                              connect_args={"timeout": 30, "check_same_thread": False})
+            self._sync_writer = create_engine(
+                sync_url, pool_size=1, max_overflow=0, connect_args={"timeout": 30, "check_same_thread": False}
+            )
             configure_sqlite(self._sync_writer)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         else:
             self._reader = self._writer = create_async_engine(
-                async_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+                async_url, pool_size=10, max_overflow=20, pool_pre_ping=True
+            )
             self._turn = None
         self._reads, self._writes = make_sessionmaker(self._reader), make_sessionmaker(self._writer)
 

@@ -237,7 +237,9 @@ class Ids:
 
     def read(self, name: str, value: Any) -> list[int]:
         require(
-            type(value) is list and len(value) <= self.most and all(whole(v) for v in value)
+            type(value) is list
+            and len(value) <= self.most
+            and all(whole(v) for v in value)
             and len(set(value)) == len(value),
             f"'{name}' must be a list of at most {self.most} distinct card ids",
         )

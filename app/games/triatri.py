@@ -85,9 +85,9 @@ GEMS_PER_COLOUR = 6
 DECKS = {2: (6, 2), 3: (7, 1), 4: (8, 3)}  # players -> (highest number, fakes)
 
 # Card id -> (colour, number): ids 0-20 are red, blue, green 2-8; ids 21-23 are fakes.
-CARDS: tuple[tuple[str | None, int], ...] = tuple(
-    (colour, number) for colour in COLOURS for number in range(2, 9)
-) + ((None, 0),) * 3
+CARDS: tuple[tuple[str | None, int], ...] = (
+    tuple((colour, number) for colour in COLOURS for number in range(2, 9)) + ((None, 0),) * 3
+)
 FIRST_FAKE = 21
 
 
@@ -289,9 +289,7 @@ def play(state: State, seat: int, action: Action) -> None:
     else:
         previous = played[-1]["card"] if played else None
         value, multiplier = fixed_value(card, previous)
-        played.append(
-            {"seat": seat, "card": card, "value": value, "multiplier": multiplier, "swapped": False}
-        )
+        played.append({"seat": seat, "card": card, "value": value, "multiplier": multiplier, "swapped": False})
         boost = {1: "", 2: f" (doubled to {value})", 4: f" (quadrupled to {value})"}[multiplier]
         log(state, f"{name(seat)} plays {label(card)}{boost}.")
     if len(played) == state["num_players"]:
@@ -323,8 +321,7 @@ def finish_trick(state: State) -> None:
     state["gem"] = None
     log(
         state,
-        f"{name(winner)} wins the trick with {label(best['card'])} ({best['value']}) "
-        f"and takes the {colour} gem.",
+        f"{name(winner)} wins the trick with {label(best['card'])} ({best['value']}) and takes the {colour} gem.",
     )
     advance(state, winner)
 
@@ -402,9 +399,7 @@ def sample_hands(
     return match_hands(pool, slots)
 
 
-def match_hands(
-    pool: list[int], slots: list[tuple[int, int, list[str]]]
-) -> tuple[dict[int, list[int]], list[int]]:
+def match_hands(pool: list[int], slots: list[tuple[int, int, list[str]]]) -> tuple[dict[int, list[int]], list[int]]:
     """A deal of ``pool`` (already shuffled) to the slots respecting voids: bipartite matching
     of places to cards by augmenting paths."""
     places = [(seat, void) for seat, size, void in slots for _ in range(size)]
@@ -588,9 +583,7 @@ class TriATri(base.Game):
         state["log"] = [e for e in state["log"] if e["to"] is None or seat in e["to"]]
         others = [s for s in range(state["num_players"]) if s != seat]
         known = {s: known_cards(state, s) for s in others}
-        pool = sorted(state["undealt"] + [
-            c for s in others for c in holdings(state, s) if c not in known[s]
-        ])
+        pool = sorted(state["undealt"] + [c for s in others for c in holdings(state, s) if c not in known[s]])
         slots = [(s, len(holdings(state, s)) - len(known[s]), state["void"][s]) for s in others]
         dealt, undealt = sample_hands(pool, slots, r)
         state["undealt"] = sorted(undealt)

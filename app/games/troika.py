@@ -123,8 +123,7 @@ def _search(counts: tuple[int, ...], has_fuel: bool, allow_trash: bool) -> tuple
         rest_counts = list(counts)
         for i in used:
             rest_counts[i] -= 1
-        rest = _search(tuple(rest_counts), has_fuel or (trio is not None and trio[0] == "fuel"),
-                       allow_trash)
+        rest = _search(tuple(rest_counts), has_fuel or (trio is not None and trio[0] == "fuel"), allow_trash)
         if rest is None:
             continue
         if trio is not None:
@@ -147,9 +146,7 @@ def best_split(tiles: list[int]) -> tuple | None:
 
 def can_leave(hand: list[int], container: list[int]) -> bool:
     """Whether a "Troika!" call succeeds: Container >= 5 and an exact split with a fuel-set."""
-    return len(container) >= CALL_MIN_CONTAINER and (
-        _search(_counts(hand + container), False, False) is not None
-    )
+    return len(container) >= CALL_MIN_CONTAINER and (_search(_counts(hand + container), False, False) is not None)
 
 
 # ---------------------------------------------------------------- small helpers
@@ -230,8 +227,9 @@ def _start_round(state: State, number: int, first: int) -> None:
         callers=[],  # seats that called "Troika!" this round, in call order
     )
     aside = f" {SET_ASIDE_TWO_PLAYERS} tiles are set aside unseen." if set_aside else ""
-    state["log"].append(base.log_entry(
-        f"Round {number} begins: {_name(first)} starts; {_a(face_up)} is turned face up.{aside}"))
+    state["log"].append(
+        base.log_entry(f"Round {number} begins: {_name(first)} starts; {_a(face_up)} is turned face up.{aside}")
+    )
     for seat, hand in enumerate(hands):
         state["log"].append(base.log_entry(f"You draw {_a(hand[0])}.", to=[seat]))
 
@@ -296,8 +294,7 @@ def _next_first_player(records: list[dict[str, Any]], previous_first: int, n: in
     """Fewest round points starts (failed players count lowest); ties nearest clockwise."""
     return min(
         records,
-        key=lambda r: (r["score"] is not None, r["score"] or 0,
-                       _clockwise(r["seat"], previous_first, n)),
+        key=lambda r: (r["score"] is not None, r["score"] or 0, _clockwise(r["seat"], previous_first, n)),
     )["seat"]
 
 
@@ -306,9 +303,7 @@ def _describe_record(record: dict[str, Any]) -> str:
     if record["status"] == "failed":
         why = "their Troika! call fails" if record["reason"] == "failed_call" else "no fuel-set"
         return f"{name} failed to leave ({why}); tiles {sorted(record['hand'] + record['container'])}."
-    trios = ", ".join(
-        f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"]
-    )
+    trios = ", ".join(f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"])
     trash = f"; trash {record['trash']}" if record["trash"] else ""
     bonus = f"; Troika! bonus +{record['troika_bonus']}" if record["troika_bonus"] else ""
     call = " (their Troika! call succeeds)" if record["called_troika"] else ""
@@ -324,11 +319,12 @@ def _end_round(state: State, ended_by: str) -> None:
         state["tokens"][seat].append(token)
     for record in records:
         state["status"][record["seat"]] = record["status"]
-    state["rounds"].append(
-        {"round": state["round"], "first_player": first, "ended_by": ended_by, "players": records}
+    state["rounds"].append({"round": state["round"], "first_player": first, "ended_by": ended_by, "players": records})
+    why = (
+        "the table has no face-down tile left"
+        if ended_by == "table_empty"
+        else ("at most one player has not called Troika")
     )
-    why = "the table has no face-down tile left" if ended_by == "table_empty" else (
-        "at most one player has not called Troika")
     state["log"].append(base.log_entry(f"Round {state['round']} ends: {why}."))
     for record in records:
         tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or "none"
@@ -355,8 +351,9 @@ def _apply_troika(state: State, seat: int, action: Action) -> None:
     end (ruling T7), so the public log says the same either way."""
     state["status"][seat] = "called"
     state["callers"].append(seat)
-    state["log"].append(base.log_entry(
-        f"{_name(seat)} calls Troika! and is out of the round; the call is settled when the round ends."))
+    state["log"].append(
+        base.log_entry(f"{_name(seat)} calls Troika! and is out of the round; the call is settled when the round ends.")
+    )
     outcome = "succeeds" if can_leave(state["hands"][seat], state["containers"][seat]) else "fails"
     state["log"].append(base.log_entry(f"Your call {outcome}: everyone learns it when the round ends.", to=[seat]))
     if len(_playing(state)) <= 1:
@@ -376,8 +373,7 @@ def _apply_reveal(state: State, seat: int, action: Action) -> None:
 def _apply_take_up(state: State, seat: int, action: Action) -> None:
     state["table_up"].remove(action["value"])
     insort(state["containers"][seat], action["value"])
-    state["log"].append(base.log_entry(
-        f"{_name(seat)} moves the face-up {action['value']} into their Container."))
+    state["log"].append(base.log_entry(f"{_name(seat)} moves the face-up {action['value']} into their Container."))
     _end_turn(state, seat)
 
 
@@ -397,14 +393,14 @@ def _apply_discard(state: State, seat: int, action: Action) -> None:
         mark_id = state["next_mark_id"]
         state["next_mark_id"] += 1
         state["down_marked"].append({"id": mark_id, "by": seat, "value": value})
-        state["log"].append(base.log_entry(
-            f"{_name(seat)} discards a tile from their hand face down: marked tile #{mark_id}."))
+        state["log"].append(
+            base.log_entry(f"{_name(seat)} discards a tile from their hand face down: marked tile #{mark_id}.")
+        )
         state["log"].append(base.log_entry(f"Marked tile #{mark_id} is your {value}.", to=[seat]))
     else:
         state["containers"][seat].remove(value)
         insort(state["table_up"], value)
-        state["log"].append(base.log_entry(
-            f"{_name(seat)} discards the {value} from their Container face up."))
+        state["log"].append(base.log_entry(f"{_name(seat)} discards the {value} from their Container face up."))
     _end_turn(state, seat)
 
 
@@ -479,15 +475,13 @@ class Troika(base.Game):
         """Why an action of the seat to act is not listed, when the phase or hand says why."""
         kind = action["type"]
         if state["phase"] == "turn_start":
-            base.require(kind not in ACT_TYPES,
-                         'first turn a face-down tile face up (or call "Troika!")')
+            base.require(kind not in ACT_TYPES, 'first turn a face-down tile face up (or call "Troika!")')
         else:
-            base.require(kind not in TURN_START_TYPES,
-                         "you already turned a tile up: now take, discard or pass")
-        base.require(kind != "troika" or state["num_players"] >= 3,
-                     '"Troika!" can only be called with 3 to 5 players')
-        base.require(kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT,
-                     f"your hand already holds {HAND_LIMIT} tiles")
+            base.require(kind not in TURN_START_TYPES, "you already turned a tile up: now take, discard or pass")
+        base.require(kind != "troika" or state["num_players"] >= 3, '"Troika!" can only be called with 3 to 5 players')
+        base.require(
+            kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT, f"your hand already holds {HAND_LIMIT} tiles"
+        )
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
         return base.each_view(self, state, seats)
@@ -504,14 +498,11 @@ class Troika(base.Game):
             "you": seat,
             "hand": sorted(state["hands"][seat]) if seat is not None else [],
             "call_would_succeed": self._call_check(state, seat),
-            "players": [
-                self._player_view(state, s, over or s == seat) for s in range(state["num_players"])
-            ],
+            "players": [self._player_view(state, s, over or s == seat) for s in range(state["num_players"])],
             "table_up": sorted(state["table_up"]),
             "down_unmarked": len(state["down_unmarked"]),
             "down_marked": [
-                {"id": m["id"], "by": m["by"],
-                 "value": m["value"] if over or m["by"] == seat else None}
+                {"id": m["id"], "by": m["by"], "value": m["value"] if over or m["by"] == seat else None}
                 for m in state["down_marked"]
             ],
             "set_aside": len(state["set_aside"]),

@@ -78,9 +78,15 @@ class Held(Generic[T]):
 
 
 class RoomCache(Generic[T]):
-    def __init__(self, bus: EventBus, social: bool, limit: int = LIMIT,
-                 in_play: Callable[[T], bool] = lambda _value: False, spare: int = SPARE,
-                 version: Callable[[T], int] | None = None):
+    def __init__(
+        self,
+        bus: EventBus,
+        social: bool,
+        limit: int = LIMIT,
+        in_play: Callable[[T], bool] = lambda _value: False,
+        spare: int = SPARE,
+        version: Callable[[T], int] | None = None,
+    ):
         """``social``: the value is chat or presence (dropped by social events only, those
         with a negative code: ``app.realtime.bus``), else it
         is the room or its game (dropped by every other event). A room's value is kept while

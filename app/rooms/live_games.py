@@ -45,8 +45,12 @@ class LiveGames:
         self.bus = bus
         self._games: Held[LiveGame] = Held(ENDED_GAMES_HELD, MAX_GAMES_HELD)
         self._infos: RoomCache[RoomInfo] = RoomCache(
-            bus, social=False, in_play=lambda info: info.status in ("open", "playing"), spare=ENDED_ROOMS_HELD,
-            version=lambda info: info.version)
+            bus,
+            social=False,
+            in_play=lambda info: info.status in ("open", "playing"),
+            spare=ENDED_ROOMS_HELD,
+            version=lambda info: info.version,
+        )
         self._locks = RoomLocks()
 
     def lock(self, room_id: str) -> AbstractAsyncContextManager[None]:

@@ -77,12 +77,8 @@ class Lobby:
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
             raise BadRequest(f"unknown game; choose one of: {', '.join(sorted(GAMES))}")
-        if not isinstance(num_seats, int) or not (
-            game.min_players <= num_seats <= game.max_players
-        ):
-            raise BadRequest(
-                f"{game.title} needs {game.min_players} to {game.max_players} seats"
-            )
+        if not isinstance(num_seats, int) or not (game.min_players <= num_seats <= game.max_players):
+            raise BadRequest(f"{game.title} needs {game.min_players} to {game.max_players} seats")
         if options is not None and not isinstance(options, dict):
             raise BadRequest("options must be an object")
         name = clean_name(host_name)
@@ -96,10 +92,18 @@ class Lobby:
             raise BadRequest(f"invalid options: {exc}") from None
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
         async with self.games.db.write() as session:
-            await storage.add_room(session, name, hash_token(token), id=room_id, game=game.slug,
-                                   options=dict(options or {}),
-                             seed=seed, seed_hash=seed_hash(seed), num_seats=num_seats,
-                             turn_seconds=turn_seconds or None)
+            await storage.add_room(
+                session,
+                name,
+                hash_token(token),
+                id=room_id,
+                game=game.slug,
+                options=dict(options or {}),
+                seed=seed,
+                seed_hash=seed_hash(seed),
+                num_seats=num_seats,
+                turn_seconds=turn_seconds or None,
+            )
             await session.commit()
             info = await storage.load_room(session, room_id)
         return info, token
@@ -186,8 +190,10 @@ class Lobby:
                 return
         if now - await storage.last_seen(session, info.id, seat) < self.autopilot_grace:
             grace = round(self.autopilot_grace.total_seconds())
-            raise Conflict(f"that player is here or was within the last {grace} seconds: only they can hand "
-                           "their seat to a bot, unless their turn time runs out")
+            raise Conflict(
+                f"that player is here or was within the last {grace} seconds: only they can hand "
+                "their seat to a bot, unless their turn time runs out"
+            )
 
     async def start(self, room_id: str, seat: int, idempotency_key: Any = None) -> bool:
         """The host starts the game; returns whether this was a resend: a start sent again with

@@ -78,8 +78,9 @@ def clean_name(name: Any) -> str:
 def check_key(key: Any, shortest: int = 1) -> None:
     """An idempotency key, when given: ``shortest`` to 64 printable characters (no NUL or lone
     surrogate, which a database would refuse to store)."""
-    if key is not None and (not isinstance(key, str) or not shortest <= len(key) <= MAX_KEY_LENGTH
-                            or not key.isprintable()):
+    if key is not None and (
+        not isinstance(key, str) or not shortest <= len(key) <= MAX_KEY_LENGTH or not key.isprintable()
+    ):
         raise BadRequest(f"idempotency_key must be text of {shortest} to {MAX_KEY_LENGTH} printable characters")
 
 

@@ -80,8 +80,9 @@ class Play:
                 raise Illegal(exc.reason, version=live.version) from None
             status = "finished" if game.outcome(new_state) is not None else "playing"
             now = utcnow()
-            if not await storage.write_move(games.db, room_id, seat, action, live.version, status,
-                                            version, idempotency_key, now):
+            if not await storage.write_move(
+                games.db, room_id, seat, action, live.version, status, version, idempotency_key, now
+            ):
                 games.forget(room_id)
                 raise Conflict("another move landed first", version=await storage.current_version(games.db, room_id))
             advance(game, live, seat, new_state)

@@ -44,9 +44,11 @@ STALE_WINDOW = timedelta(seconds=3 * HEARTBEAT)  # a room is told for up to thre
 async def last_present(session: AsyncSession, room_id: str, seat: int) -> datetime | None:
     """When the seat last had a socket open on a live instance: now while one is open, else
     when its last socket closed (or its instance last beat); None if it never had one."""
-    rows = (await session.exec(
-        select(Presence.sockets, Presence.seen_at).where(Presence.room_id == room_id, Presence.seat == seat)
-    )).all()
+    rows = (
+        await session.exec(
+            select(Presence.sockets, Presence.seen_at).where(Presence.room_id == room_id, Presence.seat == seat)
+        )
+    ).all()
     now = utcnow()
     if any(sockets > 0 and aware(seen_at) > now - STALE_AFTER for sockets, seen_at in rows):
         return now
@@ -75,9 +77,7 @@ class Social:
             raise BadRequest("chat messages must contain only printable characters")
         await self.throttle.chatting(room_id, seat)
         async with self.db.write() as session:
-            name = (
-                await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))
-            ).first()
+            name = (await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))).first()
             if name is None:
                 raise NotFound("no such seat")
             session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
@@ -99,8 +99,7 @@ class Social:
                 )
             ).all()
         return [
-            {"id": m.id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
-            for m in reversed(rows)
+            {"id": m.id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()} for m in reversed(rows)
         ]
 
     # ---- presence ------------------------------------------------------------------------
@@ -160,7 +159,9 @@ class Social:
             await session.commit()
         async with self.db.read() as session:
             stale = await session.exec(
-                select(Presence.room_id).distinct().where(
+                select(Presence.room_id)
+                .distinct()
+                .where(
                     Presence.sockets > 0,
                     Presence.seen_at <= now - STALE_AFTER,
                     Presence.seen_at > now - STALE_AFTER - STALE_WINDOW,

@@ -38,8 +38,12 @@ APPEND_ACTION = insert(ACTIONS)
 BUMP_VERSION = (
     update(ROOMS)
     .where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
-    .values(version=bindparam("version"), status=bindparam("status"), updated_at=bindparam("now"),
-            turn_started_at=bindparam("now"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        updated_at=bindparam("now"),
+        turn_started_at=bindparam("now"),
+    )
 )
 
 
@@ -93,8 +97,9 @@ async def room_ids(session: AsyncSession, status: str | None, limit: int | None)
     return list((await session.exec(query)).all())
 
 
-async def actions(session: AsyncSession, room_id: str, after: int = 0, upto: int | None = None
-                  ) -> Sequence[ActionRecord]:
+async def actions(
+    session: AsyncSession, room_id: str, after: int = 0, upto: int | None = None
+) -> Sequence[ActionRecord]:
     """The logged actions with ``after`` < seq (<= ``upto``), in order."""
     query = select(ActionRecord).where(ActionRecord.room_id == room_id, ActionRecord.seq > after)
     if upto is not None:
@@ -105,17 +110,34 @@ async def actions(session: AsyncSession, room_id: str, after: int = 0, upto: int
 async def keyed_move(session: AsyncSession, room_id: str, seat: int, key: str) -> ActionRecord | None:
     """The seat's move logged with this idempotency key, if any."""
     query = select(ActionRecord).where(
-        ActionRecord.room_id == room_id, ActionRecord.seat == seat, ActionRecord.idempotency_key == key)
+        ActionRecord.room_id == room_id, ActionRecord.seat == seat, ActionRecord.idempotency_key == key
+    )
     return (await session.exec(query)).first()
 
 
-async def write_move(db: Database, room_id: str, seat: int, action: Any, seen: int, status: str,
-                     from_version: int, idempotency_key: str | None, now: datetime) -> bool:
+async def write_move(
+    db: Database,
+    room_id: str,
+    seat: int,
+    action: Any,
+    seen: int,
+    status: str,
+    from_version: int,
+    idempotency_key: str | None,
+    now: datetime,
+) -> bool:
     """Append the move after version ``seen`` and move the room on, in one round trip; False if
     another move landed first (this sequence number taken, or the room's version moved)."""
     seq = seen + 1
-    record = {"room_id": room_id, "seat": seat, "seq": seq, "action": action,
-              "idempotency_key": idempotency_key, "from_version": from_version, "at": now}
+    record = {
+        "room_id": room_id,
+        "seat": seat,
+        "seq": seq,
+        "action": action,
+        "idempotency_key": idempotency_key,
+        "from_version": from_version,
+        "at": now,
+    }
     bump = {"room": room_id, "seen": seen, "version": seq, "status": status, "now": now}
     try:
         return await db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
@@ -135,10 +157,12 @@ async def rooms_in_play(db: Database) -> list[str]:
 
 async def last_seen(session: AsyncSession, room_id: str, seat: int) -> datetime:
     """The seat player's last sign of life: their join, their last move or their last socket."""
-    joined = (await session.exec(
-        select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
-    moved = (await session.exec(
-        select(func.max(ActionRecord.at)).where(ActionRecord.room_id == room_id, ActionRecord.seat == seat))).one()
+    joined = (await session.exec(select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
+    moved = (
+        await session.exec(
+            select(func.max(ActionRecord.at)).where(ActionRecord.room_id == room_id, ActionRecord.seat == seat)
+        )
+    ).one()
     present = await last_present(session, room_id, seat)
     return max(aware(moment) for moment in (joined, moved, present) if moment is not None)
 
@@ -153,8 +177,9 @@ async def add_room(session: AsyncSession, host_name: str, host_token_hash: str, 
     session.add(Seat(room_id=room["id"], seat=0, name=host_name, token_hash=host_token_hash))
 
 
-async def add_seat(session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str = BOT_TOKEN_HASH,
-                   bot: str | None = None) -> None:
+async def add_seat(
+    session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str = BOT_TOKEN_HASH, bot: str | None = None
+) -> None:
     """Commit a newly taken seat; a concurrent taker of the same seat makes this a 409."""
     session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=token_hash, bot=bot))
     await touch(session, room_id)
@@ -174,8 +199,8 @@ async def free_seat(session: AsyncSession, room_id: str, seat: int, **room_value
 async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
     """Free the seat if a bot holds it; False if none does."""
     result = await session.exec(
-        delete(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat,
-                           col(Seat.token_hash) == BOT_TOKEN_HASH))
+        delete(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat, col(Seat.token_hash) == BOT_TOKEN_HASH)
+    )
     if result.rowcount != 1:
         return False
     await touch(session, room_id)
@@ -212,8 +237,9 @@ async def touch(session: AsyncSession, room_id: str) -> None:
     await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow()))
 
 
-def add_finished_games(database_url: str, games: Sequence[tuple[str, str, str, str, int, list[dict[str, Any]]]]
-                       ) -> None:
+def add_finished_games(
+    database_url: str, games: Sequence[tuple[str, str, str, str, int, list[dict[str, Any]]]]
+) -> None:
     """Bulk-insert finished games (the footprint benchmark's restart test): each as (room id,
     game, seed, seed hash, players, action log entries with seq, seat and action)."""
     engine = create_engine(database_url)
@@ -221,12 +247,32 @@ def add_finished_games(database_url: str, games: Sequence[tuple[str, str, str, s
     with engine.begin() as conn:
         for start in range(0, len(games), 500):
             rooms, seats, logged = [], [], []
-            for room_id, game, seed, seed_hash, players, log in games[start:start + 500]:
-                rooms.append({"id": room_id, "game": game, "options": {}, "seed": seed, "seed_hash": seed_hash,
-                              "num_seats": players, "host_seat": 0, "status": "finished", "version": len(log),
-                              "created_at": now, "updated_at": now})
-                seats += [{"room_id": room_id, "seat": s, "name": f"P{s}", "token_hash": secrets.token_hex(32),
-                           "joined_at": now} for s in range(players)]
+            for room_id, game, seed, seed_hash, players, log in games[start : start + 500]:
+                rooms.append(
+                    {
+                        "id": room_id,
+                        "game": game,
+                        "options": {},
+                        "seed": seed,
+                        "seed_hash": seed_hash,
+                        "num_seats": players,
+                        "host_seat": 0,
+                        "status": "finished",
+                        "version": len(log),
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                )
+                seats += [
+                    {
+                        "room_id": room_id,
+                        "seat": s,
+                        "name": f"P{s}",
+                        "token_hash": secrets.token_hex(32),
+                        "joined_at": now,
+                    }
+                    for s in range(players)
+                ]
                 logged += [{"room_id": room_id, "at": now, **entry} for entry in log]
             conn.execute(insert(Room), rooms)
             conn.execute(insert(Seat), seats)

@@ -42,9 +42,22 @@ def seat_views(
     room = info.public()
     present = sorted(connected)
     if live is None:
-        return {seat: {"room": room, "version": info.version, "seat": seat, "status": info.status,
-                       "to_act": [], "your_turn": False, "view": None, "legal_actions": [], "log": [],
-                       "outcome": None, "connected": present} for seat in seats}
+        return {
+            seat: {
+                "room": room,
+                "version": info.version,
+                "seat": seat,
+                "status": info.status,
+                "to_act": [],
+                "your_turn": False,
+                "view": None,
+                "legal_actions": [],
+                "log": [],
+                "outcome": None,
+                "connected": present,
+            }
+            for seat in seats
+        }
     game = GAMES[info.game]
     state = live.state
     to_act = sorted(game.to_act(state))
@@ -82,8 +95,11 @@ def legal_actions(info: RoomInfo, live: LiveGame | None, seat: int) -> dict[str,
     if live is None:
         return {"version": info.version, "seat": seat, "legal_actions": []}
     game, state = GAMES[info.game], live.state
-    return {"version": live.version, "seat": seat,
-            "legal_actions": labelled_legal_actions(game, state, seat, game.to_act(state))}
+    return {
+        "version": live.version,
+        "seat": seat,
+        "legal_actions": labelled_legal_actions(game, state, seat, game.to_act(state)),
+    }
 
 
 def encode(payload: dict[str, Any]) -> str:
@@ -159,8 +175,14 @@ class Payloads:
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
         return self.made_of(info, live, connected, ("json", seat), lambda built: encode(built.payload(seat)))
 
-    def made_of(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int], key: Hashable,
-                make: Callable[[Built], str]) -> str:
+    def made_of(
+        self,
+        info: RoomInfo,
+        live: LiveGame | None,
+        connected: frozenset[int],
+        key: Hashable,
+        make: Callable[[Built], str],
+    ) -> str:
         built = self._built.pop(info.id, None)
         if built is None or not built.current(info, live, connected):
             built = Built(info, live, live.frozen if live else None, connected)
@@ -171,8 +193,9 @@ class Payloads:
             text = built.texts[key] = make(built)
         return text
 
-    def chat_made_of(self, room_id: str, messages: list[dict[str, Any]], key: Hashable,
-                     make: Callable[[list[dict[str, Any]]], str]) -> str:
+    def chat_made_of(
+        self, room_id: str, messages: list[dict[str, Any]], key: Hashable, make: Callable[[list[dict[str, Any]]], str]
+    ) -> str:
         """The text ``make`` makes of the room's chat lines ``messages`` (the list that
         ``Social.messages`` holds until the next change), made once per change and ``key``."""
         built = self._chats.pop(room_id, None)

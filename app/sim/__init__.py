@@ -74,8 +74,15 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
         if legal[0]["type"] in config.random_actions:
             level = "random"
         action = choose(
-            level, game, seat, game.view(state, seat), legal,
-            sampler(game, state, seat), rngs[seat], config.budget, iterations,
+            level,
+            game,
+            seat,
+            game.view(state, seat),
+            legal,
+            sampler(game, state, seat),
+            rngs[seat],
+            config.budget,
+            iterations,
         )
         state = game.apply(state, seat, action)
         actions += 1
@@ -146,8 +153,10 @@ class Progress:
         filled = BAR_WIDTH * self.done // max(1, self.total)
         elapsed = time.perf_counter() - self.start
         eta = elapsed / self.done * (self.total - self.done)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {self.done}/{self.total} "
-                          f"games  {elapsed:.0f} s elapsed, ~{eta:.0f} s left ")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {self.done}/{self.total} "
+            f"games  {elapsed:.0f} s elapsed, ~{eta:.0f} s left "
+        )
         if self.done == self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -183,8 +192,10 @@ def summarize(config: Config, done: list[dict[str, Any]], seconds: float) -> dic
         "workers": config.workers,
         "options": config.options,
         "random_actions": list(config.random_actions),
-        "entrants": [{"entrant": i, "bot": bot, **t.to_json()} for i, (bot, t) in
-                     enumerate(zip(config.bots, entrants, strict=True))],
+        "entrants": [
+            {"entrant": i, "bot": bot, **t.to_json()}
+            for i, (bot, t) in enumerate(zip(config.bots, entrants, strict=True))
+        ],
         "seats": [{"seat": seat, **t.to_json()} for seat, t in enumerate(seats)],
         "mean_actions": round(actions / len(done), 2) if done else None,
         "seconds": round(seconds, 3),

@@ -92,8 +92,11 @@ class Delivery:
         seat, token = viewer.seat, viewer.token
         if viewer.format == JSON:
             return await self.payloads.made(viewer.room_id, ("presence", JSON), presence_event)
-        return await self.payloads.made(viewer.room_id, ("presence", HTML, seat), lambda built: presence_fragment(
-            built.info.public(), built.info.status, built.connected, seat, token))
+        return await self.payloads.made(
+            viewer.room_id,
+            ("presence", HTML, seat),
+            lambda built: presence_fragment(built.info.public(), built.info.status, built.connected, seat, token),
+        )
 
     async def chat_lines(self, viewer: Viewer) -> str | None:
         """The chat lines after the last one the viewer was sent (HTML: the whole log if it had

@@ -87,9 +87,7 @@ async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, rooms: Rooms):
     open_rooms = await rooms.list_rooms("open", limit=50)
-    return templates.TemplateResponse(
-        request, "lobby.html", {"open_rooms": open_rooms, "games": GAMES.values()}
-    )
+    return templates.TemplateResponse(request, "lobby.html", {"open_rooms": open_rooms, "games": GAMES.values()})
 
 
 @router.get("/lobby/rooms", response_class=HTMLResponse)
@@ -117,8 +115,9 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
 
-async def room_page_for(request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, seat: int | None,
-                        token: str | None):
+async def room_page_for(
+    request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, seat: int | None, token: str | None
+):
     await rooms.refresh(room_id)
     main = await delivery.main(room_id, seat, token)
     chat, _ = await delivery.chat_log(room_id, seat)
@@ -148,8 +147,15 @@ async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, de
     return await room_page_for(request, rooms, delivery, room_id, seat, token)
 
 
-async def seat_form(request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, token: str,
-                    operation: Operation, room: bool = True) -> HTMLResponse:
+async def seat_form(
+    request: Request,
+    rooms: LiveGames,
+    delivery: Delivery,
+    room_id: str,
+    token: str,
+    operation: Operation,
+    room: bool = True,
+) -> HTMLResponse:
     """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
     or empty) and, if ``room``, the fresh room, each swapped in by id. The room is the very text
     the seat's sockets are pushed (rendered once: ``app.web.delivery``); the chat is not sent,
@@ -186,8 +192,9 @@ async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobb
 
 
 @router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
-async def remove_bot(room_id: str, token: str, bot_seat: int, request: Request, rooms: Rooms, lobby: Lobbying,
-                     delivery: Deliver):
+async def remove_bot(
+    room_id: str, token: str, bot_seat: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+):
     async def remove(seat: int, form: Any) -> None:
         await lobby.remove_bot(room_id, seat, bot_seat)
 
@@ -203,8 +210,9 @@ async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lo
 
 
 @router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
-async def replace_by_bot(room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying,
-                         delivery: Deliver):
+async def replace_by_bot(
+    room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+):
     async def replace(seat: int, form: Any) -> None:
         await lobby.set_autopilot(room_id, seat, target, "strong")
 

@@ -30,7 +30,8 @@ templates.env.globals["GAMES"] = GAMES
 def error_page(request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response:
     """An error as a page (``app.api.errors.ErrorPage``)."""
     return templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers)
+        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
+    )
 
 
 def action_key(action: dict[str, Any]) -> str:
@@ -76,8 +77,9 @@ def room_fragment(
     return main_fragment(seat_view(info, live, seat, connected), seat, token)
 
 
-def presence_fragment(room: dict[str, Any], status: str, connected: frozenset[int], seat: int | None,
-                      token: str | None) -> str:
+def presence_fragment(
+    room: dict[str, Any], status: str, connected: frozenset[int], seat: int | None, token: str | None
+) -> str:
     """The ``#presence`` strip alone, as an out-of-band swap (a presence change's push)."""
     return templates.env.get_template("fragments/presence.html").render(
         room=room, p={"status": status, "connected": sorted(connected)}, seat=seat, token=token, oob=True

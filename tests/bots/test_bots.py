@@ -16,11 +16,7 @@ from app.sim import Config, simulate
 from tests.troika_worlds import call_worlds
 from tests.vem_scenarios import ELECTIONS, E, G, arrange, end_round
 
-CASES = [
-    (slug, n)
-    for slug, game in sorted(GAMES.items())
-    for n in range(game.min_players, game.max_players + 1)
-]
+CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
 
 
 def sampler(game, state, seat):
@@ -34,8 +30,17 @@ def play(game, n, seed, levels, iterations):
     while game.outcome(state) is None:
         seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
-        action = choose(levels[seat % len(levels)], game, seat, game.view(state, seat), legal,
-                        sampler(game, state, seat), rng, 1.0, iterations)
+        action = choose(
+            levels[seat % len(levels)],
+            game,
+            seat,
+            game.view(state, seat),
+            legal,
+            sampler(game, state, seat),
+            rng,
+            1.0,
+            iterations,
+        )
         assert any(action is a for a in legal), f"{action} is not one of the legal actions"
         state = game.apply(state, seat, action)
     return game.outcome(state)
@@ -65,8 +70,17 @@ def test_the_strong_bot_is_reproducible_with_an_iteration_cap(slug):
     legal = game.legal_actions(state, seat)
 
     def decide(seed):
-        return choose("strong", game, seat, game.view(state, seat), legal,
-                      sampler(game, state, seat), random.Random(seed), 0.0, 12)
+        return choose(
+            "strong",
+            game,
+            seat,
+            game.view(state, seat),
+            legal,
+            sampler(game, state, seat),
+            random.Random(seed),
+            0.0,
+            12,
+        )
 
     assert decide(5) == decide(5) == decide(5)
 
@@ -77,8 +91,9 @@ def test_the_random_bot_picks_uniformly_among_the_legal_actions():
     seat = min(game.to_act(state))
     legal = game.legal_actions(state, seat)
     rng = random.Random(3)
-    picks = [choose("random", game, seat, {}, legal, sampler(game, state, seat), rng, 1.0)
-             for _ in range(60 * len(legal))]
+    picks = [
+        choose("random", game, seat, {}, legal, sampler(game, state, seat), rng, 1.0) for _ in range(60 * len(legal))
+    ]
     counts = [sum(p is a for p in picks) for a in legal]
     assert len(legal) > 2 and min(counts) > 30 and max(counts) < 90
 
@@ -114,8 +129,7 @@ def test_without_a_cap_the_strong_bot_searches_several_worlds_and_stops_at_its_b
 
 @pytest.mark.parametrize("slug", ["troika", "vem-ai-a-troika"])
 def test_the_strong_bot_beats_the_random_bot(slug):
-    config = Config(game=slug, players=2, games=4, bots=("strong", "random"), seed="beats",
-                    iterations=4, rotate=True)
+    config = Config(game=slug, players=2, games=4, bots=("strong", "random"), seed="beats", iterations=4, rotate=True)
     report = simulate(config, progress=None)
     assert report["entrants"][0]["wins"] == 4
 
@@ -131,8 +145,10 @@ def test_the_troika_bot_reads_no_calls_result_but_its_own():
     assert troika_bot.round_estimates(succeeding, 0)[0] == 3 + 4 + 5
     legal = game.legal_actions(failing, 1)
     assert legal == game.legal_actions(succeeding, 1)
-    moves = [choose("strong", game, 1, game.view(world, 1), legal, sampler(game, world, 1), random.Random(3), 1.0, 12)
-             for world in (succeeding, failing)]
+    moves = [
+        choose("strong", game, 1, game.view(world, 1), legal, sampler(game, world, 1), random.Random(3), 1.0, 12)
+        for world in (succeeding, failing)
+    ]
     assert moves[0] == moves[1]
 
 
@@ -144,8 +160,12 @@ def test_the_vem_bot_reads_a_rivals_campaign_size_but_not_its_cards():
     campaign = {"type": "campaign", "money": 1}
 
     def world(committed):
-        state = arrange(3, hands={1: [committed, "Revisão"], 2: ["Pensionistas", "Claque", "Expesso"]},
-                        money={1: 2, 2: 2}, events=[ELECTIONS[0], E["Sondagem"], E["Chegou a Troika"]])
+        state = arrange(
+            3,
+            hands={1: [committed, "Revisão"], 2: ["Pensionistas", "Claque", "Expesso"]},
+            money={1: 2, 2: 2},
+            events=[ELECTIONS[0], E["Sondagem"], E["Chegou a Troika"]],
+        )
         state = game.apply(end_round(state), 0, {"type": "campaign", "cards": [], "money": 0})
         return game.apply(state, 1, {**campaign, "cards": [G[committed]]})
 
@@ -154,6 +174,8 @@ def test_the_vem_bot_reads_a_rivals_campaign_size_but_not_its_cards():
     on_table = game.view(worlds[0], 2)["players"][1]["votes"]
     assert vem_bot.likely_votes(worlds[0], 1) == vem_bot.likely_votes(worlds[1], 1) == on_table + 1 + 2.0
     legal = game.legal_actions(worlds[0], 2)
-    moves = [choose("strong", game, 2, game.view(w, 2), legal, sampler(game, w, 2), random.Random(5), 1.0, 12)
-             for w in worlds]
+    moves = [
+        choose("strong", game, 2, game.view(w, 2), legal, sampler(game, w, 2), random.Random(5), 1.0, 12)
+        for w in worlds
+    ]
     assert moves[0] == moves[1] and moves[0]["type"] == "campaign"

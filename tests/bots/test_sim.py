@@ -56,8 +56,9 @@ def strip_timing(report):
 
 
 def test_a_run_is_the_same_with_one_or_two_workers():
-    config = Config(game="triatri", players=2, games=4, bots=("strong", "random"), seed="same",
-                    iterations=3, rotate=True)
+    config = Config(
+        game="triatri", players=2, games=4, bots=("strong", "random"), seed="same", iterations=3, rotate=True
+    )
     one = simulate(config, progress=None)
     two = simulate(Config(**{**config.__dict__, "workers": 2}), progress=None)
     assert strip_timing(one) == strip_timing(two)
@@ -65,13 +66,37 @@ def test_a_run_is_the_same_with_one_or_two_workers():
 
 
 def test_simulate_command_prints_json_and_a_progress_bar(capsys):
-    code = main(["simulate", "--game", "vem-ai-a-troika", "--games", "2", "--bots", "strong:1,random",
-                 "--seed", "cli", "--rotate", "--breakdown", "--json"])
+    code = main(
+        [
+            "simulate",
+            "--game",
+            "vem-ai-a-troika",
+            "--games",
+            "2",
+            "--bots",
+            "strong:1,random",
+            "--seed",
+            "cli",
+            "--rotate",
+            "--breakdown",
+            "--json",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0 and "2/2 games" in err
     report = json.loads(out)
-    assert set(report) >= {"game", "players", "games", "bots", "entrants", "seats", "mean_actions",
-                           "games_per_s", "actions_per_s", "breakdown"}
+    assert set(report) >= {
+        "game",
+        "players",
+        "games",
+        "bots",
+        "entrants",
+        "seats",
+        "mean_actions",
+        "games_per_s",
+        "actions_per_s",
+        "breakdown",
+    }
     assert report["games"] == 2 and report["bots"] == ["strong:1", "random"]
     entrant = report["entrants"][0]
     assert set(entrant) == {"entrant", "bot", "games", "wins", "win_rate", "ci95", "mean_score"}
@@ -121,8 +146,9 @@ def test_action_types_named_random_are_left_to_the_random_bot(monkeypatch):
         return legal[0]
 
     monkeypatch.setattr(app.sim, "choose", recording_choose)
-    config = Config(game="vem-ai-a-troika", players=2, games=1, bots=("strong", "strong"),
-                    random_actions=("choose_leader",))
+    config = Config(
+        game="vem-ai-a-troika", players=2, games=1, bots=("strong", "strong"), random_actions=("choose_leader",)
+    )
     simulate(config)
     assert [level for kind, level in levels if kind == "choose_leader"] == ["random", "random"]
     assert {level for kind, level in levels if kind != "choose_leader"} == {"strong"}
@@ -140,7 +166,21 @@ def test_bench_server_hands_every_flag_to_the_server_benchmark(monkeypatch):
 def test_a_custom_deck_is_named_in_the_report_not_printed_whole(capsys, tmp_path):
     deck = tmp_path / "deck.json"
     deck.write_text(json.dumps({**json.loads(DEFAULT_PATH.read_text(encoding="utf-8")), "name": "Mesa do café"}))
-    assert main(["simulate", "--game", "vem-ai-a-troika", "--games", "1", "--iterations", "0",
-                 "--option", f"deck={deck.read_text(encoding='utf-8')}"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--game",
+                "vem-ai-a-troika",
+                "--games",
+                "1",
+                "--iterations",
+                "0",
+                "--option",
+                f"deck={deck.read_text(encoding='utf-8')}",
+            ]
+        )
+        == 0
+    )
     header = capsys.readouterr().out.splitlines()[1]
     assert header == "options {'deck': 'Mesa do café'}"

@@ -17,11 +17,7 @@ import pytest
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
 
-CASES = [
-    (slug, n)
-    for slug, game in sorted(GAMES.items())
-    for n in range(game.min_players, game.max_players + 1)
-]
+CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
 MAX_STEPS = 5000
 
 
@@ -77,7 +73,7 @@ def test_illegal_actions_are_refused_without_change(slug, n):
     waiting = [s for s in range(n) if s not in game.to_act(state)]
     for seat in waiting:
         with pytest.raises(IllegalAction):
-            game.apply(state, seat, game.legal_actions(state, min(game.to_act(state))) [0])
+            game.apply(state, seat, game.legal_actions(state, min(game.to_act(state)))[0])
     for bad in ({"type": "no-such-action"}, {}, {"type": 3}):
         with pytest.raises(IllegalAction):
             game.apply(state, min(game.to_act(state)), bad)
@@ -100,9 +96,7 @@ def test_views_hide_what_the_seat_cannot_see(slug, n):
             assert seed not in text, "a view reveals the seed before the end"
             for _ in range(3):
                 other = game.randomize_hidden(state, seat, r)
-                resampled_something |= json.dumps(other, sort_keys=True) != json.dumps(
-                    state, sort_keys=True
-                )
+                resampled_something |= json.dumps(other, sort_keys=True) != json.dumps(state, sort_keys=True)
                 assert json.dumps(game.view(other, seat), sort_keys=True) == text, (
                     f"seat {seat}'s view depends on information it cannot see"
                 )

@@ -17,11 +17,7 @@ import pytest
 
 from app.games.registry import GAMES
 
-CASES = [
-    (slug, n)
-    for slug, game in sorted(GAMES.items())
-    for n in range(game.min_players, game.max_players + 1)
-]
+CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
 STATES_PER_PLAYOUT = 12
 KS = (2, 3, 17)
 
@@ -85,8 +81,10 @@ def test_the_sampler_re_deals_other_hands(slug, n):
     r = random.Random(4)
     deals = {dump(hidden_hands(slug, game.randomize_hidden(state, 0, r), 0)) for _ in range(30)}
     assert len(deals) > 5, "the other hands are (nearly) never re-dealt"
-    mine = {dump(game.randomize_hidden(state, 0, r)["hands" if slug != "vem-ai-a-troika" else "players"][0])
-            for _ in range(5)}
+    mine = {
+        dump(game.randomize_hidden(state, 0, r)["hands" if slug != "vem-ai-a-troika" else "players"][0])
+        for _ in range(5)
+    }
     truth = state["hands"][0] if slug != "vem-ai-a-troika" else state["players"][0]
     assert mine == {dump(truth)}, "the seat's own cards must never change"
 

@@ -81,9 +81,7 @@ def public_text(state):
 # --- setup and decks (A1) --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("players", "highest", "fakes", "undealt"), [(2, 6, 2, 5), (3, 7, 1, 1), (4, 8, 3, 0)]
-)
+@pytest.mark.parametrize(("players", "highest", "fakes", "undealt"), [(2, 6, 2, 5), (3, 7, 1, 1), (4, 8, 3, 0)])
 def test_deck_per_player_count(players, highest, fakes, undealt):
     state = GAME.setup(players, {}, "deck")
     cards = [CARDS[c] for c in deck(players)]
@@ -172,9 +170,7 @@ def test_three_player_three_way_tie_takes_cards_back_and_commits_different_ones(
     assert GAME.to_act(state) == {0, 1, 2}
     assert state["hands"] == [sorted(hand) for hand in hands]
     assert GAME.view(state, 0)["last_reveal"]["result"] == "take_back"
-    assert GAME.view(state, 2)["players"][0]["known_cards"] == [
-        {"colour": "red", "number": 5, "fake": False}
-    ]
+    assert GAME.view(state, 2)["players"][0]["known_cards"] == [{"colour": "red", "number": 5, "fake": False}]
     assert GAME.legal_actions(state, 0) == [{"type": "commit", "card": red(7)}]
     with pytest.raises(IllegalAction):
         GAME.apply(state, 0, {"type": "commit", "card": red(5)})
@@ -608,10 +604,7 @@ def test_describe_labels_actions():
         GAME.describe({"type": "choose_gem", "colour": "blue", "source": "supply"})
         == "Lead with a blue gem from the supply"
     )
-    assert (
-        GAME.describe({"type": "choose_gem", "colour": "red", "source": "own"})
-        == "Lead with your own red gem"
-    )
+    assert GAME.describe({"type": "choose_gem", "colour": "red", "source": "own"}) == "Lead with your own red gem"
 
 
 def test_apply_takes_only_the_listed_form_of_an_action():

@@ -104,8 +104,7 @@ def test_setup_deals_one_tile_each_turns_one_up_and_sets_aside_ten_with_two(n, a
 
 
 def test_two_players_set_aside_ten_again_after_all_tiles_come_back():
-    state = make(2, hands=[[5, 5], [9]], containers=[[5, 6, 7], [9, 9]],
-                 phase="act", unmarked=(), table_up=(1,))
+    state = make(2, hands=[[5, 5], [9]], containers=[[5, 6, 7], [9, 9]], phase="act", unmarked=(), table_up=(1,))
     state = play(state, (0, take_up(1)))
     assert state["round"] == 2
     assert len(state["set_aside"]) == 10
@@ -190,15 +189,16 @@ def test_marked_tile_is_known_only_to_its_discarder():
     assert GAME.view(state, 1)["down_marked"] == [{**marked, "value": None}]
     assert GAME.view(state, None)["down_marked"] == [{**marked, "value": None}]
     assert public_texts(state) == ["Seat 0 discards a tile from their hand face down: marked tile #1."]
-    assert [e for e in state["log"] if e["to"]] == [
-        {"text": "Marked tile #1 is your 9.", "to": [0]}
-    ]
+    assert [e for e in state["log"] if e["to"]] == [{"text": "Marked tile #1 is your 9.", "to": [0]}]
 
 
 def test_marked_tile_can_be_chosen_to_turn_up_or_to_take():
     state = make(3, hands=[[], [4], []], unmarked=(2,), marked=[(1, 0, 9), (2, 2, 13)], current=1)
     assert GAME.legal_actions(state, 1) == [
-        REVEAL, {"type": "reveal", "tile": 1}, {"type": "reveal", "tile": 2}, TROIKA,
+        REVEAL,
+        {"type": "reveal", "tile": 1},
+        {"type": "reveal", "tile": 2},
+        TROIKA,
     ]
     state = play(state, (1, {"type": "reveal", "tile": 1}))
     assert state["table_up"] == [9]
@@ -235,8 +235,7 @@ def test_setup_log_tells_each_drawn_tile_only_to_its_owner():
     state = GAME.setup(3, {"first_player": "1"}, "log-seed")
     private = [e for e in state["log"] if e["to"]]
     assert [(e["to"], e["text"]) for e in private] == [
-        ([s], f"You draw {'an' if h[0] in (8, 11) else 'a'} {h[0]}.")
-        for s, h in enumerate(state["hands"])
+        ([s], f"You draw {'an' if h[0] in (8, 11) else 'a'} {h[0]}.") for s, h in enumerate(state["hands"])
     ]
     assert public_texts(state) == [
         f"Round 1 begins: Seat 1 starts; {'an' if state['table_up'][0] in (8, 11) else 'a'} "
@@ -282,8 +281,7 @@ def test_action_values_are_taken_only_in_their_listed_form():
 
 @pytest.mark.parametrize(
     ("gem", "points"),
-    [((1, 2, 3), 3), ((8, 9, 10), 0), ((9, 10, 11), 1), ((12, 13, 14), 4), ((13, 14, 15), 5),
-     ((6, 7, 8), 8)],
+    [((1, 2, 3), 3), ((8, 9, 10), 0), ((9, 10, 11), 1), ((12, 13, 14), 4), ((13, 14, 15), 5), ((6, 7, 8), 8)],
 )
 def test_gem_scores_the_last_digit_of_its_highest_value(gem, points):
     score, trios, trash = best_split([*gem, 5, 5, 5] if 5 not in gem else [*gem, 2, 2, 2])
@@ -366,10 +364,12 @@ def test_first_successful_call_scores_five_and_a_later_one_does_not():
 
 
 def test_successful_caller_skips_turns_and_keeps_hand_hidden_until_round_end():
-    state = make(4, hands=[[1, 2, 3], [4], [5], [6]], containers=[[5, 5, 5, 12, 13, 14], [], [], []],
-                 unmarked=(9, 9, 9, 9))
-    state = play(state, (0, TROIKA), (1, REVEAL), (1, take_up(9)), (2, REVEAL), (2, take_up(9)),
-                 (3, REVEAL), (3, take_up(9)))
+    state = make(
+        4, hands=[[1, 2, 3], [4], [5], [6]], containers=[[5, 5, 5, 12, 13, 14], [], [], []], unmarked=(9, 9, 9, 9)
+    )
+    state = play(
+        state, (0, TROIKA), (1, REVEAL), (1, take_up(9)), (2, REVEAL), (2, take_up(9)), (3, REVEAL), (3, take_up(9))
+    )
     assert state["current"] == 1
     assert GAME.view(state, 1)["players"][0]["hand"] is None
     assert GAME.view(state, 1)["players"][0]["hand_count"] == 3
@@ -378,8 +378,7 @@ def test_successful_caller_skips_turns_and_keeps_hand_hidden_until_round_end():
 
 
 def test_failed_call_puts_the_caller_out_with_one_minus_one_token():
-    state = make(3, hands=[[1, 2, 3], [4], [7, 7]], containers=[[5, 5, 5], [], [5, 6, 7, 7]],
-                 unmarked=(8, 8), first=0)
+    state = make(3, hands=[[1, 2, 3], [4], [7, 7]], containers=[[5, 5, 5], [], [5, 6, 7, 7]], unmarked=(8, 8), first=0)
     state = play(state, (0, TROIKA))
     assert state["status"] == ["called", "playing", "playing"]
     assert public_texts(state) == [CALLED]
@@ -389,8 +388,7 @@ def test_failed_call_puts_the_caller_out_with_one_minus_one_token():
     round_ = state["rounds"][0]
     assert round_["ended_by"] == "table_empty"
     seat0 = round_["players"][0]
-    assert (seat0["status"], seat0["reason"], seat0["score"], seat0["tokens"]) == (
-        "failed", "failed_call", None, [-1])
+    assert (seat0["status"], seat0["reason"], seat0["score"], seat0["tokens"]) == ("failed", "failed_call", None, [-1])
     assert round_["players"][2]["score"] == 7  # fuel 7-7-7, gem 6-7-8, trash 5
     assert state["tokens"] == [[-1], [-1], [2]]
 
@@ -439,13 +437,20 @@ def test_a_callers_hidden_tiles_change_no_other_view_or_log_until_the_round_ends
 
 
 def test_the_bonus_goes_to_the_first_caller_whose_call_succeeded():
-    state = make(4, hands=[[1, 2], [10, 11, 12], [1, 2, 3], [4]],
-                 containers=[[5, 5, 5, 12, 13, 14], [6, 6, 6, 7, 8, 9], [5, 5, 5, 12, 13, 14], []],
-                 unmarked=(9, 9))
+    state = make(
+        4,
+        hands=[[1, 2], [10, 11, 12], [1, 2, 3], [4]],
+        containers=[[5, 5, 5, 12, 13, 14], [6, 6, 6, 7, 8, 9], [5, 5, 5, 12, 13, 14], []],
+        unmarked=(9, 9),
+    )
     state = play(state, (0, TROIKA), (1, TROIKA), (2, TROIKA))  # seat 0's call fails
     players = state["rounds"][0]["players"]
     assert [(p["called_troika"], p["status"], p["troika_bonus"]) for p in players] == [
-        (True, "failed", 0), (True, "left", 5), (True, "left", 0), (False, "failed", 0)]
+        (True, "failed", 0),
+        (True, "left", 5),
+        (True, "left", 0),
+        (False, "failed", 0),
+    ]
     assert [p["tokens"] for p in players] == [[-1], [2], [1], [-1]]
 
 
@@ -503,8 +508,9 @@ def end_round_with(n, first, tiles_by_seat, status=None):
     """Finish a round at once: seat ``first`` takes the last face-up 15 into its Container."""
     containers = [list(tiles) for tiles in tiles_by_seat]
     containers[first].remove(15)
-    state = make(n, containers=containers, phase="act", unmarked=(), table_up=(15,),
-                 first=first, current=first, status=status)
+    state = make(
+        n, containers=containers, phase="act", unmarked=(), table_up=(15,), first=first, current=first, status=status
+    )
     return play(state, (first, take_up(15)))
 
 
@@ -560,15 +566,25 @@ def test_round_breakdown_is_public_and_the_log_summarises_it():
     state = end_round_with(3, 0, [[5, 5, 5, 9, 10, 11, 15], [1, 2], [5, 5, 5, 14]])
     record = state["rounds"][0]["players"][0]
     assert record == {
-        "seat": 0, "hand": [], "container": [5, 5, 5, 9, 10, 11, 15], "called_troika": False,
-        "status": "left", "reason": None, "trios": [
+        "seat": 0,
+        "hand": [],
+        "container": [5, 5, 5, 9, 10, 11, 15],
+        "called_troika": False,
+        "status": "left",
+        "reason": None,
+        "trios": [
             {"kind": "fuel", "tiles": [5, 5, 5], "points": 0},
             {"kind": "gem", "tiles": [9, 10, 11], "points": 1},
-        ], "trash": [15], "troika_bonus": 0, "score": 0, "tokens": [2],
+        ],
+        "trash": [15],
+        "troika_bonus": 0,
+        "score": 0,
+        "tokens": [2],
     }
     assert GAME.view(state, None)["rounds"] == state["rounds"]
-    assert "Seat 0 left the planet: fuel 5-5-5 (0), gem 9-10-11 (1); trash [15] = 0 points. Token: +2." \
-        in public_texts(state)
+    assert "Seat 0 left the planet: fuel 5-5-5 (0), gem 9-10-11 (1); trash [15] = 0 points. Token: +2." in public_texts(
+        state
+    )
     assert "Seat 1 failed to leave (no fuel-set); tiles [1, 2]. Token: -1." in public_texts(state)
 
 
@@ -579,8 +595,7 @@ def final_round(tokens, tiles_by_seat):
     n = len(tokens)
     containers = [list(t) for t in tiles_by_seat]
     containers[0].remove(15)
-    state = make(n, containers=containers, phase="act", unmarked=(), table_up=(15,),
-                 round_=3, tokens=tokens)
+    state = make(n, containers=containers, phase="act", unmarked=(), table_up=(15,), round_=3, tokens=tokens)
     return play(state, (0, take_up(15)))
 
 
@@ -628,30 +643,68 @@ def test_view_at_game_over_reveals_hands_marks_and_seed():
 
 
 def test_view_keys_and_counts():
-    state = make(3, hands=[[4, 9], [1], []], containers=[[], [2, 2], []], table_up=(7, 3),
-                 unmarked=(1, 5, 6), marked=[(2, 1, 12)], current=1)
+    state = make(
+        3,
+        hands=[[4, 9], [1], []],
+        containers=[[], [2, 2], []],
+        table_up=(7, 3),
+        unmarked=(1, 5, 6),
+        marked=[(2, 1, 12)],
+        current=1,
+    )
     view = GAME.view(state, 1)
     assert view == {
-        "phase": "turn_start", "round": 1, "current": 1, "first_player": 0, "num_players": 3,
-        "you": 1, "hand": [1], "call_would_succeed": False,
+        "phase": "turn_start",
+        "round": 1,
+        "current": 1,
+        "first_player": 0,
+        "num_players": 3,
+        "you": 1,
+        "hand": [1],
+        "call_would_succeed": False,
         "players": [
-            {"seat": 0, "hand_count": 2, "container": [], "status": "playing", "tokens": [],
-             "token_total": 0, "hand": None},
-            {"seat": 1, "hand_count": 1, "container": [2, 2], "status": "playing", "tokens": [],
-             "token_total": 0, "hand": [1]},
-            {"seat": 2, "hand_count": 0, "container": [], "status": "playing", "tokens": [],
-             "token_total": 0, "hand": None},
+            {
+                "seat": 0,
+                "hand_count": 2,
+                "container": [],
+                "status": "playing",
+                "tokens": [],
+                "token_total": 0,
+                "hand": None,
+            },
+            {
+                "seat": 1,
+                "hand_count": 1,
+                "container": [2, 2],
+                "status": "playing",
+                "tokens": [],
+                "token_total": 0,
+                "hand": [1],
+            },
+            {
+                "seat": 2,
+                "hand_count": 0,
+                "container": [],
+                "status": "playing",
+                "tokens": [],
+                "token_total": 0,
+                "hand": None,
+            },
         ],
-        "table_up": [3, 7], "down_unmarked": 3,
+        "table_up": [3, 7],
+        "down_unmarked": 3,
         "down_marked": [{"id": 2, "by": 1, "value": 12}],
-        "set_aside": 0, "rounds": [], "result": None,
+        "set_aside": 0,
+        "rounds": [],
+        "result": None,
     }
     assert GAME.view(state, None)["hand"] == []
 
 
 def test_randomize_hidden_keeps_what_the_seat_knows():
-    state = make(3, hands=[[4, 9], [1], [13, 14, 15]], table_up=(7,),
-                 unmarked=(1, 5, 6, 8, 10), marked=[(1, 0, 12), (2, 2, 3)])
+    state = make(
+        3, hands=[[4, 9], [1], [13, 14, 15]], table_up=(7,), unmarked=(1, 5, 6, 8, 10), marked=[(1, 0, 12), (2, 2, 3)]
+    )
     r = random.Random(3)
     changed = False
     for _ in range(20):

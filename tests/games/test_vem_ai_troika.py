@@ -43,11 +43,14 @@ PASS = {"type": "pass"}
 
 # --- setup and options ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("n", "treasury", "titles", "gap"),
-    [(2, 12, [6, 6, 5, 5, 5, 5, 4, 4], 4),
-     (3, 18, [6, 6, 6, 5, 5, 5, 5, 4, 4, 4], 3),
-     (4, 24, [6, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4], 2)],
+    [
+        (2, 12, [6, 6, 5, 5, 5, 5, 4, 4], 4),
+        (3, 18, [6, 6, 6, 5, 5, 5, 5, 4, 4, 4], 3),
+        (4, 24, [6, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4], 2),
+    ],
 )
 def test_setup_follows_v3(n, treasury, titles, gap):
     state = GAME.setup(n, {}, f"setup-{n}")
@@ -151,6 +154,7 @@ def test_leaders_are_chosen_in_secret_and_revealed_together():
 
 # --- the turn -------------------------------------------------------------------------------
 
+
 def test_drawing_a_group_card_is_private_and_money_is_public():
     state = arrange(2, stage="draw", pile=["Juízes"], treasury=5)
     drawn = GAME.apply(state, 0, DRAW_GROUP)
@@ -207,6 +211,7 @@ def test_hand_limit_discards_until_six():
 
 # --- Organization ---------------------------------------------------------------------------
 
+
 def test_organization_example_1_joana_places_two_vote_cards():
     state = arrange(3, hands={0: ["Pensionistas", "TV Irritante", "Sindicatos"]})
     state = GAME.apply(state, 0, {"type": "place", "card": G["Pensionistas"]})
@@ -218,8 +223,9 @@ def test_organization_example_1_joana_places_two_vote_cards():
 
 
 def test_organization_example_2_antonio_replaces_then_places():
-    state = arrange(2, hands={0: ["Procuradoria", "Bancos + ou - Honestos", "Pensionistas"]},
-                    pile=["Banco de Portugalândia"])
+    state = arrange(
+        2, hands={0: ["Procuradoria", "Bancos + ou - Honestos", "Pensionistas"]}, pile=["Banco de Portugalândia"]
+    )
     income_before = GAME.view(state, 0)["players"][0]["income"]
     state = GAME.apply(state, 0, {"type": "replace", "card": G["Procuradoria"]})
     assert names(state["players"][0]["hand"]) == ["Bancos + ou - Honestos", "Pensionistas", "Banco de Portugalândia"]
@@ -256,6 +262,7 @@ def test_organization_may_stop_after_one_move():
 
 
 # --- Income ---------------------------------------------------------------------------------
+
 
 def income(titles, offshore=0):
     return {"type": "income", "titles": titles, "offshore": offshore}
@@ -302,11 +309,15 @@ def test_after_the_last_title_money_may_go_to_the_offshore():
 
 # --- Attacks --------------------------------------------------------------------------------
 
+
 def test_attack_example_1_miguel_takes_expesso_and_both_draw():
-    state = arrange(3, leaders=["A Sindicalista", "O Autarca Eterno", "O Tecnocrata"],
-                    hands={0: ["Revisão"], 1: ["Ambientalistas"]},
-                    tables={0: ["Tabloides"], 1: ["Expesso", "Pensionistas"]},
-                    pile=["Sindicatos", "Estudantes"])
+    state = arrange(
+        3,
+        leaders=["A Sindicalista", "O Autarca Eterno", "O Tecnocrata"],
+        hands={0: ["Revisão"], 1: ["Ambientalistas"]},
+        tables={0: ["Tabloides"], 1: ["Expesso", "Pensionistas"]},
+        pile=["Sindicatos", "Estudantes"],
+    )
     state = GAME.apply(state, 0, attack("Expesso", "Revisão"))
     fight = GAME.view(state, 2)["attack"]
     assert (fight["attack_total"], fight["defence_total"], fight["awaiting"]) == (4, 2, 1)
@@ -323,9 +334,12 @@ def test_attack_example_1_miguel_takes_expesso_and_both_draw():
 
 
 def test_attack_example_2_sofia_wins_four_to_three_and_breaks_a_consensus():
-    state = arrange(2, leaders=["O Pivô da Televisão", "A Sindicalista"],
-                    hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas"]},
-                    tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso", "Pensionistas", "Autarcas"]})
+    state = arrange(
+        2,
+        leaders=["O Pivô da Televisão", "A Sindicalista"],
+        hands={0: ["Patos Bravos", "Banco de Portugalândia"], 1: ["Meninas Boas"]},
+        tables={0: ["Fundos Abutre"], 1: ["Procuradoria", "Expesso", "Pensionistas", "Autarcas"]},
+    )
     maria = GAME.view(state, 1)["players"][1]
     assert (maria["consensus"], maria["votes"]) == (1, 13)
     state = GAME.apply(state, 0, attack("Procuradoria", "Patos Bravos"))
@@ -364,7 +378,8 @@ def test_the_opening_must_beat_the_defence():
     with pytest.raises(IllegalAction, match="opening attack must be stronger"):
         GAME.apply(state, 0, attack("Juízes", "Revisão"))
     assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack"] == [
-        attack("Juízes", "Revisão", mode="discard")]
+        attack("Juízes", "Revisão", mode="discard")
+    ]
     with pytest.raises(IllegalAction, match="opponent's Group"):
         GAME.apply(
             state, 0, {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G["Revisão"]]}
@@ -375,8 +390,13 @@ def test_the_opening_must_beat_the_defence():
 
 def test_defence_counts_the_column_the_leader_colour_and_the_government_on_gold():
     tables = {1: ["Sindicatos", "Professores", "Procuradoria"]}
-    state = arrange(2, leaders=["O Autarca Eterno", "A Sindicalista"],
-                    hands={0: ["Revisão", "Claque"], 1: ["Peregrinos"]}, tables=tables, government=1)
+    state = arrange(
+        2,
+        leaders=["O Autarca Eterno", "A Sindicalista"],
+        hands={0: ["Revisão", "Claque"], 1: ["Peregrinos"]},
+        tables=tables,
+        government=1,
+    )
     opening = GAME.apply(state, 0, attack("Sindicatos", "Revisão", "Claque"))
     assert GAME.view(opening, None)["attack"]["defence_total"] == 3 + 1 + 1
     opening = GAME.apply(state, 0, attack("Procuradoria", "Claque"))
@@ -388,8 +408,12 @@ def test_defence_counts_the_column_the_leader_colour_and_the_government_on_gold(
 
 
 def test_an_attack_to_discard_uses_four_leader_power_and_discards_the_target():
-    state = arrange(2, leaders=["O Tecnocrata", "O Autarca Eterno"], hands={0: ["Revisão"], 1: ["Peregrinos"]},
-                    tables={1: ["Expesso", "Pensionistas"]})
+    state = arrange(
+        2,
+        leaders=["O Tecnocrata", "O Autarca Eterno"],
+        hands={0: ["Revisão"], 1: ["Peregrinos"]},
+        tables={1: ["Expesso", "Pensionistas"]},
+    )
     legal = GAME.legal_actions(state, 0)
     assert attack("Expesso", "Revisão", mode="discard") in legal
     assert attack("Expesso", "Revisão") not in legal
@@ -403,8 +427,12 @@ def test_an_attack_to_discard_uses_four_leader_power_and_discards_the_target():
 
 
 def test_the_defenders_first_answer_may_be_several_cards():
-    state = arrange(2, leaders=["A Baronesa do Partido", "O Autarca Eterno"],
-                    hands={0: ["Claque", "Revisão"], 1: ["Sindicatos", "Camionistas"]}, tables={1: ["Expesso"]})
+    state = arrange(
+        2,
+        leaders=["A Baronesa do Partido", "O Autarca Eterno"],
+        hands={0: ["Claque", "Revisão"], 1: ["Sindicatos", "Camionistas"]},
+        tables={1: ["Expesso"]},
+    )
     state = GAME.apply(state, 0, attack("Expesso", "Claque"))
     assert add("Sindicatos", "Camionistas") in GAME.legal_actions(state, 1)
     state = GAME.apply(state, 1, add("Sindicatos", "Camionistas"))
@@ -435,6 +463,7 @@ def test_a_fifth_card_of_a_family_sends_one_back_to_hand():
 
 
 # --- views, log and labels ------------------------------------------------------------------
+
 
 def test_views_show_counts_of_other_hands_only():
     state = arrange(2, hands={0: ["Juízes", "Claque"], 1: ["Pensionistas"]}, money={0: 1})
@@ -476,7 +505,8 @@ def test_actions_have_readable_labels():
     assert GAME.describe(attack("Expesso", "Revisão")) == "Attack Expesso to control with Revisão"
     assert GAME.describe(income(1, 2)) == "Take Income and buy 1 Deposit Title(s), 2 Mega-Euro to the Offshore"
     assert GAME.describe({"type": "place", "card": G["Expesso"], "take": G["Tabloides"]}) == (
-        "Place Expesso and take Tabloides back")
+        "Place Expesso and take Tabloides back"
+    )
     assert GAME.describe({"type": "campaign", "cards": [], "money": 2}) == "Campaign with no cards and 2 Mega-Euro"
     assert GAME.describe({"type": "choose_leader", "leader": L["O Tecnocrata"]}) == "Choose O Tecnocrata as Leader"
     assert GAME.describe(DRAW_GROUP) == "Draw a Group card"
@@ -487,6 +517,7 @@ def test_actions_have_readable_labels():
 
 
 # --- Events ---------------------------------------------------------------------------------
+
 
 def money_of(state):
     return [p["money"] for p in state["players"]]
@@ -500,21 +531,25 @@ def test_receipts_go_in_round_order_until_the_treasury_is_empty():
 
 
 def test_a_player_who_cannot_pay_discards_power_instead():
-    state = arrange(2, money={0: 3}, hands={1: ["Peregrinos", "Claque"]}, tables={1: ["Expesso"]},
-                    events=[E["Aumento de Impostos"]])
+    state = arrange(
+        2, money={0: 3}, hands={1: ["Peregrinos", "Claque"]}, tables={1: ["Expesso"]}, events=[E["Aumento de Impostos"]]
+    )
     state = end_round(state)
     assert (money_of(state), state["treasury"]) == ([2, 0], 11)
     assert state["prompts"] == [{"kind": "cover", "seat": 1, "amount": 1}]
-    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Claque"]},
-                                            {"type": "discard", "card": G["Expesso"]}]
+    assert GAME.legal_actions(state, 1) == [
+        {"type": "discard", "card": G["Claque"]},
+        {"type": "discard", "card": G["Expesso"]},
+    ]
     state = GAME.apply(state, 1, {"type": "discard", "card": G["Expesso"]})
     assert names(state["discards"]) == ["Expesso"] and state["players"][1]["table"] == []
     assert (state["prompts"], state["round"], state["stage"]) == ([], 2, "draw")
 
 
 def test_a_short_payer_keeps_money_and_discards_the_whole_amount_in_power():
-    state = arrange(2, money={0: 1}, tables={0: ["Revisão", "Ambientalistas"], 1: ["Peregrinos"]},
-                    events=[E["Greve Geral"]])
+    state = arrange(
+        2, money={0: 1}, tables={0: ["Revisão", "Ambientalistas"], 1: ["Peregrinos"]}, events=[E["Greve Geral"]]
+    )
     state = end_round(state)
     assert state["prompts"] == [{"kind": "cover", "seat": 0, "amount": 2}]
     state = GAME.apply(state, 0, {"type": "discard", "card": G["Revisão"]})
@@ -531,15 +566,17 @@ def test_a_payer_without_enough_power_discards_all_it_has():
 
 
 def test_a_payment_to_another_player():
-    state = arrange(2, government=0, money={0: 3}, tables={1: ["Claque"]}, treasury=5,
-                    events=[E["Tráfico de Influências"]])
+    state = arrange(
+        2, government=0, money={0: 3}, tables={1: ["Claque"]}, treasury=5, events=[E["Tráfico de Influências"]]
+    )
     state = end_round(state)
     assert (money_of(state), state["treasury"]) == ([1, 2], 5)
 
 
 def test_an_unpaid_player_takes_what_is_owed_from_the_treasury():
-    state = arrange(2, government=0, tables={0: ["Revisão"], 1: ["Claque"]}, treasury=5,
-                    events=[E["Tráfico de Influências"]])
+    state = arrange(
+        2, government=0, tables={0: ["Revisão"], 1: ["Claque"]}, treasury=5, events=[E["Tráfico de Influências"]]
+    )
     state = end_round(state)
     assert (money_of(state), state["treasury"]) == ([0, 2], 3)
     assert state["prompts"] == [{"kind": "cover", "seat": 0, "amount": 2}]
@@ -553,35 +590,46 @@ def test_an_event_about_the_government_does_nothing_without_one():
 
 
 def test_a_table_discard_is_chosen_by_the_player_from_the_table():
-    state = arrange(2, government=1, hands={1: ["Juízes"]}, tables={1: ["Claque", "Expesso"]},
-                    events=[E["Escândalo no Governo"]])
+    state = arrange(
+        2, government=1, hands={1: ["Juízes"]}, tables={1: ["Claque", "Expesso"]}, events=[E["Escândalo no Governo"]]
+    )
     state = end_round(state)
-    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Claque"]},
-                                            {"type": "discard", "card": G["Expesso"]}]
+    assert GAME.legal_actions(state, 1) == [
+        {"type": "discard", "card": G["Claque"]},
+        {"type": "discard", "card": G["Expesso"]},
+    ]
     state = GAME.apply(state, 1, {"type": "discard", "card": G["Expesso"]})
     assert names(state["players"][1]["table"]) == ["Claque"] and names(state["discards"]) == ["Expesso"]
 
 
 def test_every_player_discards_in_round_order_and_a_player_without_cards_is_skipped():
-    state = arrange(3, first=1, hands={1: ["Juízes"], 2: ["Claque"]}, tables={1: ["Expesso"]},
-                    events=[E["Crise Financeira"]])
+    state = arrange(
+        3, first=1, hands={1: ["Juízes"], 2: ["Claque"]}, tables={1: ["Expesso"]}, events=[E["Crise Financeira"]]
+    )
     state = end_round(state)
     prompts = [(p["seat"], p["count"], p["from"]) for p in state["prompts"]]
     assert prompts == [(1, 1, "any"), (2, 1, "any"), (0, 1, "any")]
     assert GAME.to_act(state) == {1}
-    assert GAME.legal_actions(state, 1) == [{"type": "discard", "card": G["Juízes"]},
-                                            {"type": "discard", "card": G["Expesso"]}]
+    assert GAME.legal_actions(state, 1) == [
+        {"type": "discard", "card": G["Juízes"]},
+        {"type": "discard", "card": G["Expesso"]},
+    ]
     state = play(state, (1, {"type": "discard", "card": G["Expesso"]}), (2, {"type": "discard", "card": G["Claque"]}))
     assert (state["prompts"], state["round"], state["current"]) == ([], 2, 1)
     assert names(state["discards"]) == ["Expesso", "Claque"]
 
 
 def test_tied_players_are_all_affected():
-    state = arrange(3, leaders=["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"],
-                    tables={1: ["Patos Bravos"]}, events=[E["Resgate aos Bancos"]])
+    state = arrange(
+        3,
+        leaders=["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"],
+        tables={1: ["Patos Bravos"]},
+        events=[E["Resgate aos Bancos"]],
+    )
     assert money_of(end_round(state)) == [2, 2, 0]
-    state = arrange(3, leaders=["O Tecnocrata", "O Autarca Eterno", "A Baronesa do Partido"],
-                    events=[E["Fundos Europeus"]])
+    state = arrange(
+        3, leaders=["O Tecnocrata", "O Autarca Eterno", "A Baronesa do Partido"], events=[E["Fundos Europeus"]]
+    )
     assert money_of(end_round(state)) == [0, 2, 2]
 
 
@@ -617,6 +665,7 @@ def test_vote_of_confidence_on_a_tie_does_nothing():
 
 # --- Elections ------------------------------------------------------------------------------
 
+
 def campaign(*cards, money=0):
     return {"type": "campaign", "cards": sorted(G[c] for c in cards), "money": money}
 
@@ -624,8 +673,15 @@ def campaign(*cards, money=0):
 def test_elections_campaign_in_round_order_government_and_runner_up():
     """V5: the seats commit one after another from the first player; each commitment's size is
     public at once and leaves the hand, its Group cards stay hidden until all are counted."""
-    state = arrange(3, hands={2: ["Pensionistas", "Claque"], 1: ["Estudantes"]}, tables={2: ["TV Irritante"]},
-                    money={2: 1, 1: 2}, treasury=5, events=[ELECTIONS[0]], pile=["Juízes"])
+    state = arrange(
+        3,
+        hands={2: ["Pensionistas", "Claque"], 1: ["Estudantes"]},
+        tables={2: ["TV Irritante"]},
+        money={2: 1, 1: 2},
+        treasury=5,
+        events=[ELECTIONS[0]],
+        pile=["Juízes"],
+    )
     state = end_round(state)
     assert (state["stage"], GAME.to_act(state), GAME.view(state, 0)["phase"]) == ("campaign", {0}, "elections")
     assert GAME.view(state, None)["campaign_order"] == [0, 1, 2]
@@ -642,7 +698,11 @@ def test_elections_campaign_in_round_order_government_and_runner_up():
     state = GAME.apply(state, 1, campaign("Estudantes", money=2))
     seen = GAME.view(state, 2)["players"][1]
     assert (seen["committed"], seen["campaign_size"], seen["hand_count"], seen["money"]) == (
-        True, {"cards": 1, "money": 2}, 0, 0)
+        True,
+        {"cards": 1, "money": 2},
+        0,
+        0,
+    )
     assert "Estudantes" not in json.dumps(GAME.view(state, 2), ensure_ascii=False)
     assert "Estudantes" not in public_text(state)
     assert "Seat 1 commits 1 Group card(s) face down and 2 Mega-Euro to the campaign." in public_text(state)
@@ -720,6 +780,7 @@ def test_a_tie_for_second_means_nobody_draws():
 
 # --- End of the game and scoring --------------------------------------------------------------
 
+
 def test_the_troika_ends_the_game_after_it_is_resolved():
     state = end_round(arrange(2, tables={0: ["Claque"]}, events=[E["Chegou a Troika"], E["Sondagem"]]))
     assert (state["stage"], state["end_reason"]) == ("over", "troika")
@@ -742,17 +803,39 @@ def test_an_empty_treasury_and_title_pile_end_the_game_at_the_end_of_the_round()
 
 
 def test_final_scoring_breakdown():
-    three = ["Procuradoria", "Juízes", "Opus Day", "Expesso", "Tabloides", "TV Irritante",
-             "Pensionistas", "Sindicatos", "Estudantes", "Revisão", "Claque", "Autarcas"]
-    two = ["Banco de Portugalândia", "Bancos + ou - Honestos", "Redes Sociais", "Rádio Pirata",
-           "Ambientalistas", "Precários", "Peregrinos", "Meninas Boas"]
+    three = [
+        "Procuradoria",
+        "Juízes",
+        "Opus Day",
+        "Expesso",
+        "Tabloides",
+        "TV Irritante",
+        "Pensionistas",
+        "Sindicatos",
+        "Estudantes",
+        "Revisão",
+        "Claque",
+        "Autarcas",
+    ]
+    two = [
+        "Banco de Portugalândia",
+        "Bancos + ou - Honestos",
+        "Redes Sociais",
+        "Rádio Pirata",
+        "Ambientalistas",
+        "Precários",
+        "Peregrinos",
+        "Meninas Boas",
+    ]
     one = ["Fundos Abutre", "Influenciadores", "Professores", "Obras Públicas"]
     state = arrange(3, tables={0: three, 1: two, 2: one}, money={0: 3, 1: 1}, events=[E["Chegou a Troika"]])
     state["players"][0].update(kept=[ELECTIONS[0], E["Voto de Confiança"]], titles=[6, 5], offshore_money=2)
     state["players"][2]["titles"] = [4]
     outcome = GAME.outcome(end_round(state))
-    parts = [{k: p[k] for k in ("consensuses", "power", "consensus", "governments", "titles", "money", "total")}
-             for p in outcome.details["players"]]
+    parts = [
+        {k: p[k] for k in ("consensuses", "power", "consensus", "governments", "titles", "money", "total")}
+        for p in outcome.details["players"]
+    ]
     assert parts == [
         {"consensuses": 3, "power": 23, "consensus": 18, "governments": 15, "titles": 11, "money": 2, "total": 69},
         {"consensuses": 2, "power": 6, "consensus": 10, "governments": 0, "titles": 0, "money": 0, "total": 16},

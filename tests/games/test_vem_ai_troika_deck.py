@@ -59,10 +59,25 @@ def test_default_deck_agrees_with_the_worked_examples():
 
 def test_default_deck_holds_every_card_the_rulebook_names():
     groups = by_name(default_deck()["groups"])
-    named = ["Pensionistas", "TV Irritante", "Procuradoria", "Banco de Portugalândia",
-             "Bancos + ou - Honestos", "Expesso", "Revisão", "Ambientalistas", "Patos Bravos",
-             "Meninas Boas", "Advogados Militantes", "(Dis)funcionários Públicos", "O Homem do Povo",
-             "Comentadores Políticos", "Opus Day", "Camionistas", "Juízes"]
+    named = [
+        "Pensionistas",
+        "TV Irritante",
+        "Procuradoria",
+        "Banco de Portugalândia",
+        "Bancos + ou - Honestos",
+        "Expesso",
+        "Revisão",
+        "Ambientalistas",
+        "Patos Bravos",
+        "Meninas Boas",
+        "Advogados Militantes",
+        "(Dis)funcionários Públicos",
+        "O Homem do Povo",
+        "Comentadores Políticos",
+        "Opus Day",
+        "Camionistas",
+        "Juízes",
+    ]
     assert [name for name in named if name not in groups] == []
 
 
@@ -116,15 +131,21 @@ def broken(change):
         (lambda d: d["events"][0].update(name="A Troika"), "events: must hold exactly 1 'Chegou a Troika' event(s)"),
         (lambda d: d["events"][2].update(role="normal"), "events: must hold exactly 2 'Eleições' event(s)"),
         (lambda d: d["events"][3].update(name="Voto"), "events: must hold the 'Voto de Confiança' event"),
-        (lambda d: d["events"][0].update(effects=[{"do": "draw", "who": "all"}]),
-         "events[0].effects: a 'troika' event must include the 'end_game' effect"),
+        (
+            lambda d: d["events"][0].update(effects=[{"do": "draw", "who": "all"}]),
+            "events[0].effects: a 'troika' event must include the 'end_game' effect",
+        ),
         (lambda d: d["events"][5].update(effects=[]), "events[5].effects: must be a list of 1-4 effects"),
         (lambda d: d["events"][5]["effects"][0].update(do="explode"), "events[5].effects[0].do: must be one of"),
-        (lambda d: d["events"][5]["effects"][0].update(amount=0),
-         "events[5].effects[0].amount: must be an integer 1-10"),
+        (
+            lambda d: d["events"][5]["effects"][0].update(amount=0),
+            "events[5].effects[0].amount: must be an integer 1-10",
+        ),
         (lambda d: d["events"][4]["effects"][0].update(who={"most": "luck"}), "events[4].effects[0].who: must be"),
-        (lambda d: d["events"][6]["effects"][0].update(**{"from": "pocket"}),
-         "events[6].effects[0].from: must be one of"),
+        (
+            lambda d: d["events"][6]["effects"][0].update(**{"from": "pocket"}),
+            "events[6].effects[0].from: must be one of",
+        ),
         (lambda d: d["events"][4]["effects"][0].update(count=1), "events[4].effects[0]: unknown field 'count'"),
         (lambda d: d["events"][1].update(points=25), "events[1].points: must be an integer 0-20"),
         (lambda d: d.update(extra=1), "deck: unknown field 'extra'"),
@@ -142,19 +163,24 @@ def test_a_non_object_deck_is_refused():
 
 def test_effects_are_described_in_plain_words():
     assert describe_effect({"do": "receive", "who": "government", "amount": 3}) == (
-        "The Government receives 3 Mega-Euro from the Treasury.")
+        "The Government receives 3 Mega-Euro from the Treasury."
+    )
     assert describe_effect({"do": "pay", "who": {"most": "power"}, "amount": 2}) == (
-        "The player with the most Power on the table (every tied player) pays 2 Mega-Euro to the Treasury.")
+        "The player with the most Power on the table (every tied player) pays 2 Mega-Euro to the Treasury."
+    )
     assert describe_effect({"do": "pay", "who": "government", "amount": 2, "to": {"fewest": "votes"}}) == (
-        "The Government pays 2 Mega-Euro to the player with the fewest Votes on the table (every tied player).")
+        "The Government pays 2 Mega-Euro to the player with the fewest Votes on the table (every tied player)."
+    )
     assert describe_effect({"do": "discard", "who": "all", "count": 2, "from": "table"}) == (
-        "Every player discards 2 Group cards from their table.")
+        "Every player discards 2 Group cards from their table."
+    )
     assert describe_effect({"do": "draw", "who": "all"}) == "Every player draws 1 Group card or takes 2 Mega-Euro."
     assert describe_effect({"do": "end_game"}) == "The game ends once this Event has been resolved."
     elections = next(e for e in default_deck()["events"] if e["role"] == "elections")
     assert describe_event(elections) == (
         "Elections are held; the winner becomes the Government and keeps this card. "
-        "Worth 10 Victory Points to the player who keeps it.")
+        "Worth 10 Victory Points to the player who keeps it."
+    )
 
 
 def test_every_default_event_has_a_description():

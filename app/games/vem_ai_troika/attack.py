@@ -53,8 +53,10 @@ def power_of(state: State, cards: list[int]) -> int:
 
 def totals(state: State) -> tuple[int, int]:
     a = state["attack"]
-    return (a["attack_base"] + power_of(state, a["attack_cards"]),
-            a["defence_base"] + power_of(state, a["defence_cards"]))
+    return (
+        a["attack_base"] + power_of(state, a["attack_cards"]),
+        a["defence_base"] + power_of(state, a["defence_cards"]),
+    )
 
 
 def awaited(state: State) -> int:
@@ -73,16 +75,20 @@ def subsets(cards: list[int]) -> list[list[int]]:
 def check_start(state: State, seat: int, action: Action) -> None:
     """Raise IllegalAction unless ``action`` (its fields read by ``FIELDS``) is a valid opening
     of an attack by ``seat``."""
-    require(state["stage"] == "action" and not state["prompts"] and state["current"] == seat,
-            "you can only attack as the action of your own turn")
+    require(
+        state["stage"] == "action" and not state["prompts"] and state["current"] == seat,
+        "you can only attack as the action of your own turn",
+    )
     target, cards = action["target"], action["cards"]
     defender = owner(state, target)
     if defender is None or defender == seat:
         raise IllegalAction("you can only attack an opponent's Group on the table")
     require(len(cards) > 0, "play at least one Group card from your hand")
     require(set(cards) <= set(player(state, seat)["hand"]), "you can only play Group cards from your hand")
-    require(attack_base(state, seat, action["mode"]) + power_of(state, cards) > defence_base(state, defender, target),
-            "the opening attack must be stronger than the defence")
+    require(
+        attack_base(state, seat, action["mode"]) + power_of(state, cards) > defence_base(state, defender, target),
+        "the opening attack must be stronger than the defence",
+    )
 
 
 def start_actions(state: State, seat: int) -> list[Action]:
@@ -95,8 +101,11 @@ def start_actions(state: State, seat: int) -> list[Action]:
             need = defence_base(state, defender, target)
             for mode in MODES:
                 base = attack_base(state, seat, mode)
-                actions += [{"type": "attack", "target": target, "mode": mode, "cards": cards}
-                            for cards in hand_sets if base + power_of(state, cards) > need]
+                actions += [
+                    {"type": "attack", "target": target, "mode": mode, "cards": cards}
+                    for cards in hand_sets
+                    if base + power_of(state, cards) > need
+                ]
     return actions
 
 
@@ -108,17 +117,25 @@ def start(state: State, seat: int, action: Action) -> None:
     for gid in cards:
         player(state, seat)["hand"].remove(gid)
     state["attack"] = {
-        "attacker": seat, "defender": defender, "target": target, "mode": mode,
+        "attacker": seat,
+        "defender": defender,
+        "target": target,
+        "mode": mode,
         "attack_base": attack_base(state, seat, mode),
         "defence_base": defence_base(state, defender, target),
-        "attack_cards": cards, "defence_cards": [], "answered": False,
+        "attack_cards": cards,
+        "defence_cards": [],
+        "answered": False,
     }
     state["stage"] = "attack"
     what = "to discard it" if mode == "discard" else "to take control of it"
     played = ", ".join(group_label(state, gid) for gid in cards)
     attack, defence = totals(state)
-    log(state, f"{name(seat)} attacks {name(defender)}'s {group_label(state, target)} {what}, "
-               f"playing {played}: attack {attack} against defence {defence}.")
+    log(
+        state,
+        f"{name(seat)} attacks {name(defender)}'s {group_label(state, target)} {what}, "
+        f"playing {played}: attack {attack} against defence {defence}.",
+    )
 
 
 def answer_actions(state: State, seat: int) -> list[Action]:
@@ -189,4 +206,3 @@ def auto_stop(state: State) -> bool:
         return False
     stop(state, seat)
     return True
-

@@ -55,8 +55,15 @@ from app.games.vem_ai_troika import effects
 COLOURS = ("gold", "blue", "red", "grey")
 LEADER_COLOURS = ("blue", "red", "grey")
 GROUP_TYPES = (
-    "marginal", "spiritual", "financial", "infrastructure", "justice",
-    "media", "professional", "social", "public",
+    "marginal",
+    "spiritual",
+    "financial",
+    "infrastructure",
+    "justice",
+    "media",
+    "professional",
+    "social",
+    "public",
 )
 HAND_ACTION_TIMES = ("income", "organization", "attack", "elections", "any")
 GROUP_COUNTS = {"gold": 10, "blue": 10, "red": 10, "grey": 12}
@@ -132,8 +139,7 @@ def values(card: dict[str, Any], path: str) -> dict[str, int]:
 
 
 def check_group(card: Any, path: str) -> dict[str, Any]:
-    need_keys(card, path, {"name", "gloss", "colour", "type", "power", "votes", "income",
-                           "hand_action"})
+    need_keys(card, path, {"name", "gloss", "colour", "type", "power", "votes", "income", "hand_action"})
     group = {
         "name": need_text(card, "name", path, CARD_NAME_LENGTH),
         "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
@@ -222,12 +228,14 @@ def validate_deck(data: Any) -> dict[str, Any]:
     if not isinstance(deck["description"], str):
         fail("deck.description", "must be a string")
     bounded(deck["description"], "deck.description", DESCRIPTION_LENGTH)
-    deck["groups"] = [check_group(c, f"groups[{i}]")
-                      for i, c in enumerate(need_list(data, "groups", sum(GROUP_COUNTS.values())))]
-    deck["leaders"] = [check_leader(c, f"leaders[{i}]")
-                       for i, c in enumerate(need_list(data, "leaders", sum(LEADER_COUNTS.values()) + 1))]
-    deck["events"] = [check_event(c, f"events[{i}]")
-                      for i, c in enumerate(need_list(data, "events", EVENT_COUNT))]
+    deck["groups"] = [
+        check_group(c, f"groups[{i}]") for i, c in enumerate(need_list(data, "groups", sum(GROUP_COUNTS.values())))
+    ]
+    deck["leaders"] = [
+        check_leader(c, f"leaders[{i}]")
+        for i, c in enumerate(need_list(data, "leaders", sum(LEADER_COUNTS.values()) + 1))
+    ]
+    deck["events"] = [check_event(c, f"events[{i}]") for i, c in enumerate(need_list(data, "events", EVENT_COUNT))]
     check_unique_names(deck["groups"], "groups")
     check_unique_names(deck["leaders"], "leaders")
     check_counts(deck["groups"], "groups", GROUP_COUNTS)

@@ -64,6 +64,7 @@ FIELDS = {
 
 # --- checking -------------------------------------------------------------------------------
 
+
 def check_selector(value: Any, path: str) -> Any:
     if value in ("all", "government"):
         return value
@@ -71,8 +72,10 @@ def check_selector(value: Any, path: str) -> Any:
         ((how, what),) = value.items()
         if how in ("most", "fewest") and what in METRICS:
             return {how: what}
-    raise ValueError(f'{path}: must be "all", "government", {{"most": metric}} or '
-                     f'{{"fewest": metric}} with a metric among {", ".join(METRICS)}')
+    raise ValueError(
+        f'{path}: must be "all", "government", {{"most": metric}} or '
+        f'{{"fewest": metric}} with a metric among {", ".join(METRICS)}'
+    )
 
 
 def check_amount(effect: dict[str, Any], key: str, path: str, high: int) -> int:
@@ -106,6 +109,7 @@ def check_effect(effect: Any, path: str) -> dict[str, Any]:
 
 
 # --- describing -----------------------------------------------------------------------------
+
 
 def who_words(selector: Any) -> str:
     if selector == "all":
@@ -150,6 +154,7 @@ def describe_event(event: dict[str, Any]) -> str:
 
 # --- resolving ------------------------------------------------------------------------------
 
+
 def select(state: State, selector: Any) -> list[int]:
     """The seats a selector names, in round order."""
     order = table.round_order(state)
@@ -191,8 +196,7 @@ def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
             pay(state, seat, effect["amount"], payees)
     elif do == "discard":
         for seat in seats:
-            state["prompts"].append({"kind": "discard", "seat": seat, "count": effect["count"],
-                                     "from": effect["from"]})
+            state["prompts"].append({"kind": "discard", "seat": seat, "count": effect["count"], "from": effect["from"]})
     elif do == "draw":
         for seat in seats:
             state["prompts"].append({"kind": "draw", "seat": seat, "reason": "event"})
@@ -216,8 +220,10 @@ def pay(state: State, seat: int, amount: int, payees: list[int] | None) -> None:
         to_whom = "the Treasury" if targets is None else ", ".join(name(t) for t in targets)
         log(state, f"{name(seat)} pays {total} Mega-Euro to {to_whom}.")
         return
-    log(state, f"{name(seat)} cannot pay {total} Mega-Euro and must discard Group cards "
-               f"with at least {total} Power instead.")
+    log(
+        state,
+        f"{name(seat)} cannot pay {total} Mega-Euro and must discard Group cards with at least {total} Power instead.",
+    )
     state["prompts"].append({"kind": "cover", "seat": seat, "amount": total})
     for target in targets or []:
         paid = table.receive(state, target, amount)

@@ -25,14 +25,17 @@ FIELDS: dict[str, FieldType] = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "
 def commit_actions(state: State, seat: int) -> list[Action]:
     p = player(state, seat)
     card_sets = [[], *subsets(p["hand"])]
-    return [{"type": "campaign", "cards": cards, "money": money}
-            for cards in card_sets for money in range(p["money"] + 1)]
+    return [
+        {"type": "campaign", "cards": cards, "money": money} for cards in card_sets for money in range(p["money"] + 1)
+    ]
 
 
 def check_commit(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
-    require(state["stage"] == "campaign" and not state["prompts"] and p["campaign"] is None,
-            "there is no campaign waiting for you")
+    require(
+        state["stage"] == "campaign" and not state["prompts"] and p["campaign"] is None,
+        "there is no campaign waiting for you",
+    )
     require(set(action["cards"]) <= set(p["hand"]), "campaign cards must be Group cards from your hand")
     require(action["money"] <= p["money"], "you can invest at most the Mega-Euro in your hand")
 
@@ -77,8 +80,11 @@ def reveal(state: State) -> None:
     for seat in order:
         spent = spend_campaign(state, seat)
         cards = ", ".join(table.group_label(state, gid) for gid in spent["cards"]) or "no cards"
-        log(state, f"{name(seat)} campaigns with {cards} and {spent['money']} Mega-Euro: "
-                   f"{votes[seat]} Votes in all ({on_table[seat]} on the table).")
+        log(
+            state,
+            f"{name(seat)} campaigns with {cards} and {spent['money']} Mega-Euro: "
+            f"{votes[seat]} Votes in all ({on_table[seat]} on the table).",
+        )
     best = max(votes.values())
     leaders = [seat for seat in order if votes[seat] == best]
     second = None
@@ -92,8 +98,9 @@ def reveal(state: State) -> None:
         state["government"] = None
         state["government_card"] = None
         log(state, "A tie for first place: there is no Government and the Elections card leaves the game.")
-        state["prompts"] += [{"kind": "draw", "seat": seat, "reason": "tied first in the Elections"}
-                             for seat in leaders]
+        state["prompts"] += [
+            {"kind": "draw", "seat": seat, "reason": "tied first in the Elections"} for seat in leaders
+        ]
     state["election"] = {
         "votes": [votes[s] for s in range(len(order))],
         "table_votes": [on_table[s] for s in range(len(order))],

@@ -40,25 +40,55 @@ LEADERS_DEALT = 2
 
 # --- setup ----------------------------------------------------------------------------------
 
+
 def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
     if options["advanced"]:
         raise ValueError("advanced rules are not available yet")
     base.check_first_player(options["first_player"], num_players)
     deck = shared_default_deck() if options["deck"] is None else validate_deck(options["deck"])
     state: State = {
-        "seed": seed, "rng_draws": 0, "options": {"advanced": False, "first_player": options["first_player"]},
+        "seed": seed,
+        "rng_draws": 0,
+        "options": {"advanced": False, "first_player": options["first_player"]},
         "deck": deck,
-        "stage": "leaders", "round": 1, "first": 0, "current": 0, "moves": 0,
+        "stage": "leaders",
+        "round": 1,
+        "first": 0,
+        "current": 0,
+        "moves": 0,
         "treasury": TREASURY[num_players],
-        "titles": [value for value, count in zip((6, 5, 4), TITLE_COUNTS[num_players], strict=True)
-                   for _ in range(count)],
-        "events": [], "events_out": [], "events_revealed": [], "event": None, "effects": [],
-        "draw_pile": [], "discards": [], "leaders_out": [],
-        "government": None, "government_card": None, "attack": None, "prompts": [],
-        "election": None, "game_ending": False, "end_reason": None, "log": [],
+        "titles": [
+            value for value, count in zip((6, 5, 4), TITLE_COUNTS[num_players], strict=True) for _ in range(count)
+        ],
+        "events": [],
+        "events_out": [],
+        "events_revealed": [],
+        "event": None,
+        "effects": [],
+        "draw_pile": [],
+        "discards": [],
+        "leaders_out": [],
+        "government": None,
+        "government_card": None,
+        "attack": None,
+        "prompts": [],
+        "election": None,
+        "game_ending": False,
+        "end_reason": None,
+        "log": [],
         "players": [
-            {"offer": [], "choice": None, "leader": None, "hand": [], "money": 0, "table": [],
-             "titles": [], "offshore_money": 0, "kept": [], "campaign": None}
+            {
+                "offer": [],
+                "choice": None,
+                "leader": None,
+                "hand": [],
+                "money": 0,
+                "table": [],
+                "titles": [],
+                "offshore_money": 0,
+                "kept": [],
+                "campaign": None,
+            }
             for _ in range(num_players)
         ],
     }
@@ -78,8 +108,8 @@ def build_event_pile(state: State) -> None:
     bottom = [troika, *others[:3]]
     base.rng(state).shuffle(bottom)
     k = EVENTS_BETWEEN_ELECTIONS[len(state["players"])]
-    state["events"] = others[3 + k:3 + 2 * k] + [second_elections] + others[3:3 + k] + [first_elections] + bottom
-    state["events_out"] = others[3 + 2 * k:]
+    state["events"] = others[3 + k : 3 + 2 * k] + [second_elections] + others[3 : 3 + k] + [first_elections] + bottom
+    state["events_out"] = others[3 + 2 * k :]
 
 
 def deal(state: State) -> None:
@@ -102,6 +132,7 @@ def deal(state: State) -> None:
 
 
 # --- the flow -------------------------------------------------------------------------------
+
 
 def advance(state: State) -> None:
     """Run every automatic step until some seat's input is awaited or the game is over."""
@@ -179,6 +210,7 @@ def end_game(state: State, reason: str) -> None:
 
 # --- prompts --------------------------------------------------------------------------------
 
+
 def prompt_cards(state: State, prompt: dict[str, Any]) -> list[int]:
     """The Group cards a discard-type prompt lets its seat discard."""
     p = player(state, prompt["seat"])
@@ -240,6 +272,7 @@ def answer_prompt(state: State, seat: int, action: Action) -> None:
 
 # --- turn actions ---------------------------------------------------------------------------
 
+
 def choose_leader(state: State, seat: int, action: Action) -> None:
     player(state, seat)["choice"] = action["leader"]
     log(state, f"{name(seat)} has chosen a Leader.")
@@ -247,8 +280,11 @@ def choose_leader(state: State, seat: int, action: Action) -> None:
         for other, p in enumerate(state["players"]):
             p["leader"] = p["choice"]
             card = state["deck"]["leaders"][p["leader"]]
-            log(state, f"{name(other)} leads with {card['name']} ({card['colour']}, {card['power']} Power, "
-                       f"{card['votes']} Votes, {card['income']} Income).")
+            log(
+                state,
+                f"{name(other)} leads with {card['name']} ({card['colour']}, {card['power']} Power, "
+                f"{card['votes']} Votes, {card['income']} Income).",
+            )
         state["stage"] = "draw"
         log(state, f"Round 1 begins with {name(state['first'])}.")
 
@@ -266,8 +302,11 @@ def organize_actions(state: State, seat: int) -> list[Action]:
         size = len(table.family(state, seat, colour))
         if size < table.FAMILY_LIMIT:
             actions.append({"type": "place", "card": gid})
-        actions += [{"type": "place", "card": gid, "take": take} for take in p["table"]
-                    if size - (group(state, take)["colour"] == colour) < table.FAMILY_LIMIT]
+        actions += [
+            {"type": "place", "card": gid, "take": take}
+            for take in p["table"]
+            if size - (group(state, take)["colour"] == colour) < table.FAMILY_LIMIT
+        ]
         actions.append({"type": "replace", "card": gid})
     return actions
 
@@ -323,8 +362,8 @@ def income_actions(state: State, seat: int) -> list[Action]:
 def take_income(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     gained, spent = income_plan(state, seat, action["titles"])
-    bought = state["titles"][:action["titles"]]
-    del state["titles"][:action["titles"]]
+    bought = state["titles"][: action["titles"]]
+    del state["titles"][: action["titles"]]
     p["titles"] += bought
     state["treasury"] -= gained
     p["money"] += gained
@@ -363,13 +402,23 @@ def turn_actions(state: State, seat: int) -> list[Action]:
         return organize_actions(state, seat) + [{"type": "stop"}]
     if stage == "attack":
         return attack.answer_actions(state, seat)
-    return (organize_actions(state, seat) + income_actions(state, seat)
-            + attack.start_actions(state, seat) + [{"type": "pass"}])
+    return (
+        organize_actions(state, seat)
+        + income_actions(state, seat)
+        + attack.start_actions(state, seat)
+        + [{"type": "pass"}]
+    )
 
 
 HANDLERS = {
-    "choose_leader": choose_leader, "draw": draw, "place": place, "replace": replace,
-    "income": take_income, "pass": pass_turn, "stop": stop, "add": attack.add,
+    "choose_leader": choose_leader,
+    "draw": draw,
+    "place": place,
+    "replace": replace,
+    "income": take_income,
+    "pass": pass_turn,
+    "stop": stop,
+    "add": attack.add,
 }
 
 

@@ -135,8 +135,7 @@ def take_draw(state: State, seat: int, what: str) -> None:
 
 
 def draw_choices(state: State) -> list[str]:
-    return [what for what, possible in (("group", can_draw_group(state)),
-                                         ("money", state["treasury"] > 0)) if possible]
+    return [what for what, possible in (("group", can_draw_group(state)), ("money", state["treasury"] > 0)) if possible]
 
 
 def discard_from_hand(state: State, seat: int, gid: int) -> None:

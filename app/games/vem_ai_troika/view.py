@@ -14,8 +14,7 @@ from app.games.vem_ai_troika import attack, scoring, table
 from app.games.vem_ai_troika.engine import working_copy
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
-PHASES = {"leaders": "leaders", "campaign": "elections", "event": "event", "effects": "event",
-          "over": "over"}
+PHASES = {"leaders": "leaders", "campaign": "elections", "event": "event", "effects": "event", "over": "over"}
 
 
 def group_view(state: State, gid: int) -> dict[str, Any]:
@@ -32,8 +31,7 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
 
 def event_view(state: State, eid: int) -> dict[str, Any]:
     card = state["deck"]["events"][eid]
-    return {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"],
-            "text": card["text"]}
+    return {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"], "text": card["text"]}
 
 
 def player_view(state: State, seat: int) -> dict[str, Any]:
@@ -59,8 +57,9 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         "hand_count": table.hand_size(state, seat),
         "money": p["money"],
         "committed": p["campaign"] is not None,
-        "campaign_size": None if p["campaign"] is None else {
-            "cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
+        "campaign_size": None
+        if p["campaign"] is None
+        else {"cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
     }
 
@@ -71,12 +70,16 @@ def attack_view(state: State) -> dict[str, Any] | None:
         return None
     attack_total, defence_total = attack.totals(state)
     return {
-        "attacker": a["attacker"], "defender": a["defender"], "mode": a["mode"],
+        "attacker": a["attacker"],
+        "defender": a["defender"],
+        "mode": a["mode"],
         "target": group_view(state, a["target"]),
         "attack_cards": [group_view(state, gid) for gid in a["attack_cards"]],
         "defence_cards": [group_view(state, gid) for gid in a["defence_cards"]],
-        "attack_total": attack_total, "defence_total": defence_total,
-        "answered": a["answered"], "awaiting": attack.awaited(state),
+        "attack_total": attack_total,
+        "defence_total": defence_total,
+        "answered": a["answered"],
+        "awaiting": attack.awaited(state),
     }
 
 
@@ -84,10 +87,8 @@ def election_view(state: State) -> dict[str, Any] | None:
     e = state["election"]
     if e is None:
         return None
-    campaigns = [{"cards": [group_view(state, gid) for gid in c["cards"]], "money": c["money"]}
-                 for c in e["campaigns"]]
-    return {**{key: e[key] for key in ("votes", "table_votes", "winner", "tied", "second")},
-            "campaigns": campaigns}
+    campaigns = [{"cards": [group_view(state, gid) for gid in c["cards"]], "money": c["money"]} for c in e["campaigns"]]
+    return {**{key: e[key] for key in ("votes", "table_votes", "winner", "tied", "second")}, "campaigns": campaigns}
 
 
 def own_view(state: State, seat: int | None) -> dict[str, Any]:
@@ -95,10 +96,17 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
         return {"hand": [], "leader_offer": [], "leader_choice": None, "campaign": None}
     p = player(state, seat)
     offer = [leader_view(state, lid) for lid in p["offer"]] if state["stage"] == "leaders" else []
-    campaign = None if p["campaign"] is None else {
-        "cards": [group_view(state, gid) for gid in p["campaign"]["cards"]], "money": p["campaign"]["money"]}
-    return {"hand": [group_view(state, gid) for gid in p["hand"]], "leader_offer": offer,
-            "leader_choice": p["choice"], "campaign": campaign}
+    campaign = (
+        None
+        if p["campaign"] is None
+        else {"cards": [group_view(state, gid) for gid in p["campaign"]["cards"]], "money": p["campaign"]["money"]}
+    )
+    return {
+        "hand": [group_view(state, gid) for gid in p["hand"]],
+        "leader_offer": offer,
+        "leader_choice": p["choice"],
+        "campaign": campaign,
+    }
 
 
 def views(state: State, seats: Iterable[int | None], awaiting: set[int]) -> dict[int | None, dict[str, Any]]:
@@ -142,6 +150,7 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
 
 
 # --- re-dealing hidden information ------------------------------------------------------------
+
 
 def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
     """A copy with everything ``seat`` cannot see re-dealt at random, consistently with its view
