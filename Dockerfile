@@ -11,14 +11,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv/troika-arena
 
-COPY pyproject.toml setup.py constraints.txt README.md alembic.ini ./
+COPY pyproject.toml README.md alembic.ini ./
+COPY .ci/constraints.txt ./.ci/
 COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
 
-# constraints.txt: every package at the version CI tested (see README, "Dependencies").
-RUN pip install --no-cache-dir --constraint constraints.txt . \
+# .ci/constraints.txt: every package at the version CI tested (see README, "Dependencies").
+RUN pip install --no-cache-dir --constraint .ci/constraints.txt . \
     && useradd --create-home --uid 10001 arena \
     && mkdir -p /data \
     && chown arena:arena /data

@@ -1,7 +1,7 @@
 """CI's first step: what a user runs works on exactly the install a user gets.
 
-Installs the project with no extras into a fresh virtualenv from constraints.txt, as the
-Dockerfile does (``pip install --constraint constraints.txt .``); runs ``--help`` of every
+Installs the project with no extras into a fresh virtualenv from .ci/constraints.txt, as the
+Dockerfile does (``pip install --constraint .ci/constraints.txt .``); runs ``--help`` of every
 command ``troika-arena`` has (read from its own parser, so a new command is covered), and the
 quick ones for real; then starts ``troika-arena serve`` on SQLite and on a throwaway Postgres
 database (created and dropped here with psql), checks /healthz, and creates, joins and starts
@@ -150,11 +150,19 @@ def postgres_database():
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="troika-smoke-") as folder:
         work = Path(folder)
-        step("fresh virtualenv, `pip install --constraint constraints.txt .` (no extras, as the Dockerfile)")
+        step("fresh virtualenv, `pip install --constraint .ci/constraints.txt .` (no extras, as the Dockerfile)")
         run(sys.executable, "-m", "venv", str(work / "venv"))
         bin_dir = work / "venv" / "bin"
         run(
-            str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--constraint", "constraints.txt", ".", cwd=ROOT
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--constraint",
+            ".ci/constraints.txt",
+            ".",
+            cwd=ROOT,
         )
         arena = str(bin_dir / "troika-arena")
 

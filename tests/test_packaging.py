@@ -1,5 +1,5 @@
 """What a plain install provides: every package the server's code imports comes from its runtime
-dependencies (not from a test extra that happens to be installed too), and ``constraints.txt``,
+dependencies (not from a test extra that happens to be installed too), and ``.ci/constraints.txt``,
 the lock the Dockerfile and CI install from, agrees with the pins in ``pyproject.toml``.
 
 The end-to-end proof is CI's smoke run of a fresh no-extras install (``.ci/smoke.py``); these
@@ -32,7 +32,7 @@ def pins(lines: list[str]) -> dict[str, str]:
 
 
 def locked() -> dict[str, str]:
-    lines = (ROOT / "constraints.txt").read_text().splitlines()
+    lines = (ROOT / ".ci" / "constraints.txt").read_text().splitlines()
     return pins([line for line in lines if line and not line.lstrip().startswith("#")])
 
 
@@ -120,7 +120,7 @@ def test_the_lock_covers_everything_runtime_and_test_install():
 
 def test_the_dockerfile_and_ci_install_from_the_lock():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "COPY pyproject.toml setup.py constraints.txt" in dockerfile
-    assert "pip install --no-cache-dir --constraint constraints.txt ." in dockerfile
-    assert "--constraint constraints.txt -e '.[test]'" in (ROOT / ".ci" / "run").read_text()
-    assert '"--constraint", "constraints.txt", "."' in (ROOT / ".ci" / "smoke.py").read_text()
+    assert "COPY .ci/constraints.txt ./.ci/" in dockerfile
+    assert "pip install --no-cache-dir --constraint .ci/constraints.txt ." in dockerfile
+    assert "--constraint .ci/constraints.txt -e '.[test]'" in (ROOT / ".ci" / "run").read_text()
+    assert '"--constraint", ".ci/constraints.txt", "."' in (ROOT / ".ci" / "smoke.py").read_text()
