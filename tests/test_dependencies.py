@@ -53,6 +53,6 @@ async def test_a_body_that_does_not_validate_is_answered_before_the_token(client
 
 def test_routes_fetch_no_service_from_the_untyped_app_state():
     root = Path(__file__).resolve().parent.parent / "app"
-    for module in ("api/routes.py", "web/pages.py"):
+    for module in ("api/routes.py", "web/pages.py", "web/live.py"):
         source = (root / module).read_text()
         assert "app.state" not in source, module

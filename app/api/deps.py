@@ -6,7 +6,8 @@ over and mypy checks their use. The seat token is read by FastAPI's ``HTTPBearer
 ``/docs`` its Authorize button); a malformed Authorization header is kept as such until the
 route asks for the token, so a request that is wrong in several ways is answered as before (the
 body's 422 before the token's 401). The move front door (``app.api.moves``) calls these same
-functions.
+functions, and the live websocket takes the same services (they read the connection, HTTP
+or websocket).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
+from app.config import Settings
 from app.rooms.errors import Unauthorized
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
@@ -30,28 +33,32 @@ BEARER = HTTPBearer(
 )
 
 
-def live_games(request: Request) -> LiveGames:
+def live_games(request: HTTPConnection) -> LiveGames:
     return request.app.state.rooms
 
 
-def lobby(request: Request) -> Lobby:
+def lobby(request: HTTPConnection) -> Lobby:
     return request.app.state.lobby
 
 
-def play(request: Request) -> Play:
+def play(request: HTTPConnection) -> Play:
     return request.app.state.play
 
 
-def payloads(request: Request) -> Payloads:
+def payloads(request: HTTPConnection) -> Payloads:
     return request.app.state.payloads
 
 
-def social(request: Request) -> Social:
+def social(request: HTTPConnection) -> Social:
     return request.app.state.social
 
 
-def throttle(request: Request) -> Throttle:
+def throttle(request: HTTPConnection) -> Throttle:
     return request.app.state.throttle
+
+
+def settings(request: HTTPConnection) -> Settings:
+    return request.app.state.settings
 
 
 @dataclass(frozen=True)
@@ -84,3 +91,4 @@ Views = Annotated[Payloads, Depends(payloads)]
 Chat = Annotated[Social, Depends(social)]
 Limits = Annotated[Throttle, Depends(throttle)]
 Auth = Annotated[Credentials, Depends(credentials)]
+Configured = Annotated[Settings, Depends(settings)]

@@ -8,6 +8,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 
 class SocketCaps:
@@ -36,3 +40,10 @@ class SocketCaps:
 
     def open(self, room_id: str, seat: int | None) -> int:
         return self._open[(room_id, seat)]
+
+
+def socket_caps(connection: HTTPConnection) -> SocketCaps:
+    return connection.app.state.sockets
+
+
+Capped = Annotated[SocketCaps, Depends(socket_caps)]

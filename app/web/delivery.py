@@ -15,7 +15,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 from app.realtime.bus import Change
 from app.rooms.social import Social
@@ -125,7 +126,7 @@ def presence_event(built: Built) -> str:
     return encode({"event": "presence", "connected": sorted(built.connected)})
 
 
-def delivery(request: Request) -> Delivery:
+def delivery(request: HTTPConnection) -> Delivery:
     return request.app.state.delivery
 
 

@@ -25,10 +25,13 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.api.deps import Chat, Configured, Rooms
 from app.db.faults import log_failure, outage
 from app.rooms.errors import RoomError
 from app.rooms.live_games import LiveGames
-from app.web.delivery import Viewer
+from app.rooms.social import Social
+from app.web.caps import Capped
+from app.web.delivery import Deliver, Delivery, Viewer
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -39,20 +42,28 @@ INTERNAL_ERROR = 1011
 FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
 
 
-def origin_allowed(ws: WebSocket) -> bool:
+def origin_allowed(ws: WebSocket, allowed: set[str]) -> bool:
     origin = ws.headers.get("origin")
     if not origin:
         return False
-    allowed = ws.app.state.settings.origins()
     if origin.rstrip("/") in allowed:
         return True
     return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
 @router.websocket("/ws/rooms/{room_id}")
-async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, format: str = "html"):
-    service: LiveGames = ws.app.state.rooms
-    if not origin_allowed(ws):
+async def room_socket(
+    ws: WebSocket,
+    room_id: str,
+    service: Rooms,
+    social: Chat,
+    delivery: Deliver,
+    caps: Capped,
+    settings: Configured,
+    token: str | None = None,
+    format: str = "html",
+):
+    if not origin_allowed(ws, settings.origins()):
         await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
     try:
@@ -64,12 +75,13 @@ async def room_socket(ws: WebSocket, room_id: str, token: str | None = None, for
         await ws.accept()
         await close_on_failure(ws, room_id, exc)
         return
-    with ws.app.state.sockets.admit(room_id, seat) as refusal:
+    with caps.admit(room_id, seat) as refusal:
         await ws.accept()
         if refusal:
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
-        await serve(ws, service, room_id, seat, token, "json" if format == "json" else "html")
+        viewer = Viewer(room_id, seat, token, "json" if format == "json" else "html")
+        await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes)
 
 
 async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | None:
@@ -81,14 +93,15 @@ async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | 
     return await service.seat_of(room_id, token)
 
 
-async def serve(ws: WebSocket, service: LiveGames, room_id: str, seat: int | None, token: str | None, fmt: str):
+async def serve(
+    ws: WebSocket, service: LiveGames, social: Social, delivery: Delivery, viewer: Viewer, max_frame_bytes: int
+):
     """Push the view until the viewer leaves; on a failure (the database down, say) close with
     1011 and a reason. The reader task is always cancelled and awaited, and presence undone."""
-    social, delivery = ws.app.state.social, ws.app.state.delivery
-    viewer = Viewer(room_id, seat, token, fmt)
+    room_id, seat = viewer.room_id, viewer.seat
     present = False
     with service.bus.subscribe(room_id) as subscription:
-        reader = asyncio.create_task(drain_incoming(ws, ws.app.state.settings.max_ws_message_bytes))
+        reader = asyncio.create_task(drain_incoming(ws, max_frame_bytes))
         reader.add_done_callback(lambda _: subscription.close())  # the viewer left
         try:
             if seat is not None:
@@ -105,7 +118,7 @@ async def serve(ws: WebSocket, service: LiveGames, room_id: str, seat: int | Non
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
-            if present:
+            if present and seat is not None:
                 try:
                     await social.disconnected(room_id, seat)
                 except Exception as exc:
