@@ -46,6 +46,20 @@ async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
                 assert r.status_code < 500 and ("no bot sits" in r.text or "no player sits" in r.text), r.text[-300:]
 
 
+async def test_seat_numbers_in_paths_are_written_in_plain_digits(sqlite_url):
+    async with running_app(sqlite_url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        for written in ("1.0", "+1", "%201", "1%20", "%D9%A1", "1e0", "0x1", "true"):
+            r = await client.put(
+                f"/api/rooms/{room_id}/seats/{written}/autopilot", json={"bot": "random"}, headers=auth(tokens[0])
+            )
+            assert r.status_code == 422 and r.json()["error"] == "invalid_request", (written, r.text)
+            r = await client.delete(f"/api/rooms/{room_id}/seats/{written}", headers=auth(tokens[0]))
+            assert r.status_code == 422, (written, r.text)
+        r = await client.put(f"/api/rooms/{room_id}/seats/1/autopilot", json={"bot": "random"}, headers=auth(tokens[0]))
+        assert r.status_code == 409 and "that player is here" in r.json()["message"], r.text  # seat 1, read
+
+
 async def test_strings_a_database_cannot_store_are_refused_not_500(database_url):
     async with running_app(database_url) as client:
         room_id, tokens = await create_started_room(client, "troika", 2)

@@ -5,11 +5,11 @@ reading a room's public (spectator) view needs no token. Errors are JSON
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
 from app.games.registry import GAMES
@@ -19,6 +19,19 @@ from app.rooms.play import Play
 from app.rooms.views import Payloads, encode, legal_actions
 
 router = APIRouter()
+
+
+def ascii_digits(value: object) -> object:
+    """A seat number in a path is a whole number in the digits 0-9 (a minus sign allowed):
+    "1.0", "+1", " 1" or other scripts' digits are refused (422), not read as seat 1; a number
+    that names no seat, however large, is 404."""
+    digits = value.removeprefix("-") if isinstance(value, str) else ""
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError("a seat number is written with the digits 0-9 only")
+    return value
+
+
+SeatInPath = Annotated[int, BeforeValidator(ascii_digits)]
 
 
 class StrictBody(BaseModel):
@@ -150,7 +163,7 @@ async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
 
 
 @router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"])
-async def remove_bot(room_id: str, seat: int, rooms: Rooms, lobby: Lobbying, auth: Auth):
+async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only, before the start: free a seat that a bot holds."""
     host = await rooms.seat_of(room_id, auth.optional())
     await lobby.remove_bot(room_id, host, seat)
@@ -166,7 +179,7 @@ async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobb
 
 
 @router.put("/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"])
-async def replace_by_bot(room_id: str, seat: int, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
+async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
     host = await rooms.seat_of(room_id, auth.optional())
     await lobby.set_autopilot(room_id, host, seat, body.bot)
