@@ -59,8 +59,9 @@ async def play_relayed(mover, listener, room_id, tokens, moves, rng) -> None:
     version = (await mover.get(f"/api/rooms/{room_id}/view")).json()["version"] + moves
     with listener.app.state.rooms.bus.subscribe(room_id) as relayed:
         await play_random_moves(mover, room_id, tokens, moves, rng)
-        while await asyncio.wait_for(relayed.next(), 5) < version:
-            pass
+        change = await asyncio.wait_for(relayed.next(), 5)
+        while change.version is None or change.version < version:
+            change = await asyncio.wait_for(relayed.next(), 5)
 
 
 async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(postgres_url):
