@@ -16,7 +16,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.api.body_limit import BodyLimit
+from app.api.contract import install_contract
 from app.api.errors import ErrorBoundary, install_error_handlers
+from app.api.head import HeadAsGet
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
 from app.config import Settings, get_settings
@@ -97,7 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
 
+    install_contract(app)
     install_error_handlers(app, error_page)
+    app.add_middleware(HeadAsGet)  # HEAD wherever GET is answered (app.api.head)
     app.add_middleware(MoveFrontDoor)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
     app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the move front door (app.api.errors)

@@ -53,9 +53,9 @@ async def test_seat_numbers_in_paths_are_written_in_plain_digits(sqlite_url):
             r = await client.put(
                 f"/api/rooms/{room_id}/seats/{written}/autopilot", json={"bot": "random"}, headers=auth(tokens[0])
             )
-            assert r.status_code == 422 and r.json()["error"] == "invalid_request", (written, r.text)
+            assert r.status_code == 400 and r.json()["error"] == "invalid_request", (written, r.text)
             r = await client.delete(f"/api/rooms/{room_id}/seats/{written}", headers=auth(tokens[0]))
-            assert r.status_code == 422, (written, r.text)
+            assert r.status_code == 400, (written, r.text)
         r = await client.put(f"/api/rooms/{room_id}/seats/1/autopilot", json={"bot": "random"}, headers=auth(tokens[0]))
         assert r.status_code == 409 and "that player is here" in r.json()["message"], r.text  # seat 1, read
 

@@ -2,7 +2,7 @@
 (``app.api.deps``): the token through ``HTTPBearer``, which documents it in the OpenAPI schema
 (the Authorize button of /docs), while the answers stay as they were: 401 JSON
 ``{"error", "message"}`` for a missing or malformed token where one is needed, and a body that
-does not validate is still answered 422 before the token is looked at."""
+does not validate is answered 400 before the token is looked at."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ async def test_a_missing_or_malformed_token_is_answered_as_before(client):
 async def test_a_body_that_does_not_validate_is_answered_before_the_token(client):
     room_id, _ = await create_started_room(client, "troika", 3)
     answer = await client.post(f"/api/rooms/{room_id}/chat", json={"text": 5}, headers={"Authorization": "Basic x"})
-    assert answer.status_code == 422
+    assert answer.status_code == 400
     assert answer.json()["error"] == "invalid_request"
 
 

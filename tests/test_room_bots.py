@@ -33,7 +33,7 @@ async def test_only_the_host_seats_bots_and_only_before_the_start(sqlite_url):
         url = f"/api/rooms/{room_id}/seats"
         assert (await client.post(url, json={"bot": "strong"})).status_code == 401
         assert (await client.post(url, json={"bot": "strong"}, headers=auth(guest))).status_code == 403
-        assert (await client.post(url, json={"bot": "genius"}, headers=auth(host))).status_code == 422
+        assert (await client.post(url, json={"bot": "genius"}, headers=auth(host))).status_code == 400
         assert (await client.post(url, json={"bot": "random", "seat": 1}, headers=auth(host))).status_code == 409
         r = await client.post(url, json={"bot": "random"}, headers=auth(host))
         assert r.status_code == 201 and r.json() == {"seat": 2, "bot": "random"}

@@ -267,29 +267,29 @@ async def test_version_must_be_a_json_integer(client, monkeypatch, front_door):
         r = await client.post(
             f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json={"version": bad, "action": listed[0]}
         )
-        assert r.status_code == 422, (bad, r.text)
+        assert r.status_code == 400, (bad, r.text)
         assert r.json()["error"] == "invalid_request" and "version" in r.json()["message"], r.text
     r = await client.post(
         f"/api/rooms/{room_id}/actions",
         headers=auth(tokens[seat]),
         json={"version": 0, "action": listed[0], "idempotency_key": 5},
     )
-    assert r.status_code == 422 and "idempotency_key" in r.json()["message"], r.text
+    assert r.status_code == 400 and "idempotency_key" in r.json()["message"], r.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
 
 
 async def test_seat_numbers_and_counts_in_bodies_are_json_integers(client):
     r = await client.post("/api/rooms", json={"game": "troika", "seats": "3", "name": "Ana"})
-    assert r.status_code == 422 and "seats" in r.json()["message"], r.text
+    assert r.status_code == 400 and "seats" in r.json()["message"], r.text
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 3.0, "name": "Ana"})
-    assert r.status_code == 422, r.text
+    assert r.status_code == 400, r.text
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana", "turn_timer": "30"})
-    assert r.status_code == 422 and "turn_timer" in r.json()["message"], r.text
+    assert r.status_code == 400 and "turn_timer" in r.json()["message"], r.text
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
     room_id, host = r.json()["room"]["id"], r.json()["token"]
     for bad in ("1", True, 1.0):
         r = await client.post(f"/api/rooms/{room_id}/seats", headers=auth(host), json={"bot": "random", "seat": bad})
-        assert r.status_code == 422 and "seat" in r.json()["message"], (bad, r.text)
+        assert r.status_code == 400 and "seat" in r.json()["message"], (bad, r.text)
     r = await client.post(f"/api/rooms/{room_id}/seats", headers=auth(host), json={"bot": "random", "seat": 2})
     assert r.status_code == 201 and r.json()["seat"] == 2
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]

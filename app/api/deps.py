@@ -4,10 +4,10 @@
 uses as ``Annotated`` parameters (``rooms: Rooms``, ``play: Playing``), so FastAPI hands them
 over and mypy checks their use. The seat token is read by FastAPI's ``HTTPBearer`` (which gives
 ``/docs`` its Authorize button); a malformed Authorization header is kept as such until the
-route asks for the token, so a request that is wrong in several ways is answered as before (the
-body's 422 before the token's 401). The move front door (``app.api.moves``) calls these same
-functions, and the live websocket takes the same services (they read the connection, HTTP
-or websocket).
+route asks for the seat (``Credentials.seat_in``), so a request that is wrong in several ways
+is answered in one order: the body's 400, then a missing room's 404, then the token's 401.
+The move front door (``app.api.moves``) calls these same functions, and the live websocket
+takes the same services (they read the connection, HTTP or websocket).
 """
 
 from __future__ import annotations
@@ -74,6 +74,19 @@ class Credentials:
         if self.malformed:
             raise Unauthorized("use 'Authorization: Bearer <seat token>'")
         return self.token
+
+    async def seat_in(self, rooms: LiveGames, room_id: str) -> int:
+        """The seat this token holds in the room: 404 for a missing room whatever the token,
+        then 401 without a token or with a malformed header, 403 for a token of no seat here."""
+        if self.malformed:
+            await rooms.room(room_id)
+        return await rooms.seat_of(room_id, self.optional())
+
+    async def viewer_in(self, rooms: LiveGames, room_id: str) -> int | None:
+        """:meth:`seat_in` for a call a spectator may make too: None without a token."""
+        if self.token is None and not self.malformed:
+            return None
+        return await self.seat_in(rooms, room_id)
 
 
 async def credentials(

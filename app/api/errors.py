@@ -1,6 +1,9 @@
 """Every error leaves the server as a readable message, JSON under /api, never a stack trace.
 
-Room errors carry their own status; request validation errors are summarised field by field.
+Room errors carry their own status; a request that does not validate (a body, a query or a
+path parameter of the wrong shape) is 400, summarised field by field. Every error has one
+shape, :class:`ErrorAnswer`, and each route lists the statuses it can answer (:func:`answers`),
+as the OpenAPI document publishes them.
 A browser asking for a page gets one from the ``ErrorPage`` the app was built with
 (``app.web.render.error_page``, handed over by ``app.main``: this layer knows no templates).
 Whatever else escapes a route (or the move front door) is answered by :class:`ErrorBoundary`
@@ -19,6 +22,7 @@ from typing import Any, Protocol
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -27,6 +31,39 @@ from app.logs import redact
 from app.rooms.errors import RoomError
 
 log = logging.getLogger("troika_arena")
+
+
+class ErrorAnswer(BaseModel):
+    """Every error the API answers: a stable code and a message safe to show (it names what was
+    wrong with the request, never another seat's hidden information)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: str = Field(description="a stable code: invalid_request, bad_request, unauthorized, forbidden, ...")
+    message: str = Field(description="what was wrong, in words")
+    version: int | None = Field(default=None, description="409 and 422 answers to a move: the room's current version")
+    retry_after: int | None = Field(default=None, description="429: seconds until one more would pass")
+
+
+MEANINGS = {
+    400: "malformed request: a body, query or path parameter of the wrong type or shape, or a value out of range",
+    401: "the call needs a seat token (Authorization: Bearer <token>), or the header is malformed",
+    403: "the token holds no seat in this room, or the call is the host's",
+    404: "no such room (whatever the token), seat or bot",
+    409: "the room's state refuses it now: a stale version, the game not started or over, a seat taken",
+    413: "the body is larger than MAX_BODY_BYTES",
+    422: "a well-formed move the rules refuse (with the engine's reason), or an idempotency key reused "
+    "for another move",
+    429: "rate limited; the Retry-After header says when to try again",
+    503: "the database is unavailable; the Retry-After header says when to try again",
+}
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error statuses a route can answer, as FastAPI's ``responses``: each one an
+    :class:`ErrorAnswer`, described by :data:`MEANINGS` (503 is added to every route: any route
+    may find the database down)."""
+    return {status: {"model": ErrorAnswer, "description": MEANINGS[status]} for status in sorted({*statuses, 503})}
 
 
 def wants_json(request: Request) -> bool:
@@ -74,7 +111,7 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
-        return error_response(page, request, 422, "invalid_request", describe_validation(exc))
+        return error_response(page, request, 400, "invalid_request", describe_validation(exc))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):

@@ -1,6 +1,7 @@
 """JSON routes. Seat-specific calls take the seat's token as ``Authorization: Bearer <token>``;
 reading a room's public (spectator) view needs no token. Errors are JSON
-``{"error", "message", ...}`` with 400/401/403/404/409/422 as documented in the README.
+``{"error", "message", ...}`` (``app.api.errors.ErrorAnswer``); each route lists the statuses it
+can answer, as the README's table does.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
+from app.api.errors import answers
 from app.games.registry import GAMES
 from app.rooms import records
 from app.rooms.live_games import LiveGames
@@ -23,7 +25,7 @@ router = APIRouter()
 
 def ascii_digits(value: object) -> object:
     """A seat number in a path is a whole number in the digits 0-9 (a minus sign allowed):
-    "1.0", "+1", " 1" or other scripts' digits are refused (422), not read as seat 1; a number
+    "1.0", "+1", " 1" or other scripts' digits are refused (400), not read as seat 1; a number
     that names no seat, however large, is 404."""
     digits = value.removeprefix("-") if isinstance(value, str) else ""
     if not (digits.isascii() and digits.isdigit()):
@@ -36,7 +38,7 @@ SeatInPath = Annotated[int, BeforeValidator(ascii_digits)]
 
 class StrictBody(BaseModel):
     """A JSON body read strictly: a whole number is a JSON integer, never "0", true or 0.0
-    (a malformed body is answered 422, field by field)."""
+    (a malformed body is answered 400, field by field)."""
 
     model_config = ConfigDict(strict=True)
 
@@ -96,12 +98,7 @@ def json_text(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-async def optional_seat(rooms: LiveGames, room_id: str, auth: Credentials) -> int | None:
-    token = auth.optional()
-    return None if token is None else await rooms.seat_of(room_id, token)
-
-
-@router.get("/healthz", tags=["meta"])
+@router.get("/healthz", tags=["meta"], responses=answers())
 async def healthz(rooms: Rooms):
     await rooms.list_rooms(limit=1)
     return {"status": "ok"}
@@ -122,7 +119,7 @@ async def list_games():
     ]
 
 
-@router.post("/api/rooms", status_code=201, tags=["rooms"])
+@router.post("/api/rooms", status_code=201, tags=["rooms"], responses=answers(400, 413, 429))
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
@@ -130,7 +127,7 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
     return {"room": info.public(), "seat": 0, "token": token}
 
 
-@router.get("/api/rooms", tags=["rooms"])
+@router.get("/api/rooms", tags=["rooms"], responses=answers(400))
 async def list_rooms(
     rooms: Rooms,
     status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
@@ -138,80 +135,84 @@ async def list_rooms(
     return [info.public() for info in await rooms.list_rooms(status)]
 
 
-@router.get("/api/rooms/{room_id}", tags=["rooms"])
+@router.get("/api/rooms/{room_id}", tags=["rooms"], responses=answers(404))
 async def get_room(room_id: str, rooms: Rooms):
     await rooms.refresh(room_id)
     return (await rooms.room(room_id)).public()
 
 
-@router.post("/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"])
+@router.post(
+    "/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413)
+)
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Take a free seat with a name, or (host token) seat a bot: ``{"bot": "strong"}``."""
     if body.bot is not None:
-        host = await rooms.seat_of(room_id, auth.optional())
+        host = await auth.seat_in(rooms, room_id)
         seat = await lobby.add_bot(room_id, host, body.bot, body.seat)
         return {"seat": seat, "bot": body.bot}
     seat, token, duplicate = await lobby.join(room_id, body.name, body.idempotency_key)
     return {"seat": seat, "token": token, "duplicate": duplicate}
 
 
-@router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"])
+@router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"], responses=answers(401, 403, 404, 409))
 async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     await lobby.leave(room_id, seat)
     return {"left": seat}
 
 
-@router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"])
+@router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"], responses=answers(400, 401, 403, 404, 409))
 async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only, before the start: free a seat that a bot holds."""
-    host = await rooms.seat_of(room_id, auth.optional())
+    host = await auth.seat_in(rooms, room_id)
     await lobby.remove_bot(room_id, host, seat)
     return {"removed": seat}
 
 
-@router.put("/api/rooms/{room_id}/seats/me/autopilot", tags=["rooms"])
+@router.put("/api/rooms/{room_id}/seats/me/autopilot", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413))
 async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     await lobby.set_autopilot(room_id, seat, seat, body.bot)
     return {"seat": seat, "bot": body.bot}
 
 
-@router.put("/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"])
+@router.put(
+    "/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413)
+)
 async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
-    host = await rooms.seat_of(room_id, auth.optional())
+    host = await auth.seat_in(rooms, room_id)
     await lobby.set_autopilot(room_id, host, seat, body.bot)
     return {"seat": seat, "bot": body.bot}
 
 
-@router.post("/api/rooms/{room_id}/start", tags=["rooms"])
+@router.post("/api/rooms/{room_id}/start", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413))
 async def start_room(
     room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom | None = None
 ):
     """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend)."""
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     duplicate = await lobby.start(room_id, seat, body and body.idempotency_key)
     text = await (views.text_at(room_id, seat, 0) if duplicate else views.text(room_id, seat))
     return with_duplicate(text, duplicate)
 
 
-@router.get("/api/rooms/{room_id}/view", tags=["play"])
+@router.get("/api/rooms/{room_id}/view", tags=["play"], responses=answers(401, 403, 404))
 async def get_view(room_id: str, rooms: Rooms, views: Views, auth: Auth):
     await rooms.refresh(room_id)
-    seat = await optional_seat(rooms, room_id, auth)
+    seat = await auth.viewer_in(rooms, room_id)
     return json_text(await views.text(room_id, seat))
 
 
-@router.get("/api/rooms/{room_id}/legal-actions", tags=["play"])
+@router.get("/api/rooms/{room_id}/legal-actions", tags=["play"], responses=answers(401, 403, 404))
 async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     return json_text(encode(legal_actions(*await rooms.game_state(room_id), seat)))
 
 
-@router.post("/api/rooms/{room_id}/actions", tags=["play"])
+@router.post("/api/rooms/{room_id}/actions", tags=["play"], responses=answers(400, 401, 403, 404, 409, 413, 422))
 async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, views: Views, auth: Auth):
     """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
     return await reply_to_move(room_id, body, rooms, play, views, auth)
@@ -220,7 +221,7 @@ async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Pl
 async def reply_to_move(
     room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads, auth: Credentials
 ) -> Response:
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
     if duplicate:  # the first result: the payload at the version the move landed at
         text = await views.text_at(room_id, seat, version)
@@ -234,28 +235,30 @@ def with_duplicate(text: str, duplicate: bool) -> Response:
     return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
 
 
-@router.get("/api/rooms/{room_id}/log", tags=["play"])
+@router.get("/api/rooms/{room_id}/log", tags=["play"], responses=answers(401, 403, 404))
 async def get_log(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
-    seat = await optional_seat(rooms, room_id, auth)
+    seat = await auth.viewer_in(rooms, room_id)
     return {"seat": seat, "log": await rooms.log(room_id, seat)}
 
 
-@router.get("/api/rooms/{room_id}/chat", tags=["chat"])
+@router.get("/api/rooms/{room_id}/chat", tags=["chat"], responses=answers(404))
 async def get_chat(room_id: str, rooms: Rooms, social: Chat):
     await rooms.room(room_id)
     return {"messages": await social.messages(room_id)}
 
 
-@router.post("/api/rooms/{room_id}/chat", status_code=201, tags=["chat"])
+@router.post(
+    "/api/rooms/{room_id}/chat", status_code=201, tags=["chat"], responses=answers(400, 401, 403, 404, 413, 429)
+)
 async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
-    seat = await rooms.seat_of(room_id, auth.optional())
+    seat = await auth.seat_in(rooms, room_id)
     await social.post(room_id, seat, body.text)
     return {"messages": await social.messages(room_id)}
 
 
-@router.get("/api/rooms/{room_id}/record", tags=["play"])
+@router.get("/api/rooms/{room_id}/record", tags=["play"], responses=answers(404, 409))
 async def get_record(room_id: str, rooms: Rooms):
     record = await records.export(rooms.db, room_id)
     return JSONResponse(

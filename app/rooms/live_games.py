@@ -89,10 +89,12 @@ class LiveGames:
         return await storage.rooms_in_play(self.db)
 
     async def seat_of(self, room_id: str, token: str | None) -> int:
-        """The seat a token holds in this room: 401 without a token, 403 for a foreign one."""
+        """The seat a token holds in this room: 404 for a missing room whatever the token, then
+        401 without a token, 403 for a foreign one."""
+        info = await self.room(room_id)
         if not token:
             raise Unauthorized("this call needs your seat token (Authorization: Bearer ...)")
-        seat = (await self.room(room_id)).token_hashes.get(hash_token(token))
+        seat = info.token_hashes.get(hash_token(token))
         if seat is None:
             raise Forbidden("that token holds no seat in this room")
         return seat
