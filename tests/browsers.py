@@ -3,6 +3,9 @@ browser) and a live server on a fresh SQLite database."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import sync_playwright
 
@@ -31,3 +34,26 @@ def browser():
 def live(sqlite_url):
     with server_process(sqlite_url, free_port()) as (_, base):
         yield base
+
+
+SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.fixture
+def screenshots(tmp_path_factory):
+    """shoot(page, name): full-page screenshots of ``page`` at the desktop and phone sizes, in
+    $SCREENSHOT_DIR if set (to look at them) or a temporary directory; returns their paths."""
+    folder = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path_factory.mktemp("screens"))
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page, name: str) -> list[Path]:
+        paths = []
+        for size, (width, height) in SCREENS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            path = folder / f"{name}-{size}.png"
+            page.screenshot(path=str(path), full_page=True)
+            paths.append(path)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        return paths
+
+    return shoot

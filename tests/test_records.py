@@ -34,6 +34,15 @@ async def test_a_finished_games_record_verifies(record):
     assert verified.outcome == record["outcome"]
 
 
+async def test_a_record_exported_before_outcomes_named_places_still_verifies(record):
+    older = copy.deepcopy(record)
+    del older["outcome"]["places"]
+    assert verify_record(older).outcome["places"] == record["outcome"]["places"]  # the replay's own
+    older["outcome"]["scores"][0] += 1
+    with pytest.raises(RecordError, match="differs"):
+        verify_record(older)
+
+
 def tampered(record, change):
     copy_ = copy.deepcopy(record)
     change(copy_)
@@ -47,6 +56,7 @@ def tampered(record, change):
         (lambda r: r["actions"].pop(3), "missing or out of order"),
         (lambda r: r["actions"].__setitem__(slice(2, 4), r["actions"][3:1:-1]), "out of order"),
         (lambda r: r["outcome"]["winners"].__setitem__(0, 1 - r["outcome"]["winners"][0]), "differs"),
+        (lambda r: r["outcome"]["places"].__setitem__(0, 9), "differs"),
         (lambda r: r["actions"][-1].update(seat=1 - r["actions"][-1]["seat"]), "illegal"),
         (lambda r: r.update(game="chess"), "unknown game"),
         (lambda r: r.update(game=["triatri"]), "unknown game"),  # not a name: was a TypeError

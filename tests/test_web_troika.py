@@ -40,10 +40,22 @@ async def test_only_the_caller_is_told_before_calling_whether_the_call_would_fai
     render = await renderer(client)
     assert "Your call would succeed" in text(section(render(succeeding, 0), "call-check", "</span>"))
     mine = render(failing, 0)
-    assert "Your call would fail" in text(section(mine, "call-check", "</span>"))
+    assert "Your call would fail" in text(section(mine, "call-check", "</p>"))
     for seat in (1, None):
         html = render(failing, seat)
         assert "would fail" not in html and "would succeed" not in html
+
+
+async def test_a_doomed_call_asks_for_confirmation_and_says_why(client):
+    render = await renderer(client)
+    _, failing = call_worlds(3, "web-t7")
+    failing = {**failing, "hands": [[4], *failing["hands"][1:]], "containers": [[5, 5], *failing["containers"][1:]]}
+    confirm = section(render(failing, 0), "call-confirm", "</details>")
+    assert "<summary" in confirm and "Call anyway" in confirm  # the call itself sits behind the question
+    assert "your Container has 2 tiles; a call needs 5" in text(confirm)
+    assert "your tiles do not all fit into trios" in text(confirm)
+    succeeding, _ = call_worlds(3, "web-t7")
+    assert 'id="call-confirm"' not in render(succeeding, 0)  # a call that would succeed is one click
 
 
 async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(client):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -42,11 +42,14 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: per-seat scores, the ranking (best first) and the winners."""
+    """How a finished game ended: per-seat scores, the ranking (best first), the winners and
+    each seat's place (1 for the best; seats that tie share a place and the next place is
+    skipped: 1, 1, 3)."""
 
     scores: list[int]
     winners: list[int]
     ranking: list[int]
+    places: list[int]
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -54,8 +57,19 @@ class Outcome:
             "scores": list(self.scores),
             "winners": list(self.winners),
             "ranking": list(self.ranking),
+            "places": list(self.places),
             "details": self.details,
         }
+
+
+def places(ranking: list[int], standing: Callable[[int], Any]) -> list[int]:
+    """Each seat's place from ``ranking`` (best first): seats whose ``standing`` is equal tie
+    and share the place of the first of them, and the places they fill are skipped (1, 1, 3)."""
+    placed = [0] * len(ranking)
+    for index, seat in enumerate(ranking):
+        tied = index and standing(seat) == standing(ranking[index - 1])
+        placed[seat] = placed[ranking[index - 1]] if tied else index + 1
+    return placed
 
 
 MAX_DECK_BYTES = 512 * 1024  # a "deck" option's file, as uploaded (its JSON text)

@@ -62,7 +62,7 @@ last_trick     {"cards": [as trick], "winner": seat, "gem": {...}} or None
 last_reveal    {"round", "cards": [card per seat], "result": "start"|"void"|"take_back"|
                "redeal", "starter": seat or None} or None
 result         None until over; then {"players": [per seat: gems, held, sets, pairs, singles,
-               single_points, total, winner, instant_win], "winners", "ranking",
+               single_points, total, winner, instant_win], "winners", "ranking", "places",
                "instant_winner"}
 seed           only once the game is over
 """
@@ -511,6 +511,7 @@ class TriATri(base.Game):
             scores=[p["total"] for p in result["players"]],
             winners=result["winners"],
             ranking=result["ranking"],
+            places=result["places"],
             details=result,
         )
 
@@ -528,7 +529,8 @@ class TriATri(base.Game):
         for seat, entry in enumerate(players):
             entry["winner"] = seat in winners
             entry["instant_win"] = seat == instant
-        return {"players": players, "winners": winners, "ranking": ranking, "instant_winner": instant}
+        places = base.places(ranking, lambda seat: rank_key(seat)[:3])
+        return {"players": players, "winners": winners, "ranking": ranking, "places": places, "instant_winner": instant}
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
         return base.each_view(self, state, seats)

@@ -65,7 +65,8 @@ View keys
 phase ("turn_start" | "act" | "over"), round (1-3), current (seat or None), first_player,
 num_players, you (viewer seat or None), hand (viewer's sorted hand, [] for spectators),
 call_would_succeed (only in the view of the seat whose turn starts, when it may call: whether
-its call would succeed; else None),
+its call would succeed; else None), call_problems (for that seat alone: why its call would
+fail, in words, [] if it would succeed; else None),
 players: [{seat, hand_count, container (sorted), status ("playing" | "called" while the round
 runs; "left" | "failed" once the game is over),
 tokens, token_total, hand (sorted; only the viewer's own, or everyone's once over; else None)}],
@@ -147,6 +148,21 @@ def best_split(tiles: list[int]) -> tuple | None:
 def can_leave(hand: list[int], container: list[int]) -> bool:
     """Whether a "Troika!" call succeeds: Container >= 5 and an exact split with a fuel-set."""
     return len(container) >= CALL_MIN_CONTAINER and (_search(_counts(hand + container), False, False) is not None)
+
+
+def call_problems(hand: list[int], container: list[int]) -> list[str]:
+    """Why a "Troika!" call with these tiles would fail, in the caller's words (ruling T7);
+    empty when it would succeed. It reads only the caller's own tiles."""
+    problems = []
+    if len(container) < CALL_MIN_CONTAINER:
+        count = f"{len(container)} tile{'' if len(container) == 1 else 's'}"
+        problems.append(f"your Container has {count}; a call needs {CALL_MIN_CONTAINER}")
+    tiles = hand + container
+    if _search(_counts(tiles), True, False) is None:  # no exact split, fuel-set or not
+        problems.append("your tiles do not all fit into trios: some would be trash")
+    elif _search(_counts(tiles), False, False) is None:
+        problems.append("none of your trios would be a fuel-set (three equal tiles)")
+    return problems
 
 
 # ---------------------------------------------------------------- small helpers
@@ -498,6 +514,7 @@ class Troika(base.Game):
             "you": seat,
             "hand": sorted(state["hands"][seat]) if seat is not None else [],
             "call_would_succeed": self._call_check(state, seat),
+            "call_problems": self._call_problems(state, seat),
             "players": [self._player_view(state, s, over or s == seat) for s in range(state["num_players"])],
             "table_up": sorted(state["table_up"]),
             "down_unmarked": len(state["down_unmarked"]),
@@ -515,9 +532,14 @@ class Troika(base.Game):
 
     def _call_check(self, state: State, seat: int | None) -> bool | None:
         """For the seat that may call now, whether its call would succeed (its own tiles only)."""
+        problems = self._call_problems(state, seat)
+        return None if problems is None else not problems
+
+    def _call_problems(self, state: State, seat: int | None) -> list[str] | None:
+        """For the seat that may call now, why its call would fail (its own tiles only)."""
         if seat is None or {"type": "troika"} not in self.legal_actions(state, seat):
             return None
-        return can_leave(state["hands"][seat], state["containers"][seat])
+        return call_problems(state["hands"][seat], state["containers"][seat])
 
     @staticmethod
     def _player_view(state: State, seat: int, show_hand: bool) -> dict[str, Any]:
@@ -548,6 +570,7 @@ class Troika(base.Game):
             scores=totals,
             winners=winners,
             ranking=ranking,
+            places=base.places(ranking, rank_key),
             details={"round3_scores": last, "tokens": base.working_copy(state["tokens"])},
         )
 

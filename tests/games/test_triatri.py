@@ -522,13 +522,21 @@ def test_score_tie_goes_to_more_gems_held():
     gems = [{"red": 1, "blue": 0, "green": 0}, {"red": 1, "blue": 1, "green": 1}]
     outcome = GAME.outcome(over_state(gems, {"red": 1, "blue": 5, "green": 5}))
     assert outcome.scores == [1, 1]
-    assert (outcome.winners, outcome.ranking) == ([1], [1, 0])
+    assert (outcome.winners, outcome.ranking, outcome.places) == ([1], [1, 0], [2, 1])
 
 
 def test_full_tie_is_a_draw():
     gems = [{"red": 1, "blue": 1, "green": 1}, {"red": 1, "blue": 1, "green": 1}]
     outcome = GAME.outcome(over_state(gems, {"red": 4, "blue": 4, "green": 4}))
     assert outcome.winners == [0, 1]
+    assert outcome.places == [1, 1]
+
+
+def test_tied_players_share_a_place_below_the_winner_too():
+    gems = [{"red": 1, "blue": 1, "green": 1}, {"red": 0, "blue": 0, "green": 0}, {"red": 0, "blue": 0, "green": 0}]
+    outcome = GAME.outcome(over_state(gems, {"red": 4, "blue": 4, "green": 4}))
+    assert (outcome.winners, outcome.places) == ([0], [1, 2, 2])
+    assert GAME.view(over_state(gems, {"red": 4, "blue": 4, "green": 4}), None)["result"]["places"] == [1, 2, 2]
 
 
 # --- log and hidden information (A10) --------------------------------------------------------

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from app.games.base import IllegalAction, visible_log
-from app.games.troika import GAME, TILES, best_split, can_leave
+from app.games.troika import GAME, TILES, best_split, call_problems, can_leave
 from tests.troika_worlds import call_worlds
 
 
@@ -465,6 +465,49 @@ def test_only_the_seat_about_to_call_is_told_whether_its_call_would_succeed():
     assert GAME.view(two, 0)["call_would_succeed"] is None
 
 
+@pytest.mark.parametrize(
+    ("hand", "container", "problems"),
+    [
+        ([1, 2, 3], [5, 5, 5, 12, 13, 14], []),
+        (
+            [],
+            [],
+            [
+                "your Container has 0 tiles; a call needs 5",
+                "none of your trios would be a fuel-set (three equal tiles)",
+            ],
+        ),
+        ([4, 4], [4], ["your Container has 1 tile; a call needs 5"]),
+        ([1, 2, 4], [5, 5, 5, 12, 13, 14], ["your tiles do not all fit into trios: some would be trash"]),
+        ([1, 2, 3], [4, 5, 6, 12, 13, 14], ["none of your trios would be a fuel-set (three equal tiles)"]),
+        (
+            [1],
+            [5, 5],
+            [
+                "your Container has 2 tiles; a call needs 5",
+                "your tiles do not all fit into trios: some would be trash",
+            ],
+        ),
+    ],
+)
+def test_a_doomed_call_is_explained_to_the_caller_alone(hand, container, problems):
+    state = caller_table()
+    state["hands"][0], state["containers"][0] = hand, container
+    assert GAME.view(state, 0)["call_problems"] == problems
+    assert GAME.view(state, 0)["call_would_succeed"] is (problems == []) is can_leave(hand, container)
+    assert [GAME.view(state, seat)["call_problems"] for seat in (1, 2, None)] == [None, None, None]
+    assert GAME.view(play(state, (0, REVEAL)), 0)["call_problems"] is None  # no call after turning up
+
+
+def test_the_call_check_agrees_with_the_settlement_on_random_tiles():
+    r = random.Random(16)
+    for _ in range(400):
+        tiles = r.sample(TILES, r.randrange(0, 13))
+        cut = r.randrange(0, min(3, len(tiles)) + 1)
+        hand, container = sorted(tiles[:cut]), sorted(tiles[cut:])
+        assert (call_problems(hand, container) == []) is can_leave(hand, container)
+
+
 def test_no_troika_call_with_two_players():
     state = make(2, hands=[[1, 2, 3], []], containers=[[5, 5, 5, 12, 13, 14], []])
     assert TROIKA not in GAME.legal_actions(state, 0)
@@ -607,6 +650,7 @@ def test_game_ends_after_round_three_highest_token_total_wins():
     assert outcome.scores == [4, 3, 3]
     assert outcome.winners == [0]
     assert outcome.ranking == [0, 2, 1]  # seats 1 and 2 tie on 3: seat 2 scored more in round 3
+    assert outcome.places == [1, 3, 2]
     assert outcome.details["round3_scores"] == [-1, 0, 3]
 
 
@@ -625,6 +669,7 @@ def test_final_tie_with_equal_round_three_score_is_shared():
     assert outcome.scores == [5, 5, 0]
     assert outcome.winners == [0, 1]
     assert outcome.ranking == [0, 1, 2]
+    assert outcome.places == [1, 1, 3]  # a shared first place, then third
 
 
 def test_view_at_game_over_reveals_hands_marks_and_seed():
@@ -662,6 +707,10 @@ def test_view_keys_and_counts():
         "you": 1,
         "hand": [1],
         "call_would_succeed": False,
+        "call_problems": [
+            "your Container has 2 tiles; a call needs 5",
+            "your tiles do not all fit into trios: some would be trash",
+        ],
         "players": [
             {
                 "seat": 0,

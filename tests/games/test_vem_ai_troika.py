@@ -842,9 +842,12 @@ def test_final_scoring_breakdown():
         {"consensuses": 1, "power": 8, "consensus": 4, "governments": 0, "titles": 4, "money": 0, "total": 16},
     ]
     assert (outcome.scores, outcome.winners, outcome.ranking) == ([69, 16, 16], [0], [0, 1, 2])
+    assert outcome.places == [1, 2, 2]
 
 
 def test_players_tied_for_first_all_win():
     state = end_round(arrange(3, tables={1: ["Claque"], 2: ["Juízes"]}, events=[E["Chegou a Troika"]]))
     outcome = GAME.outcome(state)
     assert (outcome.scores, outcome.winners, outcome.ranking) == ([0, 3, 3], [1, 2], [1, 2, 0])
+    assert outcome.places == [3, 1, 1]
+    assert GAME.view(state, None)["result"]["places"] == [3, 1, 1]

@@ -92,7 +92,7 @@ election            the last Elections: {votes, table_votes (per seat), campaign
                     cards, money), winner, tied, second}
 end_reason          None, "troika" or "bankruptcy"
 result              None until over; then {players: [{seat, consensuses, power, consensus,
-                    governments, titles, money, total, winner}], winners, ranking}
+                    governments, titles, money, total, winner}], winners, ranking, places}
 seed                only once the game is over
 """
 
@@ -175,6 +175,7 @@ class VemAiTroika(base.Game):
             scores=[p["total"] for p in result["players"]],
             winners=result["winners"],
             ranking=result["ranking"],
+            places=result["places"],
             details={"players": result["players"], "end_reason": state["end_reason"]},
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import State
+from app.games.base import State, places
 from app.games.vem_ai_troika import table
 
 CONSENSUS_POINTS = (0, 4, 10, 18)  # for 0, 1, 2, and 3 or more Consensuses
@@ -24,11 +24,13 @@ def breakdown(state: State, seat: int) -> dict[str, Any]:
 
 
 def result(state: State) -> dict[str, Any]:
-    """Per-seat breakdowns, winners (all tied for the top) and the ranking (best first)."""
+    """Per-seat breakdowns, winners (all tied for the top), the ranking (best first) and each
+    seat's place (equal totals share one)."""
     players = [breakdown(state, seat) for seat in range(len(state["players"]))]
     best = max(p["total"] for p in players)
     ranking = sorted(range(len(players)), key=lambda seat: (-players[seat]["total"], seat))
     winners = [p["seat"] for p in players if p["total"] == best]
     for p in players:
         p["winner"] = p["seat"] in winners
-    return {"players": players, "winners": winners, "ranking": ranking}
+    standing = {"players": players, "winners": winners, "ranking": ranking}
+    return {**standing, "places": places(ranking, lambda seat: players[seat]["total"])}

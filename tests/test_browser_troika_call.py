@@ -1,0 +1,39 @@
+"""A real browser: a "Troika!" call that would fail asks first and says why, from the caller's
+own tiles; the table's other players are told nothing, and "Call anyway" still calls."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screenshots):
+    api = httpx.Client(base_url=live)
+    body = {"game": "troika", "seats": 3, "name": "Ana", "options": {"first_player": "0"}}
+    created = api.post("/api/rooms", json=body).json()
+    room, tokens = created["room"]["id"], [created["token"]]
+    for name in ("Bruno", "Carla"):
+        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).status_code == 200
+
+    ana, bruno = (browser.new_context(base_url=live).new_page() for _ in range(2))
+    ana.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    bruno.goto(f"/rooms/{room}/seat/{tokens[1]}")
+    expect(ana.locator("#connection")).to_have_attribute("data-state", "live")
+    warning = ana.locator("#call-confirm .call-warning")
+    expect(warning).to_be_hidden()  # one click on "Troika!" only opens the question
+    ana.locator("#call-confirm summary", has_text="Troika!").click()
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("your Container has 0 tiles; a call needs 5")
+    expect(ana.locator("#room-main")).to_have_attribute("data-version", "0")  # nothing was played
+    screenshots(ana, "troika-doomed-call")
+    assert "a call needs" not in bruno.content()  # another seat learns nothing of Ana's tiles
+
+    ana.get_by_role("button", name="Call anyway").click()
+    expect(ana.locator("#room-main")).to_have_attribute("data-version", "1")
+    expect(bruno.locator("#player-0")).to_contain_text("called")
+    assert api.get(f"/api/rooms/{room}/view").json()["view"]["players"][0]["status"] == "called"
