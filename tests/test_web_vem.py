@@ -207,8 +207,8 @@ async def test_the_final_scoring_breakdown(client):
     assert "Ana wins!" in text(final)
     rows = re.findall(r'<tr class="(\w*)" id="result-(\d)">(.*?)</tr>', final, re.S)
     assert [(cls, seat, text(row)) for cls, seat, row in rows] == [
-        ("winner", "0", "Ana winner 9 4 (1) 10 11 2 36"),
-        ("", "1", "Bruno 3 0 (0) 0 0 0 3"),
+        ("winner", "0", "1 Ana winner 9 4 (1) 10 11 2 36"),
+        ("", "1", "2 Bruno 3 0 (0) 0 0 0 3"),
     ]
     assert "Game over: the Troika has arrived." in text(between(html, 'id="prompt"', "</p>"))
     assert 'id="your-hand"' not in html and posted_actions(html) == []
