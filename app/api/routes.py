@@ -53,6 +53,10 @@ class CreateRoom(StrictBody):
         description="seconds per turn (0 = off, or 30, 60, 120, 300); a seat whose time runs out "
         "is played by a bot until its player takes it back",
     )
+    listed: bool = Field(
+        default=True,
+        description="false keeps the room out of the lobby and GET /api/rooms: only its invite link finds it",
+    )
 
 
 class JoinRoom(StrictBody):
@@ -123,7 +127,7 @@ async def list_games():
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
-    info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer)
+    info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer, body.listed)
     return {"room": info.public(), "seat": 0, "token": token}
 
 
@@ -132,7 +136,8 @@ async def list_rooms(
     rooms: Rooms,
     status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
 ):
-    return [info.public() for info in await rooms.list_rooms(status)]
+    """The listed rooms, the newest first (an unlisted room is found only through its link)."""
+    return [info.public() for info in await rooms.list_rooms(status, listed_only=True)]
 
 
 @router.get("/api/rooms/{room_id}", tags=["rooms"], responses=answers(404))

@@ -31,6 +31,7 @@ class Room(SQLModel, table=True):
     turn_seconds: int | None = None
     turn_started_at: datetime | None = None
     start_key: str | None = Field(default=None, max_length=64)  # the idempotency key of the start
+    listed: bool = True  # shown in the lobby; an unlisted room is found only through its link
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -79,9 +79,12 @@ class LiveGames:
         async with self.db.read() as session:
             return await storage.load_room(session, room_id)
 
-    async def list_rooms(self, status: str | None = None, limit: int = 100) -> list[RoomInfo]:
+    async def list_rooms(
+        self, status: str | None = None, limit: int = 100, listed_only: bool = False
+    ) -> list[RoomInfo]:
+        """Rooms, the newest first; ``listed_only`` leaves out the unlisted (as a lobby does)."""
         async with self.db.read() as session:
-            ids = await storage.room_ids(session, status, limit)
+            ids = await storage.room_ids(session, status, limit, listed_only)
         return [await self.room(room_id) for room_id in ids]
 
     async def rooms_in_play(self) -> list[str]:

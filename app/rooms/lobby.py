@@ -73,7 +73,10 @@ class Lobby:
         options: dict[str, Any] | None,
         host_name: str,
         turn_seconds: Any = 0,
+        listed: Any = True,
     ) -> tuple[RoomInfo, str]:
+        """A new open room with its host in seat 0, and the host's token; an unlisted room
+        (``listed`` False) is left out of the lobby, found only through its invite link."""
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
             raise BadRequest(f"unknown game; choose one of: {', '.join(sorted(GAMES))}")
@@ -85,6 +88,8 @@ class Lobby:
         if turn_seconds not in TURN_TIMER_PRESETS:
             presets = ", ".join(str(p) for p in TURN_TIMER_PRESETS)
             raise BadRequest(f"turn_timer must be one of (seconds, 0 = off): {presets}")
+        if not isinstance(listed, bool):
+            raise BadRequest("listed must be true or false")
         seed = secrets.token_hex(16)
         try:
             game.setup(num_seats, dict(options or {}), seed)
@@ -103,6 +108,7 @@ class Lobby:
                 seed_hash=seed_hash(seed),
                 num_seats=num_seats,
                 turn_seconds=turn_seconds or None,
+                listed=listed,
             )
             await session.commit()
             info = await storage.load_room(session, room_id)

@@ -118,6 +118,7 @@ class RoomInfo:
     updated_at: datetime | None = field(repr=False, default=None)
     bots: dict[int, str] = field(default_factory=dict)
     humans: set[int] = field(default_factory=set)
+    listed: bool = True
     seed: str = field(repr=False, default="")
     token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
 
@@ -148,6 +149,7 @@ class RoomInfo:
             "seed": self.seed if self.status == "finished" else None,
             "turn_seconds": self.turn_seconds,
             "turn_deadline": iso(self.turn_deadline()),
+            "listed": self.listed,
         }
 
     def turn_deadline(self) -> datetime | None:

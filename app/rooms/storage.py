@@ -78,6 +78,7 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         token_hashes={s.token_hash: s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
         seed=row.seed,
         turn_seconds=row.turn_seconds,
+        listed=row.listed,
         turn_started_at=aware(row.turn_started_at),
         updated_at=aware(row.updated_at),
     )
@@ -89,11 +90,15 @@ async def stamp(session: AsyncSession, room_id: str) -> tuple[int, datetime | No
     return None if row is None else (row[0], aware(row[1]))
 
 
-async def room_ids(session: AsyncSession, status: str | None, limit: int | None) -> list[str]:
-    """Room ids, the newest first, of one status or all."""
+async def room_ids(
+    session: AsyncSession, status: str | None, limit: int | None, listed_only: bool = False
+) -> list[str]:
+    """Room ids, the newest first, of one status or all (only the listed rooms if asked)."""
     query = select(Room.id).order_by(col(Room.created_at).desc()).limit(limit)
     if status:
         query = query.where(Room.status == status)
+    if listed_only:
+        query = query.where(col(Room.listed).is_(True))
     return list((await session.exec(query)).all())
 
 

@@ -21,7 +21,7 @@ from app.games.base import MAX_DECK_BYTES
 from app.games.registry import GAMES
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.live_games import LiveGames
-from app.rooms.model import check_action
+from app.rooms.model import RoomInfo, check_action
 from app.web.delivery import Deliver, Delivery
 from app.web.render import TEMPLATES_DIR, templates
 
@@ -84,16 +84,22 @@ async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
     return parsed
 
 
+async def lobby_lists(rooms: LiveGames) -> dict[str, list[RoomInfo]]:
+    """The lobby's listed rooms: those waiting for players, and the games in play to watch."""
+    return {
+        "open_rooms": await rooms.list_rooms("open", limit=50, listed_only=True),
+        "playing_rooms": await rooms.list_rooms("playing", limit=50, listed_only=True),
+    }
+
+
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, rooms: Rooms):
-    open_rooms = await rooms.list_rooms("open", limit=50)
-    return templates.TemplateResponse(request, "lobby.html", {"open_rooms": open_rooms, "games": GAMES.values()})
+    return templates.TemplateResponse(request, "lobby.html", {**await lobby_lists(rooms), "games": GAMES.values()})
 
 
 @router.get("/lobby/rooms", response_class=HTMLResponse)
 async def lobby_rooms(request: Request, rooms: Rooms):
-    open_rooms = await rooms.list_rooms("open", limit=50)
-    return templates.TemplateResponse(request, "fragments/open_rooms.html", {"open_rooms": open_rooms})
+    return templates.TemplateResponse(request, "fragments/open_rooms.html", await lobby_lists(rooms))
 
 
 @router.post("/rooms")
@@ -111,6 +117,7 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
         await options_from_form(slug, form),
         str(form.get("name", "")),
         timer if whole_number(timer) is None else whole_number(timer),
+        form.get("unlisted") is None,
     )
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 

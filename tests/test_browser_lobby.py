@@ -1,0 +1,40 @@
+"""A real browser: a room created with the lobby form's "Unlisted" box stays out of the lobby
+(its invite link still finds it), and the lobby lists the listed games in play to watch."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+
+def test_unlisted_rooms_stay_out_of_the_lobby_and_games_in_play_can_be_watched(browser, live, screenshots):
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Rita"}).json()
+    playing = created["room"]["id"]
+    api.post(f"/api/rooms/{playing}/seats", json={"name": "Sara"})
+    api.post(f"/api/rooms/{playing}/start", headers={"Authorization": f"Bearer {created['token']}"})
+
+    host = browser.new_context(base_url=live).new_page()
+    host.goto("/")
+    form = host.locator("form[action='/rooms']").filter(has=host.locator("input[value='troika']"))
+    form.get_by_label("Your name").fill("Ana")
+    form.get_by_label("Unlisted").check()
+    form.get_by_role("button", name="Create Troika room").click()
+    expect(host.locator("#room-main")).to_have_attribute("data-status", "open")
+    expect(host.locator(".room-head")).to_contain_text("unlisted")
+    invite = host.locator("#invite-link").input_value()
+    secret = invite.rstrip("/").rsplit("/", 1)[1]
+
+    stranger = browser.new_context(base_url=live).new_page()
+    stranger.goto("/")
+    expect(stranger.locator("#playing-rooms")).to_contain_text("Rita, Sara")
+    assert secret not in stranger.content()
+    screenshots(stranger, "lobby-games-in-play")
+    stranger.locator("#playing-rooms").get_by_role("link", name="Watch").click()
+    expect(stranger.locator(".notice")).to_contain_text("spectator")
+
+    friend = browser.new_context(base_url=live).new_page()
+    friend.goto(invite)
+    friend.get_by_label("Your name").fill("Bruno")
+    friend.get_by_role("button", name="Take a seat").click()
+    expect(host.locator(".seat-list")).to_contain_text("Bruno")
