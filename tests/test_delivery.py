@@ -70,9 +70,9 @@ class Counting:
             self.counts.update(("payload", seat) for seat in seats)
             return seat_views(info, live, seats, connected)
 
-        def counted_main_fragment(payload, seat, token):
+        def counted_main_fragment(payload, seat, token, lang="en"):
             self.counts["html", seat] += 1
-            return main_fragment(payload, seat, token)
+            return main_fragment(payload, seat, token, lang)
 
         def counted_encode(payload):
             self.counts["json", payload.get("seat", payload.get("event"))] += 1

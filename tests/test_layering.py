@@ -1,8 +1,9 @@
 """Imports follow the layering of docs/architecture.md: a module imports only from its own layer
 or the layers below it, read from the source's import statements (``ast``), nothing run.
 
-Bottom to top: foundation (settings, logs, files, runtime, the HTTP protocol) · rules (``app.games``) · storage and
-delivery (``app.db``, ``app.realtime``) · the room core (``app.rooms``) · players (``app.bots``)
+Bottom to top: foundation (settings, logs, files, runtime, the HTTP protocol, languages) · rules
+(``app.games``) · storage and delivery (``app.db``, ``app.realtime``) · the room core
+(``app.rooms``) · players (``app.bots``)
 · the runners that play and time rooms (bot runner, turn timers) · the programs' front door
 (``app.api``) · the browsers' front door (``app.web``) · tools (``app.sim``, ``app.bench``) ·
 entry points (``app.main``, ``app.cli``). Two narrower rules: the room core's values
@@ -20,7 +21,7 @@ import pytest
 APP = Path(__file__).resolve().parent.parent / "app"
 
 LAYERS = [
-    ("foundation", ("app.config", "app.logs", "app.files", "app.runtime", "app.http_protocol")),
+    ("foundation", ("app.config", "app.logs", "app.files", "app.runtime", "app.http_protocol", "app.i18n")),
     ("rules", ("app.games",)),
     ("storage and delivery", ("app.db", "app.realtime")),
     ("room core", ("app.rooms",)),

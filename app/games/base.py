@@ -8,6 +8,12 @@ plus the action list reproduces every state exactly. Actions are dicts with a ``
 and a stable JSON form. Log entries carry their own visibility (``"to": None`` for everyone, or
 a list of seats) and are filtered per viewer like views.
 
+What an engine says to people (log lines, action labels) it says as a :data:`Message`: a
+message id, which is the English text with ``{name}`` placeholders, and its arguments (text,
+numbers or other messages), made by :func:`say`. The engine never translates: the API shows
+the English text (:func:`spoken`), a browser page the reader's language (the gettext catalogs
+of ``app.i18n`` give each id its translation; Babel extracts the ids from the ``say`` calls).
+
 Engines subclass :class:`Game`, whose ``play`` (and ``apply``) is the one place an action is
 validated, for every game alike: it is an object with a text ``type``, its seat is awaited, and
 it is either one of ``legal_actions`` with the same JSON types (5.0 is not 5, true is not 1) or,
@@ -30,6 +36,28 @@ import orjson
 
 State = dict[str, Any]
 Action = dict[str, Any]
+Message = dict[str, Any]  # {"msg": id (the English text), "args": {name: text, number or Message}}
+
+
+def say(msg: str, **args: Any) -> Message:
+    """A message to people: its id (the English text, with ``{name}`` placeholders) and its
+    arguments, each a text, a number or another message (translated in its turn)."""
+    return {"msg": msg, "args": args}
+
+
+def N_(text: str) -> str:
+    """Marks a fixed English text (an option's description) for the catalogs; it is translated
+    where it is shown."""
+    return text
+
+
+def spoken(message: Message, translate: Callable[[str], str] = str) -> str:
+    """The text of ``message``: English, or with ``translate`` (a gettext) another language."""
+    args = message["args"]
+    text = translate(message["msg"])
+    if not args:
+        return text
+    return text.format_map({k: spoken(v, translate) if isinstance(v, dict) else v for k, v in args.items()})
 
 
 class IllegalAction(Exception):
@@ -180,10 +208,14 @@ class Game(Protocol):
 
     def outcome(self, state: State) -> Outcome | None: ...
 
+    def label(self, action: Action, state: State | None = None) -> Message:
+        """A short button label for ``action``, as a message; ``state`` lets a label name cards
+        of the game's own data (a custom deck)."""
+        return say(self.describe(action, state))  # until every engine writes its labels as messages
+
     def describe(self, action: Action, state: State | None = None) -> str:
-        """A short button label for ``action``; ``state`` lets a label name cards of the game's
-        own data (a custom deck)."""
-        ...
+        """The English text of ``action``'s label (the API's)."""
+        return spoken(self.label(action, state))
 
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         """A copy of ``state`` in which everything ``seat`` cannot see is re-dealt at random.
@@ -312,7 +344,7 @@ def first_player_option(max_players: int) -> OptionSpec:
         "first_player",
         "choice",
         "random",
-        "Who starts round 1: a seat number, or random from the room seed",
+        N_("Who starts round 1: a seat number, or random from the room seed"),
         choices=("random", *(str(seat) for seat in range(max_players))),
     )
 
@@ -352,19 +384,27 @@ def seat_label(seat: int) -> str:
     return f"Seat {seat}"
 
 
-def log_entry(text: str, to: list[int] | None = None, **data: Any) -> dict[str, Any]:
-    """A log line: ``to=None`` is public, otherwise only the listed seats may read it."""
-    return {"text": text, "to": to, **data}
+def log_entry(message: Message | str, to: list[int] | None = None, **data: Any) -> dict[str, Any]:
+    """A log line (a message; a text is a message without arguments): ``to=None`` is public,
+    otherwise only the listed seats may read it."""
+    said = say(message) if isinstance(message, str) else message
+    return {"msg": said["msg"], "args": said["args"], "to": to, **data}
+
+
+def log_text(entry: dict[str, Any]) -> str:
+    """The English text of a log entry."""
+    return spoken(entry)
 
 
 def visible_log(log: list[dict[str, Any]], seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
-    """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field;
-    with ``last``, only the last that many (found from the end, without reading the rest)."""
+    """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field and
+    with their English ``text``; with ``last``, only the last that many (found from the end,
+    without reading the rest)."""
     newest_first = (
         entry for entry in reversed(log) if entry["to"] is None or (seat is not None and seat in entry["to"])
     )
     chosen = list(itertools.islice(newest_first, last))[::-1]
-    return [{k: v for k, v in entry.items() if k != "to"} for entry in chosen]
+    return [{"text": spoken(entry), **{k: v for k, v in entry.items() if k != "to"}} for entry in chosen]
 
 
 def require(condition: bool, reason: str) -> None:

@@ -438,8 +438,10 @@ class TriATri(base.Game):
             "bga_three_player_rule",
             "bool",
             False,
-            "3 players: when the start reveal ties three ways, reshuffle and redeal every hand "
-            "instead of taking the cards back (the Board Game Arena rule).",
+            base.N_(
+                "3 players: when the start reveal ties three ways, reshuffle and redeal every hand "
+                "instead of taking the cards back (the Board Game Arena rule)."
+            ),
         ),
     )
 

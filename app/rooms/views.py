@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from app.games.base import Game, State, visible_log
+from app.games.base import Action, Game, Message, State, spoken, visible_log
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.live_games import LiveGames
@@ -83,10 +83,15 @@ def seat_views(
 
 
 def labelled_legal_actions(game: Game, state: State, seat: int | None, to_act: Iterable[int]) -> list[dict[str, Any]]:
-    """The seat's legal actions, each with its button label (none for a spectator or a seat
-    not awaited)."""
+    """The seat's legal actions, each with its button label: its English text, and the message
+    it is made of (its ``msg`` id and ``args``) for a reader of another language. None for a
+    spectator or a seat not awaited."""
     legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
-    return [{"action": a, "label": game.describe(a, state)} for a in legal]
+    return [labelled(a, game.label(a, state)) for a in legal]
+
+
+def labelled(action: Action, label: Message) -> dict[str, Any]:
+    return {"action": action, "label": spoken(label), "msg": label["msg"], "args": label["args"]}
 
 
 def legal_actions(info: RoomInfo, live: LiveGame | None, seat: int) -> dict[str, Any]:

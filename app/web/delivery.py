@@ -7,6 +7,7 @@ the JSON. A change of presence or chat alone sends no view: presence goes out as
 strip alone (HTML, swapped in out of band) or ``{"event": "presence", "connected": [...]}``
 (JSON), a chat line as that line appended to the chat log (HTML) or ``{"event": "chat",
 "messages": [...]}`` (JSON). Each :class:`Viewer` remembers the last chat line it was sent.
+HTML is built once per change, seat and language (``app.i18n``): each reader gets their own.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.i18n import ENGLISH
 from app.realtime.bus import Change
 from app.rooms.social import Social
 from app.rooms.views import Built, Payloads, encode
@@ -28,13 +30,14 @@ HTML, JSON = "html", "json"
 
 @dataclass
 class Viewer:
-    """One socket's reader: its room, seat (None: spectator), token, format and the id of the
-    last chat line it was sent."""
+    """One socket's reader: its room, seat (None: spectator), token, format, language (of the
+    HTML) and the id of the last chat line it was sent."""
 
     room_id: str
     seat: int | None
     token: str | None
     format: str
+    lang: str = ENGLISH
     chat_seen: int = 0
 
 
@@ -46,22 +49,24 @@ class Delivery:
     def __init__(self, payloads: Payloads, social: Social):
         self.payloads, self.social = payloads, social
 
-    async def main(self, room_id: str, seat: int | None, token: str | None) -> str:
+    async def main(self, room_id: str, seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
         """The seat's ``#room-main`` as the room is now (a page, a form's reply, a push)."""
         return await self.payloads.made(
-            room_id, (HTML, seat), lambda built: main_fragment(built.payload(seat), seat, token)
+            room_id, (HTML, seat, lang), lambda built: main_fragment(built.payload(seat), seat, token, lang)
         )
 
-    async def chat_log(self, room_id: str, seat: int | None) -> tuple[str, int]:
+    async def chat_log(self, room_id: str, seat: int | None, lang: str = ENGLISH) -> tuple[str, int]:
         """The whole ``#chat-log`` as the seat sees it, and the id of its last line."""
         messages = await self.social.messages(room_id)
-        text = self.payloads.chat_made_of(room_id, messages, ("log", seat), lambda m: chat_log_fragment(m, seat))
+        text = self.payloads.chat_made_of(
+            room_id, messages, ("log", seat, lang), lambda m: chat_log_fragment(m, seat, lang)
+        )
         return text, last_id(messages)
 
     async def view(self, viewer: Viewer) -> str:
         if viewer.format == JSON:
             return await self.payloads.text(viewer.room_id, viewer.seat)
-        return await self.main(viewer.room_id, viewer.seat, viewer.token)
+        return await self.main(viewer.room_id, viewer.seat, viewer.token, viewer.lang)
 
     async def first(self, viewer: Viewer) -> str:
         """What a socket is sent when it opens: the whole view (HTML: and the chat log)."""
@@ -69,7 +74,7 @@ class Delivery:
         if viewer.format == JSON:
             viewer.chat_seen = last_id(await self.social.messages(viewer.room_id))
             return view
-        chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat)
+        chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
         return view + chat
 
     async def frames(self, viewer: Viewer, change: Change) -> list[str]:
@@ -81,7 +86,7 @@ class Delivery:
         elif change.presence:
             frames.append(await self.presence(viewer))
         if change.everything and viewer.format == HTML:
-            chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat)
+            chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
             frames.append(chat)
         elif change.chat or change.everything:
             lines = await self.chat_lines(viewer)
@@ -90,20 +95,20 @@ class Delivery:
         return ["".join(frames)] if viewer.format == HTML and frames else frames
 
     async def presence(self, viewer: Viewer) -> str:
-        seat, token = viewer.seat, viewer.token
+        seat, token, lang = viewer.seat, viewer.token, viewer.lang
         if viewer.format == JSON:
             return await self.payloads.made(viewer.room_id, ("presence", JSON), presence_event)
         return await self.payloads.made(
             viewer.room_id,
-            ("presence", HTML, seat),
-            lambda built: presence_fragment(built.info.public(), built.info.status, built.connected, seat, token),
+            ("presence", HTML, seat, lang),
+            lambda built: presence_fragment(built.info.public(), built.info.status, built.connected, seat, token, lang),
         )
 
     async def chat_lines(self, viewer: Viewer) -> str | None:
         """The chat lines after the last one the viewer was sent (HTML: the whole log if it had
         none, replacing "no messages yet"), or None if there are none."""
         messages = await self.social.messages(viewer.room_id)
-        seen, seat = viewer.chat_seen, viewer.seat
+        seen, seat, lang = viewer.chat_seen, viewer.seat, viewer.lang
         viewer.chat_seen = last_id(messages)
         if viewer.chat_seen <= seen:
             return None
@@ -112,9 +117,9 @@ class Delivery:
         if viewer.format == JSON:
             key, make = ("lines", JSON, seen), lambda m: encode({"event": "chat", "messages": after(m, seen)})
         elif seen == 0:
-            key, make = ("log", seat), lambda m: chat_log_fragment(m, seat)
+            key, make = ("log", seat, lang), lambda m: chat_log_fragment(m, seat, lang)
         else:
-            key, make = ("lines", HTML, seat, seen), lambda m: chat_lines_fragment(after(m, seen), seat)
+            key, make = ("lines", HTML, seat, seen, lang), lambda m: chat_lines_fragment(after(m, seen), seat, lang)
         return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
 
 

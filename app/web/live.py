@@ -7,7 +7,8 @@ listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past th
 (``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
 change of the room or its game published on the event bus, the viewer gets its current view:
 HTML fragments for the browser (swapped by id by htmx's ws extension) or, with ``format=json``,
-the same JSON payload as GET /api/rooms/<id>/view; a change of presence or chat alone sends
+the same JSON payload as GET /api/rooms/<id>/view (the HTML in the language of the handshake's
+``lang`` cookie or ``Accept-Language``, as the page's); a change of presence or chat alone sends
 only a small frame (``app.web.delivery``, which builds each seat's frames once per change).
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
 size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
@@ -32,6 +33,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.social import Social
 from app.web.caps import Capped
 from app.web.delivery import Deliver, Delivery, Viewer
+from app.web.render import language_of
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -80,7 +82,7 @@ async def room_socket(
         if refusal:
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
-        viewer = Viewer(room_id, seat, token, "json" if format == "json" else "html")
+        viewer = Viewer(room_id, seat, token, "json" if format == "json" else "html", language_of(ws))
         await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes)
 
 

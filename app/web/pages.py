@@ -19,11 +19,12 @@ from starlette.datastructures import UploadFile
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
 from app.games.base import MAX_DECK_BYTES
 from app.games.registry import GAMES
+from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.rooms.errors import BadRequest, RoomError
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
 from app.web.delivery import Deliver, Delivery
-from app.web.render import TEMPLATES_DIR, templates
+from app.web.render import TEMPLATES_DIR, fragment, language_of, page
 
 router = APIRouter(include_in_schema=False)
 Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
@@ -94,12 +95,12 @@ async def lobby_lists(rooms: LiveGames) -> dict[str, list[RoomInfo]]:
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, rooms: Rooms):
-    return templates.TemplateResponse(request, "lobby.html", {**await lobby_lists(rooms), "games": GAMES.values()})
+    return page(request, "lobby.html", {**await lobby_lists(rooms), "games": GAMES.values()})
 
 
 @router.get("/lobby/rooms", response_class=HTMLResponse)
 async def lobby_rooms(request: Request, rooms: Rooms):
-    return templates.TemplateResponse(request, "fragments/open_rooms.html", await lobby_lists(rooms))
+    return page(request, "fragments/open_rooms.html", await lobby_lists(rooms))
 
 
 @router.post("/rooms")
@@ -126,10 +127,11 @@ async def room_page_for(
     request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, seat: int | None, token: str | None
 ):
     await rooms.refresh(room_id)
-    main = await delivery.main(room_id, seat, token)
-    chat, _ = await delivery.chat_log(room_id, seat)
+    lang = language_of(request)
+    main = await delivery.main(room_id, seat, token, lang)
+    chat, _ = await delivery.chat_log(room_id, seat, lang)
     info = await rooms.room(room_id)
-    return templates.TemplateResponse(
+    return page(
         request,
         "room.html",
         {"info": info, "seat": seat, "token": token, "main": main, "chat": chat},
@@ -169,13 +171,14 @@ async def seat_form(
     as its new line reaches the page through the socket."""
     seat = await rooms.seat_of(room_id, token)
     form = await request.form()
+    lang = language_of(request)
     message = ""
     try:
         await operation(seat, form)
     except RoomError as exc:
-        message = exc.message
-    flash = templates.env.get_template("fragments/flash.html").render(message=message)
-    main = await delivery.main(room_id, seat, token) if room else ""
+        message = translations(lang).gettext(exc.message)
+    flash = fragment(lang, "fragments/flash.html", message=message)
+    main = await delivery.main(room_id, seat, token, lang) if room else ""
     return HTMLResponse(flash + main)
 
 
@@ -264,33 +267,48 @@ async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Pl
     return await seat_form(request, rooms, delivery, room_id, token, move)
 
 
+@router.post("/language")
+async def choose_language(request: Request):
+    """The header's language switch: remember the choice in a cookie for a year and go back to
+    the page it was made on (a path of this site only)."""
+    form = await request.form()
+    lang, back = str(form.get("lang", "")), str(form.get("next", "/"))
+    if lang not in LANGUAGES:
+        raise BadRequest("choose a language")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = "/"
+    answer = RedirectResponse(back, status_code=303)
+    answer.set_cookie(COOKIE, lang, max_age=COOKIE_MAX_AGE, samesite="lax", httponly=True)
+    return answer
+
+
 SWAGGER = "swagger-ui-5.35.0"
 
 
 @router.get("/docs", response_class=HTMLResponse)
 async def api_docs(request: Request):
     """Swagger UI from the vendored copy in static/ (no CDN), started by a static script."""
-    return templates.TemplateResponse(request, "docs.html", {"swagger": SWAGGER})
+    return page(request, "docs.html", {"swagger": SWAGGER})
 
 
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_index(request: Request):
-    return templates.TemplateResponse(request, "rules/index.html", {"games": GAMES.values()})
+    return page(request, "rules/index.html", {"games": GAMES.values()})
 
 
 @router.get("/rules/{slug}", response_class=HTMLResponse)
 async def rules_page(slug: str, request: Request):
     if slug not in GAMES:
         raise HTTPException(404, "no such game")
-    return templates.TemplateResponse(request, f"rules/{slug}.html", {"game": GAMES[slug]})
+    return page(request, f"rules/{slug}.html", {"game": GAMES[slug]})
 
 
-@router.get("/rules/{slug}/{page}", response_class=HTMLResponse)
-async def rules_extra_page(slug: str, page: str, request: Request):
+@router.get("/rules/{slug}/{part}", response_class=HTMLResponse)
+async def rules_extra_page(slug: str, part: str, request: Request):
     """A game's extra rules page, such as the card list of Vem aí a Troika."""
-    template = f"rules/{slug}-{page}.html"
-    if slug not in GAMES or not page.isalnum() or not (TEMPLATES_DIR / template).exists():
+    template = f"rules/{slug}-{part}.html"
+    if slug not in GAMES or not part.isalnum() or not (TEMPLATES_DIR / template).exists():
         raise HTTPException(404, "no such page")
     game = GAMES[slug]
     extra = game.rules_context() if hasattr(game, "rules_context") else {}
-    return templates.TemplateResponse(request, template, {"game": game, **extra})
+    return page(request, template, {"game": game, **extra})

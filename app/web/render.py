@@ -5,6 +5,12 @@ One function, :func:`main_fragment`, renders what a seat sees of a room from the
 cache of ``app.web.delivery``), so a refresh shows exactly what the socket showed. The template
 gets the payload and an ``is_legal(action)`` test, never the game state itself. Presence and
 chat changes have their own small fragments, swapped in out of band.
+
+Every text is rendered in the reader's language (``app.i18n``): each language has its own
+Jinja environment with the i18n extension and that language's gettext translations installed,
+so a template's ``_()`` and ``{% trans %}`` cost one catalog lookup and nothing per request.
+The engines' messages (log lines, action labels) are shown through ``said``: their English text
+as the payload has it, or their translation.
 """
 
 from __future__ import annotations
@@ -13,25 +19,63 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import jinja2
 from fastapi import Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
 
 from app.files import project_file
+from app.games.base import Message, spoken
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo
+from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
+from app.rooms.model import LiveGame, RoomInfo, named
 from app.rooms.views import seat_view
 
 TEMPLATES_DIR = project_file("templates")
-templates = Jinja2Templates(directory=TEMPLATES_DIR)
-templates.env.globals["GAMES"] = GAMES
+
+
+def environment(lang: str) -> jinja2.Environment:
+    """The Jinja environment of one language: its translations installed once, for good."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR), autoescape=True, extensions=["jinja2.ext.i18n"]
+    )
+    env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks: whitespace collapsed, as extracted
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES)
+    return env
+
+
+PAGES = {lang: Jinja2Templates(env=environment(lang)) for lang in LANGUAGES}
+templates = PAGES[ENGLISH]
+
+
+def language_of(connection: HTTPConnection) -> str:
+    """The reader's language: the ``lang`` cookie's, else the browser's (``app.i18n``)."""
+    return choose(connection.cookies.get(COOKIE), connection.headers.get("accept-language"))
+
+
+def page(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """A page in the reader's language; caches are told it depends on the cookie and the header."""
+    lang = language_of(request)
+    vary = {"Content-Language": lang, "Vary": "Accept-Language, Cookie", **(headers or {})}
+    return PAGES[lang].TemplateResponse(request, name, context, status_code=status_code, headers=vary)
+
+
+def fragment(lang: str, name: str, **context: Any) -> str:
+    """A template rendered in ``lang`` outside a page (a pushed fragment, a form's reply)."""
+    return PAGES[lang].env.get_template(name).render(**context)
 
 
 def error_page(request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response:
     """An error as a page (``app.api.errors.ErrorPage``)."""
-    return templates.TemplateResponse(
-        request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
-    )
+    return page(request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers)
 
 
 def action_key(action: dict[str, Any]) -> str:
@@ -43,9 +87,24 @@ def table_template(slug: str) -> str:
     return path if (TEMPLATES_DIR / path).exists() else "games/generic_table.html"
 
 
-def room_context(payload: dict[str, Any], seat: int | None, token: str | None) -> dict[str, Any]:
-    legal = {action_key(item["action"]): item["label"] for item in payload["legal_actions"]}
+def speaker(lang: str, room: dict[str, Any]) -> Any:
+    """``said(entry)``: the text of a log entry or a labelled action in ``lang``, with the
+    players' names for the engines' seat mentions (English: the payload's own text)."""
+    if lang == ENGLISH:
+        return lambda item: item["text"] if "text" in item else item["label"]
+    translate = translations(lang).gettext
+    names = tuple(sorted((s["seat"], s["name"]) for s in room["seats"] if s["name"]))
+
+    def said(item: Message) -> str:
+        return named(spoken(item, translate), names)
+
+    return said
+
+
+def room_context(payload: dict[str, Any], seat: int | None, token: str | None, lang: str) -> dict[str, Any]:
     room = payload["room"]
+    said = speaker(lang, room)
+    legal = {action_key(item["action"]): said(item) for item in payload["legal_actions"]}
     return {
         "p": payload,
         "room": room,
@@ -53,6 +112,7 @@ def room_context(payload: dict[str, Any], seat: int | None, token: str | None) -
         "seat": seat,
         "token": token,
         "names": [s["name"] for s in room["seats"]],
+        "said": said,
         "is_legal": lambda action: action_key(action) in legal,
         "label_of": lambda action: legal.get(action_key(action), ""),
         "action_json": action_key,
@@ -61,9 +121,9 @@ def room_context(payload: dict[str, Any], seat: int | None, token: str | None) -
     }
 
 
-def main_fragment(payload: dict[str, Any], seat: int | None, token: str | None) -> str:
+def main_fragment(payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
     """The ``#room-main`` element for this seat's payload, ready to be swapped in by id."""
-    return templates.env.get_template("fragments/room_main.html").render(room_context(payload, seat, token))
+    return fragment(lang, "fragments/room_main.html", **room_context(payload, seat, token, lang))
 
 
 def room_fragment(
@@ -72,25 +132,30 @@ def room_fragment(
     seat: int | None,
     token: str | None,
     connected: frozenset[int] = frozenset(),
+    lang: str = ENGLISH,
 ) -> str:
     """:func:`main_fragment` of the seat's view of the room, built afresh."""
-    return main_fragment(seat_view(info, live, seat, connected), seat, token)
+    return main_fragment(seat_view(info, live, seat, connected), seat, token, lang)
 
 
 def presence_fragment(
-    room: dict[str, Any], status: str, connected: frozenset[int], seat: int | None, token: str | None
+    room: dict[str, Any],
+    status: str,
+    connected: frozenset[int],
+    seat: int | None,
+    token: str | None,
+    lang: str = ENGLISH,
 ) -> str:
     """The ``#presence`` strip alone, as an out-of-band swap (a presence change's push)."""
-    return templates.env.get_template("fragments/presence.html").render(
-        room=room, p={"status": status, "connected": sorted(connected)}, seat=seat, token=token, oob=True
-    )
+    p = {"status": status, "connected": sorted(connected)}
+    return fragment(lang, "fragments/presence.html", room=room, p=p, seat=seat, token=token, oob=True)
 
 
-def chat_log_fragment(messages: list[dict[str, Any]], seat: int | None) -> str:
+def chat_log_fragment(messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
     """The whole ``#chat-log``, swapped in by id."""
-    return templates.env.get_template("fragments/chat_log.html").render(messages=messages, seat=seat)
+    return fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat)
 
 
-def chat_lines_fragment(messages: list[dict[str, Any]], seat: int | None) -> str:
+def chat_lines_fragment(messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
     """New chat lines, appended to ``#chat-log`` by an out-of-band ``beforeend`` swap."""
-    return templates.env.get_template("fragments/chat_log.html").render(messages=messages, seat=seat, append=True)
+    return fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat, append=True)

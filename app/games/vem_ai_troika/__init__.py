@@ -128,8 +128,10 @@ class VemAiTroika(base.Game):
         "campaign": elections.FIELDS,
     }
     options = (
-        OptionSpec("advanced", "bool", False, "Advanced rules (not available yet)"),
-        OptionSpec("deck", "deck", None, "A deck file following the documented schema (empty: the default deck)"),
+        OptionSpec("advanced", "bool", False, base.N_("Advanced rules (not available yet)")),
+        OptionSpec(
+            "deck", "deck", None, base.N_("A deck file following the documented schema (empty: the default deck)")
+        ),
         base.first_player_option(4),
     )
 

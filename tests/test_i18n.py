@@ -1,0 +1,128 @@
+"""The two languages: the Portuguese catalog translates every message the code and templates say
+(extracted afresh, as README "Translations" does, so a message missing from the catalog fails
+here), with the same placeholders; the compiled .mo says what the .po says; a reader's language
+comes from the ``lang`` cookie, else Accept-Language; the header's switch remembers a choice."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import _parse_mappings_from_toml
+from babel.messages.pofile import read_po
+
+from app.games.base import say, spoken
+from app.i18n import LOCALES, choose, from_accept_language, translations
+
+ROOT = Path(__file__).resolve().parents[1]
+PO = LOCALES / "pt_PT" / "LC_MESSAGES" / "messages.po"
+MO = PO.with_suffix(".mo")
+PERCENT = re.compile(r"%\((\w+)\)[sd]")
+BRACES = re.compile(r"\{(\w+)\}")
+
+
+def catalog():
+    with PO.open("rb") as po:
+        return read_po(po, locale="pt_PT")
+
+
+def texts(value) -> list[str]:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def extracted() -> set[str]:
+    """Every message id the code and templates mark, by the mapping in pyproject.toml."""
+    with (ROOT / "pyproject.toml").open("rb") as config:
+        method_map, options_map = _parse_mappings_from_toml(config, "pyproject.toml", style="pyproject.toml")
+    found = extract_from_dir(
+        str(ROOT), method_map, options_map, keywords={"_": None, "ngettext": (1, 2), "say": None, "N_": None}
+    )
+    return {message[2] if isinstance(message[2], str) else message[2][0] for message in found}
+
+
+def test_every_extracted_message_is_in_the_catalog():
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["babel"]["mappings"]
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog() if m.id}
+    missing = sorted(extracted() - ids)
+    assert not missing, f"run the README's 'Translations' steps; not in the catalog: {missing[:10]}"
+
+
+def test_every_message_has_a_portuguese_translation_with_the_same_placeholders():
+    untranslated, mismatched = [], []
+    messages = [m for m in catalog() if m.id]
+    assert len(messages) > 50
+    for message in messages:
+        if message.fuzzy or not all(texts(message.string)):
+            untranslated.append(message.id)
+            continue
+        for pattern in (PERCENT, BRACES):
+            wanted = {name for text in texts(message.id) for name in pattern.findall(text)}
+            if any(set(pattern.findall(text)) != wanted for text in texts(message.string)[-1:]):
+                mismatched.append(message.id)
+    assert not untranslated, f"no Portuguese for: {untranslated[:10]}"
+    assert not mismatched, f"placeholders differ in: {mismatched[:10]}"
+
+
+def test_the_compiled_catalog_is_the_po_file():
+    with MO.open("rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+    for message in catalog():
+        if message.id and isinstance(message.id, str):
+            assert compiled.gettext(message.id) == message.string, f"recompile: {message.id!r}"
+    assert translations("pt-PT").gettext("Start the game") == "Começar o jogo"
+
+
+@pytest.mark.parametrize(
+    ("cookie", "header", "chosen"),
+    [
+        (None, None, "en"),
+        (None, "pt-PT,pt;q=0.9,en;q=0.8", "pt-PT"),
+        (None, "pt-BR", "pt-PT"),
+        (None, "en-GB,en;q=0.9,pt;q=0.8", "en"),
+        (None, "fr-FR, pt;q=0.5, en;q=0.4", "pt-PT"),
+        (None, "pt;q=0, en;q=0.1", "en"),
+        (None, "pt;q=abc, de", "en"),
+        ("en", "pt-PT", "en"),
+        ("pt-PT", "en", "pt-PT"),
+        ("xx", "pt", "pt-PT"),
+    ],
+)
+def test_the_readers_language(cookie, header, chosen):
+    assert choose(cookie, header) == chosen
+
+
+def test_a_huge_accept_language_is_read_in_bounded_time():
+    assert from_accept_language("de;q=0.1," * 100_000) is None
+
+
+def test_messages_are_spoken_in_english_or_translated():
+    message = say("Seat {seat} says {what}.", seat=2, what=say("Chat"))
+    assert spoken(message) == "Seat 2 says Chat."
+    pt = translations("pt-PT").gettext
+    assert spoken(message, pt) == "Seat 2 says Conversa."  # the id itself is not in the catalog
+
+
+async def test_pages_follow_accept_language_and_the_switch_remembers_a_choice(client):
+    english = await client.get("/")
+    assert '<html lang="en">' in english.text and "New room" in english.text
+    portuguese = await client.get("/", headers={"Accept-Language": "pt-PT,pt;q=0.9"})
+    assert '<html lang="pt-PT">' in portuguese.text and "Nova sala" in portuguese.text
+    assert "New room" not in portuguese.text
+    assert portuguese.headers["content-language"] == "pt-PT"
+    assert "Accept-Language" in portuguese.headers["vary"]
+
+    switched = await client.post("/language", data={"lang": "pt-PT", "next": "/rules"})
+    assert switched.status_code == 303 and switched.headers["location"] == "/rules"
+    assert "lang=pt-PT" in switched.headers["set-cookie"]
+    rules = await client.get("/rules", headers={"Accept-Language": "en"})
+    assert '<html lang="pt-PT">' in rules.text and "Regras" in rules.text
+
+    back = await client.post("/language", data={"lang": "en", "next": "//evil.example/x"})
+    assert back.status_code == 303 and back.headers["location"] == "/"
+    refused = await client.post("/language", data={"lang": "klingon"})
+    assert refused.status_code == 400
+    assert "lang=klingon" not in refused.headers.get("set-cookie", "")
