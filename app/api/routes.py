@@ -12,6 +12,23 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from app.api.answers import (
+    AutopilotSet,
+    BotSeated,
+    Created,
+    GameInfo,
+    Health,
+    Joined,
+    Left,
+    LegalActions,
+    Log,
+    MoveReply,
+    Payload,
+    Record,
+    Removed,
+    Room,
+)
+from app.api.answers import Chat as ChatAnswer
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
 from app.api.errors import answers
 from app.games.registry import GAMES
@@ -102,13 +119,13 @@ def json_text(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-@router.get("/healthz", tags=["meta"], responses=answers())
+@router.get("/healthz", response_model=Health, tags=["meta"], responses=answers())
 async def healthz(rooms: Rooms):
     await rooms.list_rooms(limit=1)
     return {"status": "ok"}
 
 
-@router.get("/api/games", tags=["games"])
+@router.get("/api/games", response_model=list[GameInfo], tags=["games"])
 async def list_games():
     return [
         {
@@ -123,7 +140,7 @@ async def list_games():
     ]
 
 
-@router.post("/api/rooms", status_code=201, tags=["rooms"], responses=answers(400, 413, 429))
+@router.post("/api/rooms", response_model=Created, status_code=201, tags=["rooms"], responses=answers(400, 413, 429))
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
@@ -131,7 +148,7 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
     return {"room": info.public(), "seat": 0, "token": token}
 
 
-@router.get("/api/rooms", tags=["rooms"], responses=answers(400))
+@router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400))
 async def list_rooms(
     rooms: Rooms,
     status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
@@ -140,14 +157,18 @@ async def list_rooms(
     return [info.public() for info in await rooms.list_rooms(status, listed_only=True)]
 
 
-@router.get("/api/rooms/{room_id}", tags=["rooms"], responses=answers(404))
+@router.get("/api/rooms/{room_id}", response_model=Room, tags=["rooms"], responses=answers(404))
 async def get_room(room_id: str, rooms: Rooms):
     await rooms.refresh(room_id)
     return (await rooms.room(room_id)).public()
 
 
 @router.post(
-    "/api/rooms/{room_id}/seats", status_code=201, tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413)
+    "/api/rooms/{room_id}/seats",
+    response_model=Joined | BotSeated,
+    status_code=201,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 413),
 )
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Take a free seat with a name, or (host token) seat a bot: ``{"bot": "strong"}``."""
@@ -159,14 +180,21 @@ async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying,
     return {"seat": seat, "token": token, "duplicate": duplicate}
 
 
-@router.delete("/api/rooms/{room_id}/seats/me", tags=["rooms"], responses=answers(401, 403, 404, 409))
+@router.delete(
+    "/api/rooms/{room_id}/seats/me", response_model=Left, tags=["rooms"], responses=answers(401, 403, 404, 409)
+)
 async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     seat = await auth.seat_in(rooms, room_id)
     await lobby.leave(room_id, seat)
     return {"left": seat}
 
 
-@router.delete("/api/rooms/{room_id}/seats/{seat}", tags=["rooms"], responses=answers(400, 401, 403, 404, 409))
+@router.delete(
+    "/api/rooms/{room_id}/seats/{seat}",
+    response_model=Removed,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409),
+)
 async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only, before the start: free a seat that a bot holds."""
     host = await auth.seat_in(rooms, room_id)
@@ -174,7 +202,12 @@ async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbyi
     return {"removed": seat}
 
 
-@router.put("/api/rooms/{room_id}/seats/me/autopilot", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413))
+@router.put(
+    "/api/rooms/{room_id}/seats/me/autopilot",
+    response_model=AutopilotSet,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 413),
+)
 async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
     seat = await auth.seat_in(rooms, room_id)
@@ -183,7 +216,10 @@ async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobb
 
 
 @router.put(
-    "/api/rooms/{room_id}/seats/{seat}/autopilot", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413)
+    "/api/rooms/{room_id}/seats/{seat}/autopilot",
+    response_model=AutopilotSet,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 413),
 )
 async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
@@ -192,7 +228,12 @@ async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms:
     return {"seat": seat, "bot": body.bot}
 
 
-@router.post("/api/rooms/{room_id}/start", tags=["rooms"], responses=answers(400, 401, 403, 404, 409, 413))
+@router.post(
+    "/api/rooms/{room_id}/start",
+    response_model=MoveReply,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 413),
+)
 async def start_room(
     room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom | None = None
 ):
@@ -203,21 +244,28 @@ async def start_room(
     return with_duplicate(text, duplicate)
 
 
-@router.get("/api/rooms/{room_id}/view", tags=["play"], responses=answers(401, 403, 404))
+@router.get("/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(401, 403, 404))
 async def get_view(room_id: str, rooms: Rooms, views: Views, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     return json_text(await views.text(room_id, seat))
 
 
-@router.get("/api/rooms/{room_id}/legal-actions", tags=["play"], responses=answers(401, 403, 404))
+@router.get(
+    "/api/rooms/{room_id}/legal-actions", response_model=LegalActions, tags=["play"], responses=answers(401, 403, 404)
+)
 async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.seat_in(rooms, room_id)
     return json_text(encode(legal_actions(*await rooms.game_state(room_id), seat)))
 
 
-@router.post("/api/rooms/{room_id}/actions", tags=["play"], responses=answers(400, 401, 403, 404, 409, 413, 422))
+@router.post(
+    "/api/rooms/{room_id}/actions",
+    response_model=MoveReply,
+    tags=["play"],
+    responses=answers(400, 401, 403, 404, 409, 413, 422),
+)
 async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, views: Views, auth: Auth):
     """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
     return await reply_to_move(room_id, body, rooms, play, views, auth)
@@ -240,21 +288,25 @@ def with_duplicate(text: str, duplicate: bool) -> Response:
     return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
 
 
-@router.get("/api/rooms/{room_id}/log", tags=["play"], responses=answers(401, 403, 404))
+@router.get("/api/rooms/{room_id}/log", response_model=Log, tags=["play"], responses=answers(401, 403, 404))
 async def get_log(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     return {"seat": seat, "log": await rooms.log(room_id, seat)}
 
 
-@router.get("/api/rooms/{room_id}/chat", tags=["chat"], responses=answers(404))
+@router.get("/api/rooms/{room_id}/chat", response_model=ChatAnswer, tags=["chat"], responses=answers(404))
 async def get_chat(room_id: str, rooms: Rooms, social: Chat):
     await rooms.room(room_id)
     return {"messages": await social.messages(room_id)}
 
 
 @router.post(
-    "/api/rooms/{room_id}/chat", status_code=201, tags=["chat"], responses=answers(400, 401, 403, 404, 413, 429)
+    "/api/rooms/{room_id}/chat",
+    response_model=ChatAnswer,
+    status_code=201,
+    tags=["chat"],
+    responses=answers(400, 401, 403, 404, 413, 429),
 )
 async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
@@ -263,7 +315,7 @@ async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, au
     return {"messages": await social.messages(room_id)}
 
 
-@router.get("/api/rooms/{room_id}/record", tags=["play"], responses=answers(404, 409))
+@router.get("/api/rooms/{room_id}/record", response_model=Record, tags=["play"], responses=answers(404, 409))
 async def get_record(room_id: str, rooms: Rooms):
     record = await records.export(rooms.db, room_id)
     return JSONResponse(

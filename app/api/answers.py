@@ -1,0 +1,193 @@
+"""The shapes of the API's answers, as published in /openapi.json.
+
+Each model is closed (``extra="forbid"``): a field the code answers but the contract does not
+name fails the conformance test (tests/test_contract.py) instead of going undocumented. Routes
+that answer a dict have it checked against their model by FastAPI; the calls whose payloads are
+JSON text built once per change (views, legal actions, moves) and the record are documented by
+their model and checked by the conformance test, not re-read on every answer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BotLevel = Literal["random", "strong"]
+Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Health(Closed):
+    status: Literal["ok"]
+
+
+class GameOption(Closed):
+    name: str
+    type: Literal["bool", "choice", "int", "deck"] = Field(description="a deck is a JSON data file (Vem aí)")
+    default: Any
+    description: str
+    choices: list[Any] = Field(description="the allowed values, if the option is a choice")
+
+
+class GameInfo(Closed):
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[GameOption]
+    rules: str = Field(description="the rules page's path")
+
+
+class SeatInfo(Closed):
+    seat: int
+    name: str | None = Field(description="None while the seat is free")
+    host: bool
+    bot: BotLevel | None = Field(description="the level of the bot playing this seat, if one does")
+    human: bool = Field(description="whether a person holds the seat (a bot may play it for them)")
+
+
+class Room(Closed):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any] = Field(description="the room's options; a custom deck shown by its name")
+    num_seats: int
+    seats: list[SeatInfo]
+    status: Literal["open", "playing", "finished", "closed"]
+    version: int = Field(description="the number of moves applied")
+    seed_hash: str = Field(description="SHA-256 of the seed, published before the deal")
+    seed: str | None = Field(description="the seed, once the game is finished")
+    turn_seconds: int | None = Field(description="the turn timer, in seconds (None: off)")
+    turn_deadline: Moment | None = Field(description="when the seats awaited now run out of time")
+
+
+class Created(Closed):
+    room: Room
+    seat: Literal[0]
+    token: str = Field(description="the host's seat token: keep it private")
+
+
+class Joined(Closed):
+    seat: int
+    token: str = Field(description="your seat token: keep it private")
+    duplicate: bool = Field(description="whether this answers a resend with the same idempotency key")
+
+
+class BotSeated(Closed):
+    seat: int
+    bot: BotLevel
+
+
+class Left(Closed):
+    left: int
+
+
+class Removed(Closed):
+    removed: int
+
+
+class AutopilotSet(Closed):
+    seat: int
+    bot: BotLevel | None
+
+
+class LogLine(Closed):
+    text: str
+
+
+class Outcome(Closed):
+    scores: list[int]
+    winners: list[int]
+    ranking: list[int] = Field(description="seats, best first")
+    places: list[int] = Field(description="each seat's place, 1 the best; tied seats share a place (1, 1, 3)")
+    details: dict[str, Any] = Field(description="the game's own scoring breakdown")
+
+
+class LabelledAction(Closed):
+    action: dict[str, Any]
+    label: str = Field(description="a short button label")
+
+
+class Payload(Closed):
+    """What one seat (or a spectator) is shown of a room: the same JSON its socket receives."""
+
+    room: Room
+    version: int
+    seat: int | None = Field(description="the viewer's seat; None for a spectator")
+    status: Literal["open", "playing", "finished", "closed"]
+    to_act: list[int] = Field(description="the seats whose move is awaited")
+    your_turn: bool
+    view: dict[str, Any] | None = Field(description="the game's view for this seat; None before the start")
+    legal_actions: list[LabelledAction] = Field(description="the moves this seat may make now")
+    log: list[LogLine] = Field(description="the last lines of the log this seat may read")
+    outcome: Outcome | None
+    connected: list[int] = Field(description="the seats with a live socket open")
+
+
+class MoveReply(Payload):
+    duplicate: bool = Field(description="whether this answers a resend with the same idempotency key")
+
+
+class LegalActions(Closed):
+    version: int
+    seat: int
+    legal_actions: list[LabelledAction]
+
+
+class Log(Closed):
+    seat: int | None
+    log: list[LogLine]
+
+
+class ChatMessage(Closed):
+    id: int
+    seat: int
+    name: str
+    text: str
+    at: Moment
+
+
+class Chat(Closed):
+    messages: list[ChatMessage]
+
+
+class RecordedAction(Closed):
+    seq: int
+    seat: int
+    action: dict[str, Any]
+
+
+class Record(Closed):
+    """A finished game's replayable record (``troika-arena verify`` checks one)."""
+
+    format: str
+    room: str
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    seed: str
+    seed_hash: str
+    players: list[str | None]
+    actions: list[RecordedAction]
+    outcome: Outcome | None
+
+
+class PresenceEvent(Closed):
+    """Pushed on a socket when only presence changed."""
+
+    event: Literal["presence"]
+    connected: list[int]
+
+
+class ChatEvent(Closed):
+    """Pushed on a socket with the chat lines new since the last push."""
+
+    event: Literal["chat"]
+    messages: list[ChatMessage]
+
+
+Push = Annotated[Payload | PresenceEvent | ChatEvent, Field(description="one JSON frame of the live socket")]

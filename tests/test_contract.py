@@ -1,0 +1,151 @@
+"""The published contract is checked against reality (issue 17, point 2): full games of every
+game and seat count, played through the API by random legal moves against a live server, have
+every answer and every socket push validated against the schemas of /openapi.json (JSON Schema
+validation of its components, with every object closed), so a schema that drifts from the code
+fails here. Errors are checked too, and that every status answered is one the call declares."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+from websockets.asyncio.client import connect
+
+from app.games.registry import GAMES
+from tests.conftest import auth
+from tests.test_live_server import ws_url
+from tests.test_sockets import in_process_server
+
+CASES = [(slug, n) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
+NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]
+MOVES_AT_MOST = 3000
+
+
+class Contract:
+    """The schemas of one OpenAPI document, as JSON Schema validators."""
+
+    def __init__(self, document: dict[str, Any]):
+        self.document = document
+        self.validators: dict[str, jsonschema.Draft202012Validator] = {}
+        self.checked = 0
+
+    def validator(self, schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self.validators:
+            root = {**schema, "components": self.document["components"]}
+            self.validators[key] = jsonschema.Draft202012Validator(root)
+        return self.validators[key]
+
+    def component(self, name: str) -> dict[str, Any]:
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    def check(self, value: Any, schema: dict[str, Any], where: str) -> None:
+        errors = sorted(self.validator(schema).iter_errors(value), key=lambda e: list(e.path))
+        assert not errors, f"{where}: {errors[0].message} at {list(errors[0].path)}"
+        self.checked += 1
+
+    def answer(self, response: httpx.Response, path: str) -> Any:
+        """Check an answer against what its operation declares for its status; its JSON."""
+        method = response.request.method.lower()
+        declared = self.document["paths"][path][method]["responses"]
+        status = str(response.status_code)
+        assert status in declared, f"{method} {path} answered {status}, which it does not declare"
+        body = response.json()
+        self.check(body, declared[status]["content"]["application/json"]["schema"], f"{method} {path} {status}")
+        return body
+
+
+async def call(client, contract, method, path, path_params=None, **kwargs) -> Any:
+    response = await client.request(method, path.format(**(path_params or {})), **kwargs)
+    return response, contract.answer(response, path)
+
+
+async def listen(ws, frames: list[str]) -> None:
+    async for frame in ws:
+        frames.append(frame)
+
+
+async def play_a_whole_game(client, contract, base, slug, seats, rng) -> dict[str, Any]:
+    room = "/api/rooms/{room_id}"
+    r, created = await call(client, contract, "POST", "/api/rooms", json={"game": slug, "seats": seats, "name": "Ana"})
+    assert r.status_code == 201
+    room_id, tokens = created["room"]["id"], [created["token"]]
+    at = {"room_id": room_id}
+    for name in NAMES[1:seats]:
+        _, joined = await call(client, contract, "POST", room + "/seats", at, json={"name": name})
+        tokens.append(joined["token"])
+    frames: dict[int | None, list[str]] = {seat: [] for seat in [None, *range(seats)]}
+    sockets = [
+        await connect(
+            ws_url(base, room_id, None if seat is None else tokens[seat]), additional_headers={"Origin": base}
+        )
+        for seat in frames
+    ]
+    listeners = [asyncio.create_task(listen(ws, frames[seat])) for ws, seat in zip(sockets, frames, strict=True)]
+    try:
+        await call(client, contract, "POST", room + "/chat", at, json={"text": "good luck"}, headers=auth(tokens[0]))
+        _, reply = await call(client, contract, "POST", room + "/start", at, headers=auth(tokens[0]))
+        await call(client, contract, "GET", room, at)
+        await call(client, contract, "GET", room + "/chat", at)
+        for move in range(MOVES_AT_MOST):
+            if reply["status"] != "playing":
+                break
+            seat = rng.choice(reply["to_act"])
+            _, legal = await call(client, contract, "GET", room + "/legal-actions", at, headers=auth(tokens[seat]))
+            options = [a["action"] for a in legal["legal_actions"]]
+            choice = rng.choice([a for a in options if a["type"] != "troika"] or options)
+            if move % 25 == 0:  # every viewer's view, the log and a refused move now and then
+                for viewer in frames:
+                    headers = {} if viewer is None else auth(tokens[viewer])
+                    await call(client, contract, "GET", room + "/view", at, headers=headers)
+                    await call(client, contract, "GET", room + "/log", at, headers=headers)
+                stale = {"version": legal["version"] + 1, "action": choice}
+                r, _ = await call(
+                    client, contract, "POST", room + "/actions", at, json=stale, headers=auth(tokens[seat])
+                )
+                assert r.status_code == 409
+            body = {"version": legal["version"], "action": choice}
+            r, reply = await call(
+                client, contract, "POST", room + "/actions", at, json=body, headers=auth(tokens[seat])
+            )
+            assert r.status_code == 200, reply
+        assert reply["status"] == "finished", f"{slug} {seats}: not over after {MOVES_AT_MOST} moves"
+        r, _ = await call(client, contract, "GET", room + "/record", at)
+        assert r.status_code == 200
+        await settle(frames, reply["version"])
+    finally:
+        for ws in sockets:
+            await ws.close()
+        await asyncio.gather(*listeners, return_exceptions=True)
+    return {"frames": frames, "last": reply}
+
+
+async def settle(frames: dict[int | None, list[str]], version: int) -> None:
+    """Wait until every socket has had the push of ``version``."""
+    for _ in range(500):
+        if all(any(f'"version":{version},' in frame for frame in got) for got in frames.values()):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"not every socket had the push of version {version}")
+
+
+def check_pushes(contract: Contract, frames: dict[int | None, list[str]]) -> None:
+    push = contract.component("Push")
+    for seat, got in frames.items():
+        assert got, f"seat {seat} had no push"
+        for frame in dict.fromkeys(got):  # each distinct frame once
+            contract.check(json.loads(frame), push, f"push to seat {seat}")
+
+
+@pytest.mark.parametrize(("slug", "seats"), CASES)
+async def test_every_answer_and_push_of_a_whole_game_matches_the_published_schemas(sqlite_url, slug, seats):
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        contract = Contract((await client.get("/openapi.json")).json())
+        played = await play_a_whole_game(client, contract, base, slug, seats, random.Random(f"{slug}{seats}"))
+        check_pushes(contract, played["frames"])
+        assert contract.checked > 50
