@@ -17,6 +17,8 @@ from babel.messages.pofile import read_po
 
 from app.games.base import say, spoken
 from app.i18n import LOCALES, choose, from_accept_language, translations
+from app.web.render import room_fragment
+from tests.conftest import create_started_room
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = LOCALES / "pt_PT" / "LC_MESSAGES" / "messages.po"
@@ -126,3 +128,23 @@ async def test_pages_follow_accept_language_and_the_switch_remembers_a_choice(cl
     refused = await client.post("/language", data={"lang": "klingon"})
     assert refused.status_code == 400
     assert "lang=klingon" not in refused.headers.get("set-cookie", "")
+
+
+def visible_text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "english", "portuguese"),
+    [
+        ("troika", 3, ["Face-up tiles on the table", "Your hand", "Tokens:"], ["Peças viradas para cima", "A sua mão"]),
+    ],
+)
+async def test_a_table_renders_in_the_readers_language(client, game, seats, english, portuguese):
+    room_id, tokens = await create_started_room(client, game, seats)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    in_english = visible_text(room_fragment(info, live, 0, tokens[0]))
+    in_portuguese = visible_text(room_fragment(info, live, 0, tokens[0], lang="pt-PT"))
+    assert all(phrase in in_english for phrase in english)
+    assert not [phrase for phrase in english if phrase in in_portuguese]
+    assert all(phrase in in_portuguese for phrase in portuguese)
