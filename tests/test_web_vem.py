@@ -212,3 +212,29 @@ async def test_the_final_scoring_breakdown(client):
     ]
     assert "Game over: the Troika has arrived." in text(between(html, 'id="prompt"', "</p>"))
     assert 'id="your-hand"' not in html and posted_actions(html) == []
+
+
+async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(client, monkeypatch):
+    """The table's cards are rendered once per distinct card and kept (``app.web.render.memo``):
+    a card whose values change (a computed Power, say) shows the new values, and the memo stays
+    within its bound."""
+    import app.web.render as web_render
+    from app.rooms.views import seat_view
+
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(sofia_attacks())
+    payload = seat_view(info, live, 1)
+    card = payload["view"]["hand"][0]
+    shown = f'data-id="{card["id"]}" data-power="{card["power"]}"'
+    assert shown in web_render.main_fragment(payload, 1, tokens[1])
+    stronger = {**card, "power": card["power"] + 7}
+    payload["view"] = {**payload["view"], "hand": [stronger, *payload["view"]["hand"][1:]]}
+    html = web_render.main_fragment(payload, 1, tokens[1])
+    assert f'data-id="{card["id"]}" data-power="{card["power"] + 7}"' in html and shown not in html
+    web_render.main_fragment(payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
+    assert {key[-1] for key in web_render.CARD_HTML} >= {"en", "pt-PT"}
+    monkeypatch.setattr(web_render, "CARD_HTML_HELD", 3)
+    web_render.CARD_HTML.clear()
+    web_render.main_fragment(payload, 1, tokens[1])
+    assert 0 < len(web_render.CARD_HTML) <= 3
