@@ -1,6 +1,6 @@
 // Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links, the
-// turn timer's countdown and clearing the chat box once a message is sent (no inline handlers:
-// the Content-Security-Policy forbids them).
+// room details folded on a phone, the turn timer's countdown and clearing the chat box once a
+// message is sent (no inline handlers: the Content-Security-Policy forbids them).
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -16,9 +16,23 @@
   document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
   document.addEventListener("htmx:wsClose", function () { setConnection("down", "reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setConnection("down", "reconnecting…"); });
-  document.addEventListener("htmx:wsAfterMessage", absolutize);
-  document.addEventListener("htmx:afterSwap", absolutize);
-  document.addEventListener("DOMContentLoaded", absolutize);
+  // The room details fold away on a phone: open on wide screens, and as the reader last left them.
+  var detailsOpen = null;
+  function roomDetails() {
+    var details = document.getElementById("room-details");
+    if (!details) return;
+    var open = detailsOpen !== null ? detailsOpen : details.open || window.matchMedia("(min-width: 701px)").matches;
+    if (details.open !== open) details.open = open;
+  }
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("#room-details > summary");
+    if (summary) detailsOpen = !summary.parentElement.open;
+  });
+  function afterUpdate() { absolutize(); roomDetails(); }
+  document.addEventListener("htmx:wsAfterMessage", afterUpdate);
+  document.addEventListener("htmx:afterSwap", afterUpdate);
+  document.addEventListener("htmx:oobAfterSwap", roomDetails);
+  document.addEventListener("DOMContentLoaded", afterUpdate);
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));

@@ -1,0 +1,69 @@
+"""Helpers for browser tests that look at games in every phase: start a room through the REST
+API and play it with seeded random legal moves, yielding after each one so a page following
+the room can be checked at that version; and screenshots, kept in SCREENSHOT_DIR (by default
+troika-screenshots in the temporary folder) for a person to look at."""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def started_room(api: httpx.Client, game: str, seats: int, names: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+    """A started room of ``game`` with ``seats`` players; its id and every seat's token."""
+    names = names or ("Ana", "Bruno", "Carla", "Duarte")[:seats]
+    created = api.post("/api/rooms", json={"game": game, "seats": seats, "name": names[0]})
+    assert created.status_code == 201, created.text
+    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
+    for name in names[1:]:
+        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).status_code == 200
+    return room, tokens
+
+
+def random_moves(api: httpx.Client, room: str, tokens: list[str], seed: int, limit: int = 600) -> Iterator[int]:
+    """Play the room to its end with random legal moves (seeded), yielding the version after
+    each move; stops after ``limit`` moves."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        if view["status"] != "playing":
+            return
+        seat = rng.choice(view["to_act"])
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        action = rng.choice(legal["legal_actions"])["action"]
+        answer = api.post(
+            f"/api/rooms/{room}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": legal["version"], "action": action},
+        )
+        assert answer.status_code == 200, answer.text
+        yield answer.json()["version"]
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    """A DOM wait for the page to show this version (quicker than expect's polling backoff)."""
+    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "troika-screenshots")
+
+
+def screenshot(page: Page, name: str, full_page: bool = False) -> Path:
+    """Save the page (its viewport, or all of it) as ``<name>-<width>.png``; the path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}-{page.viewport_size['width']}.png"
+    page.screenshot(path=path, full_page=full_page)
+    return path

@@ -1,0 +1,130 @@
+"""The pages on a phone: at 360x640 and 390x844 no page scrolls sideways, in any phase of any
+game (each played to its end with random moves while a seat's page and a spectator's follow
+every version) nor on the lobby, the waiting room and the rules pages; tables scroll inside
+their own panel, and on a phone a seat's hand and moves come before the opponents' panels."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser_games import DESKTOP, PHONE, random_moves, screenshot, started_room, wait_for_version
+
+PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
+
+# The widest element sticking out of the viewport, named for the failure message.
+WIDTH = """() => {
+  const w = document.documentElement.scrollWidth;
+  if (w <= innerWidth) return null;
+  const out = [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 0.5);
+  const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + [...e.classList].map(c => "." + c).join("");
+  return {width: w, culprits: out.slice(-4).map(name)};
+}"""
+
+
+def too_wide(page: Page) -> dict | None:
+    return page.evaluate(WIDTH)
+
+
+def phase_of(page: Page) -> str:
+    felt = page.locator("#room-main .felt")
+    if not felt.count():
+        return page.locator("#room-main").get_attribute("data-status") or "?"
+    return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
+
+
+@pytest.mark.parametrize("game, seats, seed", [("troika", 3, 1), ("triatri", 3, 2), ("vem-ai-a-troika", 4, 3)])
+def test_no_page_of_a_game_scrolls_sideways_on_a_phone_in_any_phase(browser, live, game, seats, seed):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, game, seats)
+    pages = []
+    for size, path in zip(PHONES, (f"/rooms/{room}/seat/{tokens[0]}", f"/rooms/{room}"), strict=True):
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        page.goto(path)
+        pages.append(page)
+    problems: dict[str, dict] = {}
+    seen = set()
+    for version in random_moves(api, room, tokens, seed):
+        for page in pages:
+            wait_for_version(page, version)
+            phase = phase_of(page)
+            seen.add(phase)
+            wide = too_wide(page)
+            if wide:
+                problems.setdefault(f"{page.viewport_size['width']} {phase}", wide | {"version": version})
+    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    print(sorted(seen))
+    assert problems == {}
+
+
+# Words that a line break splits: a word whose text spans more than one line box.
+SPLIT_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
+  const text = el.firstChild && el.firstChild.nodeType === 3 ? el.firstChild : null;
+  if (!text) return [];
+  const split = [];
+  const re = /\\S+/g;
+  let m;
+  while ((m = re.exec(text.data))) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) split.push(m[0]);
+  }
+  return split;
+})"""
+
+
+def test_no_other_page_scrolls_sideways_on_a_phone_and_card_names_wrap_between_words(browser, live):
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana"}).json()
+    paths = [
+        "/",
+        "/rules",
+        "/rules/troika",
+        "/rules/triatri",
+        "/rules/vem-ai-a-troika",
+        "/rules/vem-ai-a-troika/cards",
+        f"/rooms/{created['room']['id']}",
+        f"/rooms/{created['room']['id']}/seat/{created['token']}",
+        "/rooms/no-such-room",
+    ]
+    problems = {}
+    for size in PHONES:
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        for path in paths:
+            page.goto(path)
+            if wide := too_wide(page):
+                problems[f"{size['width']} {path}"] = wide
+            if split := page.evaluate(SPLIT_WORDS, ".vem-card .name"):
+                problems[f"{size['width']} {path} split words"] = split
+    assert problems == {}
+
+
+@pytest.mark.parametrize("game", ["troika", "triatri", "vem-ai-a-troika"])
+def test_on_a_phone_the_hand_comes_before_the_opponents_and_the_room_details_fold(browser, live, game):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, game, 3)
+    for size in (PHONE, DESKTOP):
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        details = page.locator("#room-details")
+        hand = page.locator("#your-hand").bounding_box()
+        opponent = page.locator("#player-1").bounding_box()
+        if size is PHONE:
+            expect(details).not_to_have_attribute("open", "")
+            expect(page.locator("#invite-link")).to_be_hidden()
+            assert hand["y"] < opponent["y"], "the hand comes before the opponents"
+            # Opened by the reader, the details stay open through the next push.
+            details.locator("summary").click()
+            expect(page.locator("#invite-link")).to_be_visible()
+            version = int(page.locator("#room-main").get_attribute("data-version"))
+            next(random_moves(api, room, tokens, 5))
+            wait_for_version(page, version + 1)
+            expect(page.locator("#invite-link")).to_be_visible()
+            details.locator("summary").click()
+        else:
+            expect(page.locator("#invite-link")).to_be_visible()
+        screenshot(page, f"phone-layout-{game}")
