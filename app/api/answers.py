@@ -63,6 +63,7 @@ class Room(Closed):
     seed: str | None = Field(description="the seed, once the game is finished")
     turn_seconds: int | None = Field(description="the turn timer, in seconds (None: off)")
     turn_deadline: Moment | None = Field(description="when the seats awaited now run out of time")
+    listed: bool = Field(description="whether the lobby lists the room (False: only its invite link finds it)")
 
 
 class Created(Closed):
@@ -95,8 +96,14 @@ class AutopilotSet(Closed):
     bot: BotLevel | None
 
 
+MESSAGE_ID = "the message id: the English text with {name} placeholders, for a client that translates"
+MESSAGE_ARGS = "the placeholders' values: text, numbers or messages ({msg, args}) in their turn"
+
+
 class LogLine(Closed):
-    text: str
+    text: str = Field(description="the line in English, players named")
+    msg: str = Field(description=MESSAGE_ID)
+    args: dict[str, Any] = Field(description=MESSAGE_ARGS)
 
 
 class Outcome(Closed):
@@ -109,7 +116,9 @@ class Outcome(Closed):
 
 class LabelledAction(Closed):
     action: dict[str, Any]
-    label: str = Field(description="a short button label")
+    label: str = Field(description="a short button label, in English")
+    msg: str = Field(description=MESSAGE_ID)
+    args: dict[str, Any] = Field(description=MESSAGE_ARGS)
 
 
 class Payload(Closed):
