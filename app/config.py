@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0
     autopilot_grace_seconds: float = 60.0
+    again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
     room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
 
     def async_database_url(self) -> str:

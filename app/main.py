@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await relay.start()
             app.state.bus.relay = relay
         app.state.rooms = LiveGames(database, app.state.bus)
-        app.state.lobby = Lobby(app.state.rooms, settings.autopilot_grace_seconds)
+        app.state.lobby = Lobby(app.state.rooms, settings.autopilot_grace_seconds, settings.again_hold_seconds)
         app.state.play = Play(app.state.rooms)
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
         app.state.social = Social(database, app.state.bus, app.state.throttle)

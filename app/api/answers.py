@@ -64,6 +64,10 @@ class Room(Closed):
     turn_seconds: int | None = Field(description="the turn timer, in seconds (None: off)")
     turn_deadline: Moment | None = Field(description="when the seats awaited now run out of time")
     listed: bool = Field(description="whether the lobby lists the room (False: only its invite link finds it)")
+    next_room: str | None = Field(description="once its players play again, the id of their next room")
+    held_until: Moment | None = Field(
+        description="a room played again: until when its free seats wait for the last game's players"
+    )
 
 
 class Created(Closed):
@@ -76,6 +80,15 @@ class Joined(Closed):
     seat: int
     token: str = Field(description="your seat token: keep it private")
     duplicate: bool = Field(description="whether this answers a resend with the same idempotency key")
+
+
+class NextSeat(Closed):
+    """Your seat in the room a finished game's players play again in."""
+
+    room: str = Field(description="the next room's id (its public page, /rooms/{room}, is its invite link)")
+    seat: int = Field(description="your seat there: the same number as in the finished game")
+    token: str = Field(description="your seat token there, given only to you (the same each time you ask)")
+    duplicate: bool = Field(description="whether you had asked already")
 
 
 class BotSeated(Closed):

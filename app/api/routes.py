@@ -23,6 +23,7 @@ from app.api.answers import (
     LegalActions,
     Log,
     MoveReply,
+    NextSeat,
     Payload,
     Record,
     Removed,
@@ -313,6 +314,19 @@ async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, au
     seat = await auth.seat_in(rooms, room_id)
     await social.post(room_id, seat, body.text)
     return {"messages": await social.messages(room_id)}
+
+
+@router.post("/api/rooms/{room_id}/again", response_model=NextSeat, tags=["rooms"], responses=answers(401, 403, 404, 409))
+async def play_again(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
+    """A player of a finished game plays again with the same game, options, seats, names and
+    bots, and a new seed. The first to ask opens the next room as its host (the finished room's
+    ``next_room`` names it); each player who asks gets their own seat there and its token, in
+    this answer only. Seats whose players do not ask stay free for them for AGAIN_HOLD_SECONDS
+    (``held_until``), then are open to the invite link."""
+    seat = await auth.seat_in(rooms, room_id)
+    token = auth.optional() or ""  # there is one: it holds the seat
+    next_room, token, duplicate = await lobby.play_again(room_id, seat, token)
+    return {"room": next_room, "seat": seat, "token": token, "duplicate": duplicate}
 
 
 @router.get("/api/rooms/{room_id}/record", response_model=Record, tags=["play"], responses=answers(404, 409))

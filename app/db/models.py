@@ -32,6 +32,8 @@ class Room(SQLModel, table=True):
     turn_started_at: datetime | None = None
     start_key: str | None = Field(default=None, max_length=64)  # the idempotency key of the start
     listed: bool = True  # shown in the lobby; an unlisted room is found only through its link
+    next_room: str | None = Field(default=None, max_length=16)  # where its players played again
+    held_until: datetime | None = None  # a room played again: its free seats wait for their players until then
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -45,6 +45,16 @@ def join_token(info: RoomInfo, name: str, key: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
+def again_token(seed: str, room_id: str, seat: int, token: str) -> str:
+    """A player's seat token in the room they play again in: an HMAC of the finished room, the
+    seat and the player's token there under the new room's secret seed. Only the holder of the
+    old seat's token gets it, and gets the same one however often they ask; the database keeps
+    only its hash."""
+    message = "\0".join(("again", room_id, str(seat), token)).encode()
+    digest = hmac.new(seed.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def require_host(info: RoomInfo, seat: int | None, what: str) -> None:
     if seat != info.host_seat:
         raise Forbidden(f"only the host can {what}")
@@ -62,9 +72,10 @@ def first_free_seat(info: RoomInfo) -> int:
 
 
 class Lobby:
-    def __init__(self, games: LiveGames, autopilot_grace: float = 60.0):
+    def __init__(self, games: LiveGames, autopilot_grace: float = 60.0, again_hold: float = 120.0):
         self.games = games
         self.autopilot_grace = timedelta(seconds=autopilot_grace)
+        self.again_hold = timedelta(seconds=again_hold)
 
     async def create(
         self,
@@ -128,8 +139,70 @@ class Lobby:
                 return taken, token, True
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
+            if info.held(utcnow()):
+                moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
+                raise Conflict(f"the free seats wait for the last game's players until {moment}; try again then")
             await storage.add_seat(session, room_id, seat, name, hash_token(token))
         return seat, token, False
+
+    async def play_again(self, room_id: str, seat: int, token: str) -> tuple[str, str, bool]:
+        """A player of a finished game plays again: (the next room, their seat token there,
+        whether they had asked already). The first to ask opens the next room (same game,
+        options, seats, names and bots, a new seed) as its host, and the finished room links to
+        it; each player who asks takes their own seat there with a token only they are given
+        (``again_token``). Seats whose players do not come wait ``again_hold`` for them, then
+        are open to the invite link."""
+        info = await self.games.room(room_id)
+        next_room, opened = (
+            (info.next_room, False) if info.next_room else await self._open_next_room(room_id, seat, token)
+        )
+        name = info.seats[seat]
+        async with self.games.changing(next_room) as (session, after):
+            again = again_token(after.seed, room_id, seat, token)
+            if after.token_hashes.get(hash_token(again)) == seat:  # seated when opened, or asked before
+                return next_room, again, not opened
+            require_open(after, "the next game has already started")
+            if seat in after.seats:
+                raise Conflict("your seat in the next game was taken while you were away")
+            await storage.add_seat(session, next_room, seat, name, hash_token(again))
+        return next_room, again, False
+
+    async def _open_next_room(self, room_id: str, seat: int, token: str) -> tuple[str, bool]:
+        """The room the finished room's players play again in, opened with ``seat`` as host
+        (or the one another player opened first), and whether this call opened it."""
+        async with self.games.changing(room_id) as (session, info):
+            if info.status != "finished":
+                raise Conflict("you can play again once the game has ended")
+            if info.next_room is not None:
+                return info.next_room, False
+            seed, next_room = secrets.token_hex(16), secrets.token_urlsafe(6)
+            bots = [
+                {"seat": s, "name": info.seats[s], "token_hash": storage.BOT_TOKEN_HASH, "bot": info.bots.get(s)}
+                for s in range(info.num_seats)
+                if s not in info.humans
+            ]
+            host = {
+                "seat": seat,
+                "name": info.seats[seat],
+                "token_hash": hash_token(again_token(seed, room_id, seat, token)),
+            }
+            opened = await storage.add_next_room(
+                session,
+                info,
+                [*bots, host],
+                utcnow() + self.again_hold,
+                id=next_room,
+                seed=seed,
+                seed_hash=seed_hash(seed),
+                host_seat=seat,
+            )
+        if opened:
+            return next_room, True
+        self.games.forget(room_id)  # another instance linked the room first: read its choice
+        linked = (await self.games.room(room_id)).next_room
+        if linked is None:
+            raise Conflict("the next game could not be set up; try again")
+        return linked, False
 
     async def leave(self, room_id: str, seat: int) -> None:
         """Give up a seat before the start; the host role passes to the next person, and a

@@ -119,6 +119,8 @@ class RoomInfo:
     bots: dict[int, str] = field(default_factory=dict)
     humans: set[int] = field(default_factory=set)
     listed: bool = True
+    next_room: str | None = None
+    held_until: datetime | None = None
     seed: str = field(repr=False, default="")
     token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
 
@@ -150,7 +152,13 @@ class RoomInfo:
             "turn_seconds": self.turn_seconds,
             "turn_deadline": iso(self.turn_deadline()),
             "listed": self.listed,
+            "next_room": self.next_room,
+            "held_until": iso(self.held_until),
         }
+
+    def held(self, now: datetime) -> bool:
+        """Whether the free seats still wait for the players of the game before (play again)."""
+        return self.held_until is not None and now < self.held_until
 
     def turn_deadline(self) -> datetime | None:
         """When the seats awaited now run out of time (None without a turn timer)."""

@@ -79,6 +79,8 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         seed=row.seed,
         turn_seconds=row.turn_seconds,
         listed=row.listed,
+        next_room=row.next_room,
+        held_until=aware(row.held_until),
         turn_started_at=aware(row.turn_started_at),
         updated_at=aware(row.updated_at),
     )
@@ -236,6 +238,38 @@ async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> 
 async def start_key(session: AsyncSession, room_id: str) -> str | None:
     """The idempotency key the room's start was made with, if any."""
     return (await session.exec(select(Room.start_key).where(Room.id == room_id))).one()
+
+
+async def add_next_room(
+    session: AsyncSession, before: RoomInfo, seats: list[dict[str, Any]], held_until: datetime, **room: Any
+) -> bool:
+    """The room ``before``'s players play again in: its game, options, seat count, turn timer
+    and listing, the columns ``room`` and the ``seats`` (each a seat row's columns but the
+    room), linked from ``before`` and committed; False, with nothing written, if ``before``
+    was linked to another room first."""
+    session.add(
+        Room(
+            game=before.game,
+            options=before.options,
+            num_seats=before.num_seats,
+            turn_seconds=before.turn_seconds,
+            listed=before.listed,
+            held_until=held_until,
+            **room,
+        )
+    )
+    await session.flush()
+    session.add_all(Seat(room_id=room["id"], **seat) for seat in seats)
+    linked = await session.exec(
+        update(Room)
+        .where(col(Room.id) == before.id, col(Room.next_room).is_(None))
+        .values(next_room=room["id"], updated_at=utcnow())
+    )
+    if linked.rowcount != 1:
+        await session.rollback()
+        return False
+    await session.commit()
+    return True
 
 
 async def touch(session: AsyncSession, room_id: str) -> None:

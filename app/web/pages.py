@@ -237,6 +237,14 @@ async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social:
     return await seat_form(request, rooms, delivery, room_id, token, post, room=False)
 
 
+@router.post("/rooms/{room_id}/seat/{token}/again")
+async def play_again(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
+    """Play again: to the player's own seat in the next room (their page only, never pushed)."""
+    seat = await rooms.seat_of(room_id, token)
+    next_room, next_token, _ = await lobby.play_again(room_id, seat, token)
+    return RedirectResponse(seat_url(next_room, next_token), status_code=303)
+
+
 @router.post("/rooms/{room_id}/seat/{token}/leave")
 async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     seat = await rooms.seat_of(room_id, token)

@@ -1,0 +1,164 @@
+"""Play again (issue 16, point 1): at the end of a game its players move on to a new room with
+the same game, options, seats, names and bots, and a new seed. Each player who asks gets their
+own seat there and its token, in their own answer only; the finished room links to the next
+one; seats whose players do not come wait for them, then open to the invite link. Through the
+API and the pages alike, with hostile requests: no token, another room's token, a game not
+over, asking twice, asking at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from app.rooms.model import hash_token
+from tests.conftest import auth, running_app
+
+HTML = {"accept": "text/html"}
+FAST_BOTS = {"bot_delay_seconds": 0.0, "bot_budget_seconds": 0.02}
+
+
+async def finished_room(client, listed=True, turn_timer=60):
+    """A finished 3-seat Troika game of Ana (host, seat 0), Bruno and a random bot (seat 2)."""
+    body = {
+        "game": "troika",
+        "seats": 3,
+        "name": "Ana",
+        "options": {"first_player": "1"},
+        "turn_timer": turn_timer,
+        "listed": listed,
+    }
+    created = (await client.post("/api/rooms", json=body)).json()
+    room, tokens = created["room"]["id"], [created["token"]]
+    tokens.append((await client.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"})).json()["token"])
+    bot = await client.post(f"/api/rooms/{room}/seats", json={"bot": "random"}, headers=auth(tokens[0]))
+    assert bot.status_code == 201, bot.text
+    assert (await client.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))).status_code == 200
+    rng = random.Random(16)
+    for _ in range(5000):
+        view = (await client.get(f"/api/rooms/{room}/view")).json()
+        if view["status"] == "finished":
+            return room, tokens
+        humans = [seat for seat in view["to_act"] if seat < 2]
+        if not humans:
+            await asyncio.sleep(0.01)  # the bot's turn
+            continue
+        seat = humans[0]
+        legal = (await client.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat]))).json()
+        action = rng.choice([a["action"] for a in legal["legal_actions"]])  # calls included: short rounds
+        await client.post(
+            f"/api/rooms/{room}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": legal["version"], "action": action},
+        )
+    raise AssertionError("the game did not finish")
+
+
+async def again(client, room, token):
+    return await client.post(f"/api/rooms/{room}/again", headers=auth(token))
+
+
+async def test_players_play_again_with_the_same_table_and_a_new_seed(sqlite_url):
+    async with running_app(sqlite_url, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client, listed=False)
+        before = (await client.get(f"/api/rooms/{room}")).json()
+        first = await again(client, room, ana)
+        assert first.status_code == 200, first.text
+        answer = first.json()
+        assert answer["seat"] == 0 and answer["duplicate"] is False and answer["token"] not in (ana, bruno)
+        nxt = (await client.get(f"/api/rooms/{answer['room']}")).json()
+        assert (await client.get(f"/api/rooms/{room}")).json()["next_room"] == nxt["id"]
+        same = ("game", "options", "num_seats", "turn_seconds", "listed")
+        assert {k: nxt[k] for k in same} == {k: before[k] for k in same}
+        assert nxt["status"] == "open" and nxt["seed"] is None and nxt["seed_hash"] != before["seed_hash"]
+        assert [(s["name"], s["host"], s["bot"]) for s in nxt["seats"]] == [
+            ("Ana", True, None),
+            (None, False, None),  # Bruno's seat waits for him
+            (before["seats"][2]["name"], False, "random"),
+        ]
+        assert nxt["held_until"] is not None
+        mine = await client.get(f"/api/rooms/{nxt['id']}/view", headers=auth(answer["token"]))
+        assert mine.json()["seat"] == 0
+        assert (await client.get(f"/api/rooms/{nxt['id']}/view", headers=auth(ana))).status_code == 403
+
+        twice = (await again(client, room, ana)).json()
+        assert twice == {**answer, "duplicate": True}  # the same seat link, however often asked
+        his = (await again(client, room, bruno)).json()
+        assert (his["room"], his["seat"], his["duplicate"]) == (nxt["id"], 1, False)
+        assert his["token"] != answer["token"]
+        started = await client.post(f"/api/rooms/{nxt['id']}/start", headers=auth(answer["token"]))
+        assert started.status_code == 200, started.text
+        seated = (await client.get(f"/api/rooms/{nxt['id']}")).json()["seats"]
+        assert [s["name"] for s in seated] == ["Ana", "Bruno", before["seats"][2]["name"]]
+
+
+async def test_asking_at_once_opens_one_next_room(sqlite_url):
+    async with running_app(sqlite_url, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client)
+        answers = await asyncio.gather(*(again(client, room, token) for token in (ana, bruno, ana, bruno)))
+        assert [a.status_code for a in answers] == [200] * 4, [a.text for a in answers]
+        bodies = [a.json() for a in answers]
+        assert len({b["room"] for b in bodies}) == 1
+        assert [b["seat"] for b in bodies] == [0, 1, 0, 1]
+        assert bodies[0]["token"] == bodies[2]["token"] and bodies[1]["token"] == bodies[3]["token"]
+        assert sorted(b["duplicate"] for b in bodies) == [False, False, True, True]
+        info, _ = await client.app.state.rooms.game_state(bodies[0]["room"])
+        assert info.token_hashes == {hash_token(bodies[0]["token"]): 0, hash_token(bodies[1]["token"]): 1}
+
+
+async def test_hostile_requests_are_refused_and_change_nothing(sqlite_url):
+    async with running_app(sqlite_url, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client)
+        other = (await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Eva"})).json()
+        cases = [
+            (room, {}, 401),
+            (room, {"Authorization": "Basic abc"}, 401),
+            (room, {"Authorization": "Bearer "}, 401),
+            (room, auth(other["token"]), 403),  # a seat of another room
+            (room, auth("x" * 5000), 403),
+            ("no-such-room", auth(ana), 404),
+            ("../" + room, auth(ana), 404),
+            (other["room"]["id"], auth(other["token"]), 409),  # that game has not even started
+        ]
+        for target, headers, status in cases:
+            r = await client.post(f"/api/rooms/{target}/again", headers=headers)
+            assert r.status_code == status, (target, headers, r.text)
+            assert set(r.json()) >= {"error", "message"}
+        assert (await client.get(f"/api/rooms/{room}")).json()["next_room"] is None
+        r = await client.post(f"/api/rooms/{room}/again", headers=auth(bruno), json={"seat": 0, "token": ana})
+        assert r.status_code == 200 and r.json()["seat"] == 1  # a body cannot name another seat
+        again_page = await client.get(f"/api/rooms/{room}/again")
+        assert again_page.status_code == 405
+
+
+async def test_seats_whose_players_do_not_come_open_to_the_invite_link(sqlite_url):
+    async with running_app(sqlite_url, again_hold_seconds=3600, **FAST_BOTS) as client:
+        room, (ana, _) = await finished_room(client)
+        nxt = (await again(client, room, ana)).json()["room"]
+        r = await client.post(f"/api/rooms/{nxt}/seats", json={"name": "Eva"})
+        assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"]
+    async with running_app(sqlite_url, again_hold_seconds=0, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client)
+        nxt = (await again(client, room, ana)).json()["room"]
+        eva = await client.post(f"/api/rooms/{nxt}/seats", json={"name": "Eva"})
+        assert eva.status_code == 201 and eva.json()["seat"] == 1
+        late = await again(client, room, bruno)
+        assert late.status_code == 409 and "taken" in late.json()["message"]
+
+
+async def test_the_pages_take_each_player_to_their_own_seat_only(sqlite_url):
+    async with running_app(sqlite_url, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client)
+        bruno_page = (await client.get(f"/rooms/{room}/seat/{bruno}", headers=HTML)).text
+        assert f'action="/rooms/{room}/seat/{bruno}/again"' in bruno_page and ">Play again<" in bruno_page
+        r = await client.post(f"/rooms/{room}/seat/{ana}/again", headers=HTML)
+        assert r.status_code == 303
+        _, _, nxt, _, ana_token = r.headers["location"].split("/")
+        assert r.headers["location"] == f"/rooms/{nxt}/seat/{ana_token}"
+        seat_page = (await client.get(r.headers["location"], headers=HTML)).text
+        assert 'id="held-seats"' in seat_page and "Ana" in seat_page
+        for page in (f"/rooms/{room}/seat/{bruno}", f"/rooms/{room}"):
+            html = (await client.get(page, headers=HTML)).text
+            assert f'href="/rooms/{nxt}"' in html and ana_token not in html
+        assert ">Join the next game<" in (await client.get(f"/rooms/{room}/seat/{bruno}", headers=HTML)).text
+        r = await client.post(f"/rooms/{room}/seat/{bruno}/again", headers=HTML)
+        assert r.status_code == 303 and r.headers["location"].startswith(f"/rooms/{nxt}/seat/")
