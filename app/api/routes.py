@@ -316,7 +316,9 @@ async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, au
     return {"messages": await social.messages(room_id)}
 
 
-@router.post("/api/rooms/{room_id}/again", response_model=NextSeat, tags=["rooms"], responses=answers(401, 403, 404, 409))
+@router.post(
+    "/api/rooms/{room_id}/again", response_model=NextSeat, tags=["rooms"], responses=answers(401, 403, 404, 409)
+)
 async def play_again(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """A player of a finished game plays again with the same game, options, seats, names and
     bots, and a new seed. The first to ask opens the next room as its host (the finished room's
