@@ -292,12 +292,27 @@ class Ids:
         return sorted(value)
 
 
+@dataclass(frozen=True)
+class Omittable:
+    """A field an action may leave out (it then has no such field); when given, read by ``inner``."""
+
+    inner: FieldType
+
+    def read(self, name: str, value: Any) -> Any:
+        return self.inner.read(name, value)
+
+
 def read_fields(action: Action, schema: Mapping[str, FieldType]) -> Action:
-    """``action`` rebuilt from its fields, each read by ``schema``; no field more or fewer."""
+    """``action`` rebuilt from its fields, each read by ``schema``; no field more, and none fewer
+    but the omittable ones."""
     kind = action["type"]
-    if action.keys() != {"type", *schema}:
-        raise IllegalAction(f"'{kind}' takes exactly the fields: {', '.join(['type', *schema])}")
-    return {"type": kind, **{name: field.read(name, action[name]) for name, field in schema.items()}}
+    required = {"type", *(name for name, field in schema.items() if not isinstance(field, Omittable))}
+    if not required <= action.keys() <= {"type", *schema}:
+        optional = [name for name in schema if name not in required]
+        also = f" (and optionally {', '.join(optional)})" if optional else ""
+        fields = ", ".join(["type", *(name for name in schema if name in required)])
+        raise IllegalAction(f"'{kind}' takes exactly the fields: {fields}{also}")
+    return {"type": kind, **{name: field.read(name, action[name]) for name, field in schema.items() if name in action}}
 
 
 def rng(state: State) -> random.Random:

@@ -17,12 +17,19 @@ import pytest
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
 
-CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
+# every game at every player count with its default options, and each game's other rule sets
+RULE_SETS = {"vem-ai-a-troika": [{"advanced": True}]}
+CASES = [
+    pytest.param(slug, n, options, id=f"{slug}-{n}" + "".join(f"-{k}" for k in options))
+    for slug, game in sorted(GAMES.items())
+    for options in [{}, *RULE_SETS.get(slug, [])]
+    for n in range(game.min_players, game.max_players + 1)
+]
 MAX_STEPS = 5000
 
 
-def playout(game, n, seed, r):
-    state = game.setup(n, {}, seed)
+def playout(game, n, seed, r, options):
+    state = game.setup(n, options, seed)
     states = [state]
     actions = []
     for _ in range(MAX_STEPS):
@@ -44,12 +51,12 @@ def playout(game, n, seed, r):
     return states, actions
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_random_playouts_end_and_replay_identically(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_random_playouts_end_and_replay_identically(slug, n, options):
     game = GAMES[slug]
     for i in range(4):
         seed = f"conformance-{slug}-{n}-{i}"
-        states, actions = playout(game, n, seed, random.Random(i))
+        states, actions = playout(game, n, seed, random.Random(i), options)
         final = states[-1]
         outcome = game.outcome(final)
         assert outcome is not None
@@ -58,17 +65,17 @@ def test_random_playouts_end_and_replay_identically(slug, n):
         for seat in range(n):
             assert game.legal_actions(final, seat) == []
         assert game.to_act(final) == set()
-        replay = game.setup(n, {}, seed)
+        replay = game.setup(n, options, seed)
         for seat, action in actions:
             replay = game.apply(replay, seat, json.loads(json.dumps(action)))
         assert json.dumps(replay, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_illegal_actions_are_refused_without_change(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_illegal_actions_are_refused_without_change(slug, n, options):
     game = GAMES[slug]
-    state = game.setup(n, {}, f"illegal-{slug}-{n}")
+    state = game.setup(n, options, f"illegal-{slug}-{n}")
     before = json.dumps(state, sort_keys=True)
     waiting = [s for s in range(n) if s not in game.to_act(state)]
     for seat in waiting:
@@ -80,11 +87,11 @@ def test_illegal_actions_are_refused_without_change(slug, n):
     assert json.dumps(state, sort_keys=True) == before
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_views_hide_what_the_seat_cannot_see(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_views_hide_what_the_seat_cannot_see(slug, n, options):
     game = GAMES[slug]
     seed = f"hidden-{slug}-{n}"
-    states, _ = playout(game, n, seed, random.Random(7))
+    states, _ = playout(game, n, seed, random.Random(7), options)
     r = random.Random(99)
     resampled_something = False
     for state in states[:: max(1, len(states) // 40)]:
@@ -103,10 +110,10 @@ def test_views_hide_what_the_seat_cannot_see(slug, n):
     assert resampled_something, "randomize_hidden never changed anything: the test proves nothing"
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_views_of_a_whole_room_are_each_seats_view(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_views_of_a_whole_room_are_each_seats_view(slug, n, options):
     game = GAMES[slug]
-    states, _ = playout(game, n, f"views-{slug}-{n}", random.Random(5))
+    states, _ = playout(game, n, f"views-{slug}-{n}", random.Random(5), options)
     seats = [None, *range(n)]
     for state in states[:: max(1, len(states) // 40)] + [states[-1]]:
         together = game.views(state, seats)
@@ -118,13 +125,13 @@ def test_views_of_a_whole_room_are_each_seats_view(slug, n):
     assert private[0] != private[1], "two seats were dealt the same view: their own parts are missing"
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_fixed_parts_of_the_state_never_change(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_fixed_parts_of_the_state_never_change(slug, n, options):
     """A room holds a game's ``fixed_keys`` once and never freezes them again, so ``apply``
     must hand them on unchanged through a whole game."""
     game = GAMES[slug]
     assert isinstance(game.fixed_keys, tuple)
-    states, _ = playout(game, n, f"fixed-{slug}-{n}", random.Random(5))
+    states, _ = playout(game, n, f"fixed-{slug}-{n}", random.Random(5), options)
     for key in game.fixed_keys:
         assert all(key in state for state in states)
         assert all(json.dumps(state[key]) == json.dumps(states[0][key]) for state in states), key

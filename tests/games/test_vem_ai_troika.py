@@ -76,8 +76,7 @@ def test_setup_is_deterministic_and_depends_on_the_seed():
 
 
 def test_options_are_checked():
-    with pytest.raises(ValueError, match=r"^advanced rules are not available yet$"):
-        GAME.setup(2, {"advanced": True}, "s")
+    assert GAME.setup(2, {"advanced": True}, "s")["options"]["advanced"] is True
     with pytest.raises(ValueError, match="unknown option 'speed'"):
         GAME.setup(2, {"speed": 1}, "s")
     with pytest.raises(ValueError, match="2-4 players"):
@@ -122,6 +121,9 @@ def test_a_loaded_deck_is_validated_stored_and_used():
     custom = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
     for card in custom["groups"]:
         card["name"] = "Grupo " + card["name"]
+        for bonus in card.get("variable", []):  # a variable value for a named Group names it anew
+            if bonus["per"] == "named":
+                bonus["of"] = "Grupo " + bonus["of"]
     state = GAME.setup(2, {"deck": custom}, "custom")
     assert state["deck"]["groups"][0]["name"] == "Grupo Procuradoria"
     hand = GAME.view(state, 0)["hand"]

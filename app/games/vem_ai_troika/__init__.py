@@ -105,7 +105,7 @@ from typing import Any, ClassVar
 
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
-from app.games.vem_ai_troika import attack, elections, engine, scoring, view
+from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
 from app.games.vem_ai_troika.deck import default_deck, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 
@@ -128,7 +128,7 @@ class VemAiTroika(base.Game):
         "campaign": elections.FIELDS,
     }
     options = (
-        OptionSpec("advanced", "bool", False, base.N_("Advanced rules (not available yet)")),
+        OptionSpec("advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")),
         OptionSpec(
             "deck", "deck", None, base.N_("A deck file following the documented schema (empty: the default deck)")
         ),
@@ -146,6 +146,8 @@ class VemAiTroika(base.Game):
         stage = state["stage"]
         if stage == "over":
             return set()
+        if state["reaction"] is not None:
+            return advanced.awaited(state)
         if state["prompts"]:
             return {state["prompts"][0]["seat"]}
         if stage == "leaders":
@@ -155,6 +157,9 @@ class VemAiTroika(base.Game):
             return set() if seat is None else {seat}
         if stage == "attack":
             return {engine.attack.awaited(state)}
+        if stage == "precampaign":
+            seat = advanced.precampaign_next(state)  # None only after the last seat, when the reveal follows
+            return set() if seat is None else {seat}
         return {state["current"]}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:

@@ -10,61 +10,106 @@
 The attacker opens with one or more cards whose total beats the defence. The defender's first
 answer is any number of cards, or ``stop`` (no defence: the attacker wins). Afterwards the side
 that is not ahead (the attacker at a tie) adds one card or stops, and stopping loses.
+
+Advanced game (V4, V10), further keys: ``actions`` (the attacker's cards played for their Hand
+Action instead of their Power: declared in the opening's or an ``add``'s ``actions`` field),
+``bonus`` (Power those actions added), ``phase`` ("actions" while they wait for reactions,
+"support", then "exchange"), ``supporters`` (seats still to declare a support, in round order
+from the attacker's left) and ``support`` ([{seat, side, card}]). Only the target's column
+counts in its defence. In an attack to control every other player with a Group card in hand
+may support either side with one card, before the defender answers; a supporter of the
+winning side draws. A card with a "first" Hand Action may use it only in the opening, one
+marked "discard_only" only in an attack to discard.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from app.games.base import Action, FieldType, Ids, IllegalAction, OneOf, State, Whole, require
-from app.games.vem_ai_troika import table
+from app.games.base import Action, FieldType, Ids, IllegalAction, Omittable, OneOf, State, Whole, require
+from app.games.vem_ai_troika import advanced, card_actions, table
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
-from app.games.vem_ai_troika.table import group, group_label, log, name, player
+from app.games.vem_ai_troika.table import group, group_label, log, name, owner, player
 
 MODES = ("control", "discard")
 DISCARD_ATTACK_POWER = 4
 # an attack is chosen by ticking cards, not from the list: the schema its fields must pass
-FIELDS: dict[str, FieldType] = {"target": Whole(), "mode": OneOf(MODES), "cards": Ids(most=sum(GROUP_COUNTS.values()))}
-
-
-def owner(state: State, gid: int) -> int | None:
-    for seat, p in enumerate(state["players"]):
-        if gid in p["table"]:
-            return seat
-    return None
+CARD_IDS = Ids(most=sum(GROUP_COUNTS.values()))
+FIELDS: dict[str, FieldType] = {
+    "target": Whole(),
+    "mode": OneOf(MODES),
+    "cards": CARD_IDS,
+    "actions": Omittable(CARD_IDS),  # advanced game only
+}
+SIDES = ("attack", "defence")
 
 
 def defence_base(state: State, defender: int, target: int) -> int:
     colour = group(state, target)["colour"]
-    column = table.family(state, defender, colour)
+    column = table.column(state, defender, target)
     leader = table.leader(state, defender)
     same_colour_leader = leader is not None and leader["colour"] == colour
     government_gold = state["government"] == defender and colour == "gold"
-    return group(state, target)["power"] + len(column) - 1 + same_colour_leader + government_gold
+    power = table.group_value(state, defender, target, "power")
+    return power + len(column) - 1 + same_colour_leader + government_gold
 
 
 def attack_base(state: State, attacker: int, mode: str) -> int:
     return DISCARD_ATTACK_POWER if mode == "discard" else table.leader_value(state, attacker, "power")
 
 
-def power_of(state: State, cards: list[int]) -> int:
-    return sum(group(state, gid)["power"] for gid in cards)
+def power_of(state: State, seat: int, cards: list[int], actions: list[int] | tuple[int, ...] = ()) -> int:
+    """The Power ``seat`` adds by playing ``cards`` from hand (those in ``actions`` add none)."""
+    return sum(table.group_value(state, seat, gid, "power", from_hand=True) for gid in cards if gid not in actions)
+
+
+def bonus_of(state: State, actions: list[int]) -> int:
+    """The Power the attack-bonus Hand Actions of ``actions`` would add."""
+    return sum(
+        e["amount"]
+        for gid in actions
+        for e in advanced.played_action(state, gid)["effects"]
+        if e["do"] == "attack_bonus"
+    )
 
 
 def totals(state: State) -> tuple[int, int]:
     a = state["attack"]
+    supports = {
+        side: sum(
+            table.group_value(state, s["seat"], s["card"], "power", True) for s in a["support"] if s["side"] == side
+        )
+        for side in SIDES
+    }
     return (
-        a["attack_base"] + power_of(state, a["attack_cards"]),
-        a["defence_base"] + power_of(state, a["defence_cards"]),
+        a["attack_base"]
+        + power_of(state, a["attacker"], a["attack_cards"], a["actions"])
+        + a["bonus"]
+        + supports["attack"],
+        a["defence_base"] + power_of(state, a["defender"], a["defence_cards"]) + supports["defence"],
     )
 
 
 def awaited(state: State) -> int:
     a = state["attack"]
+    if a["phase"] == "support":
+        return a["supporters"][0]
     attack, defence = totals(state)
     if not a["answered"] or attack > defence:
         return a["defender"]
     return a["attacker"]
+
+
+def usable_in_attack(state: State, gid: int, mode: str, opening: bool) -> bool:
+    """Whether the attacker may play ``gid`` for its Hand Action in this attack (advanced game)."""
+    action = advanced.hand_action(state, gid)
+    if not table.advanced(state) or action is None or "effects" not in action:
+        return False
+    if action["when"] not in ("attack", "any") or advanced.is_cancel(state, gid):
+        return False
+    if (action["first"] and not opening) or (action["discard_only"] and mode != "discard"):
+        return False
+    return not card_actions.needs(action["effects"], in_attack=True)
 
 
 def subsets(cards: list[int]) -> list[list[int]]:
@@ -85,13 +130,21 @@ def check_start(state: State, seat: int, action: Action) -> None:
         raise IllegalAction("you can only attack an opponent's Group on the table")
     require(len(cards) > 0, "play at least one Group card from your hand")
     require(set(cards) <= set(player(state, seat)["hand"]), "you can only play Group cards from your hand")
+    actions = action.get("actions", [])
+    require(set(actions) <= set(cards), "a card played for its Hand Action must be one of the cards you play")
     require(
-        attack_base(state, seat, action["mode"]) + power_of(state, cards) > defence_base(state, defender, target),
-        "the opening attack must be stronger than the defence",
+        all(usable_in_attack(state, gid, action["mode"], opening=True) for gid in actions),
+        "that card's Hand Action cannot be used in this attack",
     )
+    opening = (
+        attack_base(state, seat, action["mode"]) + power_of(state, seat, cards, actions) + bonus_of(state, actions)
+    )
+    require(opening > defence_base(state, defender, target), "the opening attack must be stronger than the defence")
 
 
 def start_actions(state: State, seat: int) -> list[Action]:
+    """The openings ``seat`` may make; in the advanced game also each one that plays a single
+    card for its Hand Action (several such cards may be declared, but are not listed)."""
     hand_sets = subsets(player(state, seat)["hand"])
     actions = []
     for defender in table.round_order(state):
@@ -101,17 +154,22 @@ def start_actions(state: State, seat: int) -> list[Action]:
             need = defence_base(state, defender, target)
             for mode in MODES:
                 base = attack_base(state, seat, mode)
-                actions += [
-                    {"type": "attack", "target": target, "mode": mode, "cards": cards}
-                    for cards in hand_sets
-                    if base + power_of(state, cards) > need
-                ]
+                usable = [gid for gid in player(state, seat)["hand"] if usable_in_attack(state, gid, mode, True)]
+                for cards in hand_sets:
+                    if base + power_of(state, seat, cards) > need:
+                        actions.append({"type": "attack", "target": target, "mode": mode, "cards": cards})
+                    actions += [
+                        {"type": "attack", "target": target, "mode": mode, "cards": cards, "actions": [gid]}
+                        for gid in usable
+                        if gid in cards and base + power_of(state, seat, cards, [gid]) + bonus_of(state, [gid]) > need
+                    ]
     return actions
 
 
 def start(state: State, seat: int, action: Action) -> None:
     check_start(state, seat, action)
     cards, target, mode = sorted(action["cards"]), action["target"], action["mode"]
+    actions = sorted(action.get("actions", []))
     defender = owner(state, target)
     assert defender is not None  # check_start made sure
     for gid in cards:
@@ -126,22 +184,82 @@ def start(state: State, seat: int, action: Action) -> None:
         "attack_cards": cards,
         "defence_cards": [],
         "answered": False,
+        "actions": actions,
+        "bonus": 0,
+        "phase": "actions",
+        "supporters": [],
+        "support": [],
+        "opened": False,
     }
     state["stage"] = "attack"
     what = "to discard it" if mode == "discard" else "to take control of it"
-    played = ", ".join(group_label(state, gid) for gid in cards)
+    played = ", ".join(group_label(state, gid) + (" for its Hand Action" if gid in actions else "") for gid in cards)
     attack, defence = totals(state)
     log(
         state,
         f"{name(seat)} attacks {name(defender)}'s {group_label(state, target)} {what}, "
         f"playing {played}: attack {attack} against defence {defence}.",
     )
+    if actions:
+        advanced.play(state, "attack", [{"seat": seat, "card": gid, "picks": {}} for gid in actions])
+
+
+def after_hand_actions(state: State) -> None:
+    """The attack goes on once its Hand Actions are settled: after the opening, to the supports
+    (an attack to control in the advanced game), else to the exchange. An opening that a
+    cancelled card left too weak awaits the attacker, as a defence that holds would."""
+    a = state["attack"]
+    attack, defence = totals(state)
+    if not a["opened"] and attack <= defence:
+        a["answered"] = True
+    others = [
+        s for s in table.round_order(state) if s not in (a["attacker"], a["defender"]) and player(state, s)["hand"]
+    ]
+    if not a["opened"] and a["mode"] == "control" and table.advanced(state) and others:
+        start = table.order_from(state, a["attacker"])
+        a["supporters"] = [s for s in start if s in others]
+        a["phase"] = "support"
+    else:
+        a["phase"] = "exchange"
+    a["opened"] = True
+
+
+def support_actions(state: State, seat: int) -> list[Action]:
+    hand = sorted(player(state, seat)["hand"])
+    return [{"type": "support", "side": side, "card": gid} for side in SIDES for gid in hand] + [{"type": "no_support"}]
+
+
+def support(state: State, seat: int, action: Action) -> None:
+    a = state["attack"]
+    a["supporters"].pop(0)
+    if action["type"] == "support":
+        player(state, seat)["hand"].remove(action["card"])
+        a["support"].append({"seat": seat, "side": action["side"], "card": action["card"]})
+        attack, defence = totals(state)
+        log(
+            state,
+            f"{name(seat)} supports the {action['side']} with {group_label(state, action['card'])}: "
+            f"attack {attack} against defence {defence}.",
+        )
+    else:
+        log(state, f"{name(seat)} supports neither side.")
+    if not a["supporters"]:
+        a["phase"] = "exchange"
 
 
 def answer_actions(state: State, seat: int) -> list[Action]:
+    a = state["attack"]
+    if a["phase"] == "support":
+        return support_actions(state, seat)
     hand = player(state, seat)["hand"]
-    if state["attack"]["answered"]:
+    if a["answered"]:
         adds = [{"type": "add", "cards": [gid]} for gid in sorted(hand)]
+        if seat == a["attacker"]:
+            adds += [
+                {"type": "add", "cards": [gid], "actions": [gid]}
+                for gid in sorted(hand)
+                if usable_in_attack(state, gid, a["mode"], opening=False)
+            ]
     else:
         adds = [{"type": "add", "cards": cards} for cards in subsets(hand)]
     return adds + [{"type": "stop"}]
@@ -150,14 +268,19 @@ def answer_actions(state: State, seat: int) -> list[Action]:
 def add(state: State, seat: int, action: Action) -> None:
     a = state["attack"]
     cards = sorted(action["cards"])
+    actions = action.get("actions", [])
     for gid in cards:
         player(state, seat)["hand"].remove(gid)
     side = "attack_cards" if seat == a["attacker"] else "defence_cards"
     a[side] += cards
+    a["actions"] += actions
     a["answered"] = True
     attack, defence = totals(state)
-    played = ", ".join(group_label(state, gid) for gid in cards)
+    played = ", ".join(group_label(state, gid) + (" for its Hand Action" if gid in actions else "") for gid in cards)
     log(state, f"{name(seat)} adds {played}: attack {attack} against defence {defence}.")
+    if actions:
+        a["phase"] = "actions"
+        advanced.play(state, "attack", [{"seat": seat, "card": gid, "picks": {}} for gid in actions])
 
 
 def stop(state: State, seat: int) -> None:
@@ -178,29 +301,36 @@ def finish(state: State, attacker_wins: bool) -> None:
     """Settle the attack: move or discard the target, discard played cards, queue the draws."""
     a = state["attack"]
     attacker, defender, target = a["attacker"], a["defender"], a["target"]
-    state["discards"] += a["attack_cards"] + a["defence_cards"]
+    state["discards"] += a["attack_cards"] + a["defence_cards"] + [s["card"] for s in a["support"]]
     if not attacker_wins:
         log(state, f"{name(defender)} holds {group_label(state, target)}.")
     elif a["mode"] == "discard":
         table.discard_from_table(state, defender, target)
         log(state, f"{name(attacker)} wins: {group_label(state, target)} is discarded.")
     else:
-        player(state, defender)["table"].remove(target)
-        player(state, attacker)["table"].append(target)
+        table.move_to_table(state, defender, attacker, target)
         log(state, f"{name(attacker)} wins and takes control of {group_label(state, target)}.")
         colour = group(state, target)["colour"]
-        if len(table.family(state, attacker, colour)) > table.FAMILY_LIMIT:
+        if len(table.family(state, attacker, colour)) > table.FAMILY_LIMIT and not table.advanced(state):
             state["prompts"].append({"kind": "overflow", "seat": attacker, "colour": colour, "keep": target})
     if attacker_wins:
         state["prompts"].append({"kind": "draw", "seat": defender, "reason": "lost an attack"})
     if len(state["players"]) >= 3:
         state["prompts"].append({"kind": "draw", "seat": attacker, "reason": "attacked"})
+    winners = "attack" if attacker_wins else "defence"
+    state["prompts"] += [
+        {"kind": "draw", "seat": s["seat"], "reason": "supported the winning side"}
+        for s in a["support"]
+        if s["side"] == winners
+    ]
     state["attack"] = None
     state["stage"] = "end_turn"
 
 
 def auto_stop(state: State) -> bool:
     """Stop for the awaited side when it has no Group card left to play; True if it did."""
+    if state["attack"]["phase"] != "exchange":
+        return False
     seat = awaited(state)
     if has_cards(state, seat):
         return False

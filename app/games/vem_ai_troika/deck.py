@@ -16,16 +16,38 @@ Deck texts are shown in rooms, lobbies and records, so they are bounded like a c
 
     {"name": str (unique), "gloss": str (English), "colour": "gold"|"blue"|"red"|"grey",
      "type": "marginal"|"spiritual"|"financial"|"infrastructure"|"justice"|"media"|
-             "professional"|"social"|"public",
+             "professional"|"social"|"public"  (optional for the basic game),
      "power": 0-4, "votes": 0-4, "income": 0-3,
+     "variable": [bonus, ...]  (optional, 0-3 variable values; advanced game only),
      "hand_action": {"when": "income"|"organization"|"attack"|"elections"|"any",
-                     "text": str}  (optional; advanced rules only, shown but not played)}
+                     "effects": [effect, ...]  (card_actions.py; needed by the advanced game),
+                     "first": bool (optional: only as the first card played in an attack),
+                     "discard_only": bool (optional: only in an attack to discard),
+                     "reconstructed": bool (optional: the project's own reconstruction),
+                     "text": str (optional; with effects it is ignored and rewritten)}}
+
+A variable value (a *bonus*) adds to the printed Power, Votes or Income::
+
+    {"adds": "power"|"votes"|"income", "amount": 1-2,
+     "per": "type"               (per Group of type ``of`` you control)
+          | "colour"             (per Group of colour ``of`` you control)
+          | "colour_pair"        (per two Groups of colour ``of`` you control)
+          | "table_colour_pair"  (per two Groups of colour ``of`` on the whole table)
+          | "named",             (if you control the Group named ``of``)
+     "of": a type, a colour or a Group name}
+
+A card counts itself when it matches; one played from hand (in an attack, a campaign) uses its
+own variable values, counting itself, but is not on the table for the other cards' values.
 
 ``leaders``: exactly 9 Leaders: 8 ordinary ones (2 blue, 2 red, 4 grey) and one with
 ``"bonus": true`` (blue, red or grey)::
 
     {"name": str (unique), "gloss": str, "colour": "blue"|"red"|"grey",
-     "power": 0-4, "votes": 0-4, "income": 0-3, "bonus": bool (optional, default false)}
+     "power": 0-4, "votes": 0-4, "income": 0-3, "bonus": bool (optional, default false),
+     "variable": [bonus, ...] (optional),
+     "table_action": {"name": str, "when": "turn"|"elections", "cost": 0-3,
+                      "effects": [effect, ...], "reconstructed": bool (optional)}
+                     (needed by the advanced game)}
 
 ``events``: exactly 16 Events::
 
@@ -33,6 +55,10 @@ Deck texts are shown in rooms, lobbies and records, so they are bounded like a c
      "normal"), "points": 0-20 (optional, default 0: Victory Points the card is worth to a
      player who keeps it as a Government card), "effects": [effect, ...] (1-4 effects),
      "text": str (optional and ignored: validation writes the effects in plain English here)}
+
+A deck without the advanced fields plays the basic game; :func:`check_advanced` refuses it for
+the advanced game, naming the first missing field (every Group needs a ``type`` and a
+``hand_action`` with ``effects``, every Leader a ``table_action``).
 
 Exactly one Event has role "troika" and is named "Chegou a Troika" (it must end the game);
 exactly two have role "elections" and are named "Eleições" (they must hold Elections); one
@@ -50,7 +76,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app.games.vem_ai_troika import effects
+from app.games.vem_ai_troika import card_actions, effects
 
 COLOURS = ("gold", "blue", "red", "grey")
 LEADER_COLOURS = ("blue", "red", "grey")
@@ -66,6 +92,8 @@ GROUP_TYPES = (
     "public",
 )
 HAND_ACTION_TIMES = ("income", "organization", "attack", "elections", "any")
+BONUS_KEYS = ("power", "votes", "income")
+BONUS_PER = ("type", "colour", "colour_pair", "table_colour_pair", "named")
 GROUP_COUNTS = {"gold": 10, "blue": 10, "red": 10, "grey": 12}
 LEADER_COUNTS = {"blue": 2, "red": 2, "grey": 4}
 EVENT_COUNT = 16
@@ -138,37 +166,97 @@ def values(card: dict[str, Any], path: str) -> dict[str, int]:
     }
 
 
+def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
+    need_keys(bonus, path, {"adds", "amount", "per", "of"})
+    checked = {
+        "adds": need_choice(bonus, "adds", path, BONUS_KEYS),
+        "amount": need_int(bonus, "amount", path, 1, 2),
+        "per": need_choice(bonus, "per", path, BONUS_PER),
+    }
+    of = bonus.get("of")
+    if checked["per"] == "type":
+        need_choice(bonus, "of", path, GROUP_TYPES)
+    elif checked["per"] != "named":
+        need_choice(bonus, "of", path, COLOURS)
+    elif not isinstance(of, str):
+        fail(f"{path}.of", "must name a Group card")
+    checked["of"] = of
+    return checked
+
+
+def check_variable(card: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    raw = card.get("variable", [])
+    if not isinstance(raw, list) or len(raw) > 3:
+        fail(f"{path}.variable", "must be a list of at most 3 variable values")
+    return [check_bonus(b, f"{path}.variable[{i}]") for i, b in enumerate(raw)]
+
+
+def need_flag(card: dict[str, Any], key: str, path: str) -> bool:
+    value = card.get(key, False)
+    if not isinstance(value, bool):
+        fail(f"{path}.{key}", "must be true or false")
+    return value
+
+
+def check_hand_action(action: Any, where: str) -> dict[str, Any]:
+    need_keys(action, where, {"when", "text", "effects", "first", "discard_only", "reconstructed"})
+    when = need_choice(action, "when", where, HAND_ACTION_TIMES)
+    checked: dict[str, Any] = {"when": when}
+    for flag in ("first", "discard_only", "reconstructed"):
+        checked[flag] = need_flag(action, flag, where)
+    if "effects" in action:
+        checked["effects"] = card_actions.check_effects(action["effects"], when, f"{where}.effects")
+        checked["text"] = card_actions.describe(checked["effects"])
+    else:
+        checked["text"] = need_text(action, "text", where, HAND_ACTION_LENGTH)
+    return checked
+
+
+def check_table_action(action: Any, where: str) -> dict[str, Any]:
+    need_keys(action, where, {"name", "when", "cost", "effects", "reconstructed", "text"})
+    when = need_choice(action, "when", where, card_actions.TABLE_TIMINGS)
+    checked: dict[str, Any] = {
+        "name": need_text(action, "name", where, CARD_NAME_LENGTH),
+        "when": when,
+        "cost": need_int(action, "cost", where, 0, 3),
+        "effects": card_actions.check_effects(action.get("effects"), when, f"{where}.effects"),
+        "reconstructed": need_flag(action, "reconstructed", where),
+    }
+    checked["text"] = card_actions.describe(checked["effects"])
+    return checked
+
+
 def check_group(card: Any, path: str) -> dict[str, Any]:
-    need_keys(card, path, {"name", "gloss", "colour", "type", "power", "votes", "income", "hand_action"})
+    need_keys(card, path, {"name", "gloss", "colour", "type", "power", "votes", "income", "variable", "hand_action"})
     group = {
         "name": need_text(card, "name", path, CARD_NAME_LENGTH),
         "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
         "colour": need_choice(card, "colour", path, COLOURS),
-        "type": need_choice(card, "type", path, GROUP_TYPES),
         **values(card, path),
     }
+    if "type" in card:
+        group["type"] = need_choice(card, "type", path, GROUP_TYPES)
+    if "variable" in card:
+        group["variable"] = check_variable(card, path)
     if "hand_action" in card:
-        action, where = card["hand_action"], f"{path}.hand_action"
-        need_keys(action, where, {"when", "text"})
-        group["hand_action"] = {
-            "when": need_choice(action, "when", where, HAND_ACTION_TIMES),
-            "text": need_text(action, "text", where, HAND_ACTION_LENGTH),
-        }
+        group["hand_action"] = check_hand_action(card["hand_action"], f"{path}.hand_action")
     return group
 
 
 def check_leader(card: Any, path: str) -> dict[str, Any]:
-    need_keys(card, path, {"name", "gloss", "colour", "power", "votes", "income", "bonus"})
-    bonus = card.get("bonus", False)
-    if not isinstance(bonus, bool):
-        fail(f"{path}.bonus", "must be true or false")
-    return {
+    need_keys(card, path, {"name", "gloss", "colour", "power", "votes", "income", "bonus", "variable", "table_action"})
+    leader = {
         "name": need_text(card, "name", path, CARD_NAME_LENGTH),
         "gloss": need_text(card, "gloss", path, GLOSS_LENGTH),
         "colour": need_choice(card, "colour", path, LEADER_COLOURS),
         **values(card, path),
-        "bonus": bonus,
+        "bonus": need_flag(card, "bonus", path),
     }
+    if "variable" in card:
+        leader["variable"] = check_variable(card, path)
+    if "table_action" in card:
+        leader["table_action"] = check_table_action(card["table_action"], f"{path}.table_action")
+    return leader
 
 
 def check_event(card: Any, path: str) -> dict[str, Any]:
@@ -244,7 +332,31 @@ def validate_deck(data: Any) -> dict[str, Any]:
         fail("leaders", f"must hold exactly 1 bonus leader, not {len(bonus)}")
     check_counts([leader for leader in deck["leaders"] if not leader["bonus"]], "leaders", LEADER_COUNTS)
     check_required_events(deck["events"])
+    check_named_bonuses(deck)
     return deck
+
+
+def check_named_bonuses(deck: dict[str, Any]) -> None:
+    names = {card["name"] for card in deck["groups"]}
+    for key in ("groups", "leaders"):
+        for i, card in enumerate(deck[key]):
+            for j, bonus in enumerate(card.get("variable", [])):
+                if bonus["per"] == "named" and bonus["of"] not in names:
+                    fail(f"{key}[{i}].variable[{j}].of", f"names no Group card: '{bonus['of']}'")
+
+
+def check_advanced(deck: dict[str, Any]) -> None:
+    """Refuse a validated deck that lacks a field the advanced game needs, naming the first."""
+    for i, card in enumerate(deck["groups"]):
+        if "type" not in card:
+            fail(f"groups[{i}].type", "the advanced game needs every Group's type")
+        if "hand_action" not in card:
+            fail(f"groups[{i}].hand_action", "the advanced game needs every Group's Hand Action")
+        if "effects" not in card["hand_action"]:
+            fail(f"groups[{i}].hand_action.effects", "the advanced game needs every Hand Action's effects")
+    for i, card in enumerate(deck["leaders"]):
+        if "table_action" not in card:
+            fail(f"leaders[{i}].table_action", "the advanced game needs every Leader's Table Action")
 
 
 @lru_cache(maxsize=1)

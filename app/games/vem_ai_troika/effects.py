@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import State
-from app.games.vem_ai_troika import table
+from app.games.vem_ai_troika import advanced, table
 from app.games.vem_ai_troika.table import log, name
 
 METRICS = ("power", "votes", "income", "money", "consensus")
@@ -181,6 +181,8 @@ def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
         state["stage"] = "campaign"
         order = ", ".join(name(seat) for seat in table.campaign_order(state))
         log(state, f"Elections! The campaigns are committed face down, in this order: {order}.")
+        if table.advanced(state):
+            advanced.start_precampaign(state)
         return
     seats = select(state, effect["who"])
     if not seats:

@@ -16,7 +16,7 @@ from app.games.base import Action, FieldType, Ids, State, Whole, require
 from app.games.vem_ai_troika import effects, table
 from app.games.vem_ai_troika.attack import subsets
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
-from app.games.vem_ai_troika.table import group, log, name, player
+from app.games.vem_ai_troika.table import log, name, player
 
 # a campaign is chosen by ticking cards, not from the list: the schema its fields must pass
 FIELDS: dict[str, FieldType] = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "money": Whole()}
@@ -58,8 +58,11 @@ def commit(state: State, seat: int, action: Action) -> None:
         reveal(state)
 
 
-def campaign_votes(state: State, campaign: dict[str, Any]) -> int:
-    return sum(group(state, gid)["votes"] for gid in campaign["cards"]) + campaign["money"]
+def campaign_votes(state: State, seat: int, campaign: dict[str, Any]) -> int:
+    return (
+        sum(table.group_value(state, seat, gid, "votes", from_hand=True) for gid in campaign["cards"])
+        + campaign["money"]
+    )
 
 
 def spend_campaign(state: State, seat: int) -> dict[str, Any]:
@@ -71,12 +74,29 @@ def spend_campaign(state: State, seat: int) -> dict[str, Any]:
     return campaign
 
 
+def table_votes(state: State, order: list[int]) -> dict[int, int]:
+    """The Votes on the table per seat, after the advanced game's Pre-Campaign: Votes moved by
+    control_votes (Consensuses unchanged) and the Votes gained by Hand and Table Actions; the
+    Pre-Campaign's effects are then spent."""
+    votes = {seat: table.metric(state, seat, "votes") + player(state, seat)["bonus_votes"] for seat in order}
+    for control in state["vote_control"]:
+        holder = table.owner(state, control["group"])
+        if holder is not None:
+            moved = table.group_value(state, holder, control["group"], "votes")
+            votes[holder] -= moved
+            votes[control["candidate"]] += moved
+    state["vote_control"] = []
+    for seat in order:
+        player(state, seat)["bonus_votes"] = 0
+    return votes
+
+
 def reveal(state: State) -> None:
     """Count the Votes, install the Government, queue the draws, and go back to the Event."""
     order = table.campaign_order(state)
-    on_table = {seat: table.metric(state, seat, "votes") for seat in order}
+    on_table = table_votes(state, order)
     campaigns = {seat: player(state, seat)["campaign"] for seat in order}
-    votes = {seat: on_table[seat] + campaign_votes(state, campaigns[seat]) for seat in order}
+    votes = {seat: on_table[seat] + campaign_votes(state, seat, campaigns[seat]) for seat in order}
     for seat in order:
         spent = spend_campaign(state, seat)
         cards = ", ".join(table.group_label(state, gid) for gid in spent["cards"]) or "no cards"

@@ -26,8 +26,8 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, State
-from app.games.vem_ai_troika import attack, effects, elections, table
-from app.games.vem_ai_troika.deck import shared_default_deck, validate_deck
+from app.games.vem_ai_troika import advanced, attack, effects, elections, table
+from app.games.vem_ai_troika.deck import check_advanced, shared_default_deck, validate_deck
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
 
 TREASURY = {2: 12, 3: 18, 4: 24}
@@ -42,14 +42,14 @@ LEADERS_DEALT = 2
 
 
 def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
-    if options["advanced"]:
-        raise ValueError("advanced rules are not available yet")
     base.check_first_player(options["first_player"], num_players)
     deck = shared_default_deck() if options["deck"] is None else validate_deck(options["deck"])
+    if options["advanced"]:
+        check_advanced(deck)
     state: State = {
         "seed": seed,
         "rng_draws": 0,
-        "options": {"advanced": False, "first_player": options["first_player"]},
+        "options": {"advanced": options["advanced"], "first_player": options["first_player"]},
         "deck": deck,
         "stage": "leaders",
         "round": 1,
@@ -73,6 +73,11 @@ def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
         "attack": None,
         "prompts": [],
         "election": None,
+        "pending": None,
+        "reaction": None,
+        "title_price": None,
+        "vote_control": [],
+        "snap_elections": False,
         "game_ending": False,
         "end_reason": None,
         "log": [],
@@ -88,6 +93,13 @@ def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
                 "offshore_money": 0,
                 "kept": [],
                 "campaign": None,
+                "columns": {},
+                "neutral": None,
+                "sideways": False,
+                "opt_out": None,
+                "bonus_votes": 0,
+                "precampaign": [],
+                "precampaign_done": False,
             }
             for _ in range(num_players)
         ],
@@ -145,8 +157,12 @@ def advance(state: State) -> None:
             log(state, f"{name(skipped['seat'])} has nothing left to {verb}.")
             continue
         stage = state["stage"]
+        if state["reaction"] is not None:
+            return
         if stage == "draw" and not table.draw_choices(state):
             state["stage"] = "action"
+        elif stage == "attack" and state["attack"]["phase"] == "actions" and state["pending"] is None:
+            attack.after_hand_actions(state)
         elif stage == "attack" and attack.auto_stop(state):
             continue
         elif stage == "end_turn":
@@ -166,10 +182,21 @@ def end_turn(state: State) -> None:
         return
     state["current"] = (seat + 1) % len(state["players"])
     state["moves"] = 0
+    state["title_price"] = None
+    for p in state["players"]:
+        if p["neutral"] == "turn":
+            p["neutral"] = None
     state["stage"] = "event" if state["current"] == state["first"] else "draw"
 
 
 def reveal_event(state: State) -> None:
+    if state["snap_elections"]:  # the Government fell this round (advanced game): Elections first
+        state["snap_elections"] = False
+        state["event"] = None
+        state["effects"] = [{"do": "elections"}]
+        state["stage"] = "effects"
+        log(state, f"End of round {state['round']}: the Government has fallen, so Elections are held first.")
+        return
     eid = state["events"].pop(0)
     event = state["deck"]["events"][eid]
     state["event"] = eid
@@ -181,6 +208,9 @@ def reveal_event(state: State) -> None:
 def next_effect(state: State) -> None:
     if state["effects"]:
         effects.resolve(state, state["effects"].pop(0), state["event"])
+        return
+    if state["event"] is None:  # the snap Elections are over: now the round's Event
+        state["stage"] = "event"
         return
     state["events_revealed"].append(state["event"])
     state["event"] = None
@@ -198,6 +228,9 @@ def start_round(state: State) -> None:
         state["first"] = state["government"]
     state["current"] = state["first"]
     state["stage"] = "draw"
+    for p in state["players"]:
+        p["neutral"] = None
+        p["sideways"] = False
     log(state, f"Round {state['round']} begins with {name(state['first'])}.")
 
 
@@ -227,7 +260,7 @@ def prompt_cards(state: State, prompt: dict[str, Any]) -> list[int]:
 def prompt_possible(state: State, prompt: dict[str, Any]) -> bool:
     if prompt["kind"] == "draw":
         return bool(table.draw_choices(state))
-    if prompt["kind"] == "hand_limit":
+    if prompt["kind"] in ("hand_limit", "government_pays", "bring_down"):
         return True
     return bool(prompt_cards(state, prompt))
 
@@ -236,6 +269,9 @@ def prompt_actions(state: State, prompt: dict[str, Any]) -> list[Action]:
     kind = prompt["kind"]
     if kind == "draw":
         return [{"type": "draw", "what": what} for what in table.draw_choices(state)]
+    if kind in ("government_pays", "bring_down"):
+        can_pay = player(state, prompt["seat"])["money"] >= prompt["amount"]
+        return [{"type": "choose", "yes": True}] * can_pay + [{"type": "choose", "yes": False}]
     cards = prompt_cards(state, prompt)
     if kind == "overflow":
         return [{"type": "take", "card": gid} for gid in cards]
@@ -251,6 +287,10 @@ def answer_prompt(state: State, seat: int, action: Action) -> None:
     done = True
     if kind == "draw":
         table.take_draw(state, seat, action["what"])
+    elif kind in ("government_pays", "bring_down"):
+        state["prompts"].pop(0)
+        pressure(state, prompt, action["yes"])
+        return
     elif kind == "overflow":
         player(state, seat)["table"].remove(action["card"])
         player(state, seat)["hand"].append(action["card"])
@@ -268,6 +308,27 @@ def answer_prompt(state: State, seat: int, action: Action) -> None:
             done = prompt["amount"] <= 0
     if done:
         state["prompts"].pop(0)
+
+
+def pressure(state: State, prompt: dict[str, Any], yes: bool) -> None:
+    """The two choices of a pay-or-fall effect: the Government pays, else the player may bring
+    it down (advanced game)."""
+    seat, amount = prompt["seat"], prompt["amount"]
+    if prompt["kind"] == "government_pays":
+        if yes:
+            table.pay_to_treasury(state, seat, amount)
+            table.receive(state, prompt["player"], amount)
+            log(state, f"The Government ({name(seat)}) pays {amount} Mega-Euro to {name(prompt['player'])}.")
+        else:
+            log(state, f"The Government ({name(seat)}) refuses to pay.")
+            state["prompts"].insert(0, {"kind": "bring_down", "seat": prompt["player"], "amount": amount})
+    elif yes:
+        table.pay_to_treasury(state, seat, amount)
+        state["government"] = state["government_card"] = None
+        state["snap_elections"] = True
+        log(state, f"{name(seat)} pays {amount} Mega-Euro: the Government falls; Elections at the end of the round.")
+    else:
+        log(state, f"{name(seat)} leaves the Government standing.")
 
 
 # --- turn actions ---------------------------------------------------------------------------
@@ -295,6 +356,8 @@ def draw(state: State, seat: int, action: Action) -> None:
 
 
 def organize_actions(state: State, seat: int) -> list[Action]:
+    if table.advanced(state):
+        return advanced_organize_actions(state, seat)
     p = player(state, seat)
     actions: list[Action] = []
     for gid in p["hand"]:
@@ -311,6 +374,19 @@ def organize_actions(state: State, seat: int) -> list[Action]:
     return actions
 
 
+def advanced_organize_actions(state: State, seat: int) -> list[Action]:
+    """Advanced Organization: place into any column with room or a new one (possibly taking a
+    card back), take a card back alone, or replace a card."""
+    p = player(state, seat)
+    actions: list[Action] = []
+    for gid in p["hand"]:
+        for number in table.open_columns(state, seat, group(state, gid)["colour"]):
+            actions.append({"type": "place", "card": gid, "column": number})
+            actions += [{"type": "place", "card": gid, "column": number, "take": take} for take in p["table"]]
+        actions.append({"type": "replace", "card": gid})
+    return actions + [{"type": "take_back", "card": gid} for gid in p["table"]]
+
+
 def place(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     gid = action["card"]
@@ -320,8 +396,15 @@ def place(state: State, seat: int, action: Action) -> None:
         p["table"].remove(action["take"])
         p["hand"].append(action["take"])
         text += f" and takes {group_label(state, action['take'])} back into hand"
-    p["table"].append(gid)
+    table.put_on_table(state, seat, gid, action.get("column"))
     log(state, text + ".")
+    organized(state)
+
+
+def take_back(state: State, seat: int, action: Action) -> None:
+    player(state, seat)["table"].remove(action["card"])
+    player(state, seat)["hand"].append(action["card"])
+    log(state, f"{name(seat)} takes {group_label(state, action['card'])} back into hand.")
     organized(state)
 
 
@@ -342,7 +425,7 @@ def organized(state: State) -> None:
 def income_plan(state: State, seat: int, titles: int) -> tuple[int, int]:
     """(Mega-Euro taken from the Treasury, Mega-Euro paid from hand) when buying ``titles`` (V7)."""
     income = table.metric(state, seat, "income")
-    cost = titles * table.TITLE_PRICE
+    cost = titles * table.title_price(state)
     if cost <= income:
         return min(income - cost, state["treasury"]), 0
     return 0, cost - income
@@ -350,7 +433,7 @@ def income_plan(state: State, seat: int, titles: int) -> tuple[int, int]:
 
 def income_actions(state: State, seat: int) -> list[Action]:
     income, money = table.metric(state, seat, "income"), player(state, seat)["money"]
-    most = min(len(state["titles"]), (income + money) // table.TITLE_PRICE)
+    most = min(len(state["titles"]), (income + money) // table.title_price(state))
     actions = []
     for titles in range(most + 1):
         gained, spent = income_plan(state, seat, titles)
@@ -399,13 +482,17 @@ def turn_actions(state: State, seat: int) -> list[Action]:
     if stage == "draw":
         return [{"type": "draw", "what": what} for what in table.draw_choices(state)]
     if stage == "organize":
-        return organize_actions(state, seat) + [{"type": "stop"}]
+        return organize_actions(state, seat) + advanced.turn_hand_actions(state, seat) + [{"type": "stop"}]
     if stage == "attack":
         return attack.answer_actions(state, seat)
+    if stage == "income":  # advanced: an Income Hand Action was played
+        return income_actions(state, seat) + advanced.turn_hand_actions(state, seat)
     return (
         organize_actions(state, seat)
         + income_actions(state, seat)
         + attack.start_actions(state, seat)
+        + advanced.turn_hand_actions(state, seat)
+        + advanced.table_actions(state, seat, "turn")
         + [{"type": "pass"}]
     )
 
@@ -419,18 +506,31 @@ HANDLERS = {
     "pass": pass_turn,
     "stop": stop,
     "add": attack.add,
+    "take_back": take_back,
+    "hand_action": advanced.play_hand_action,
+    "table_action": advanced.use_table_action,
+    "support": attack.support,
+    "no_support": attack.support,
+    "react": advanced.answer,
+    "no_reaction": advanced.answer,
+    "precampaign": advanced.precampaign_card,
+    "precampaign_done": advanced.precampaign_done,
 }
 
 
 def legal_actions(state: State, seat: int, awaited: set[int]) -> list[Action]:
     if seat not in awaited:
         return []
+    if state["reaction"] is not None:
+        return advanced.reaction_actions(state, seat)
     if state["prompts"]:
         return prompt_actions(state, state["prompts"][0])
     if state["stage"] == "leaders":
         return [{"type": "choose_leader", "leader": lid} for lid in player(state, seat)["offer"]]
     if state["stage"] == "campaign":
         return elections.commit_actions(state, seat)
+    if state["stage"] == "precampaign":
+        return advanced.precampaign_actions(state, seat)
     return turn_actions(state, seat)
 
 
@@ -451,10 +551,9 @@ def perform(state: State, seat: int, action: Action) -> State:
         attack.start(work, seat, action)
     elif action["type"] == "campaign":
         elections.commit(work, seat, action)
+    elif state["reaction"] is None and state["prompts"]:
+        answer_prompt(work, seat, action)
     else:
-        if state["prompts"]:
-            answer_prompt(work, seat, action)
-        else:
-            HANDLERS[action["type"]](work, seat, action)
+        HANDLERS[action["type"]](work, seat, action)
     advance(work)
     return work

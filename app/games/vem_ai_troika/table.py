@@ -65,8 +65,66 @@ def hand_size(state: State, seat: int) -> int:
     return len(p["hand"]) + p["money"]
 
 
+def advanced(state: State) -> bool:
+    return bool(state["options"]["advanced"])
+
+
+def owner(state: State, gid: int) -> int | None:
+    """The seat controlling Group ``gid``, or None when it is not on the table."""
+    for seat, p in enumerate(state["players"]):
+        if gid in p["table"]:
+            return seat
+    return None
+
+
 def family(state: State, seat: int, colour: str) -> list[int]:
     return [gid for gid in player(state, seat)["table"] if group(state, gid)["colour"] == colour]
+
+
+def column_number(state: State, seat: int, gid: int) -> int:
+    """The column of a controlled Group among its colour's columns (always 0 in the basic game)."""
+    return player(state, seat)["columns"].get(str(gid), 0)
+
+
+def column(state: State, seat: int, gid: int) -> list[int]:
+    """The controlled Groups in the same column as ``gid`` (its Family in the basic game)."""
+    colour, number = group(state, gid)["colour"], column_number(state, seat, gid)
+    return [other for other in family(state, seat, colour) if column_number(state, seat, other) == number]
+
+
+def columns(state: State, seat: int, colour: str) -> list[list[int]]:
+    """``seat``'s columns of ``colour`` in column order (one Family in the basic game)."""
+    found: dict[int, list[int]] = {}
+    for gid in family(state, seat, colour):
+        found.setdefault(column_number(state, seat, gid), []).append(gid)
+    return [found[number] for number in sorted(found)]
+
+
+def open_columns(state: State, seat: int, colour: str) -> list[int]:
+    """The column numbers a new Group of ``colour`` may join: those with room, and in the
+    advanced game a new one (several columns of one colour are allowed there)."""
+    used = {column_number(state, seat, gid) for gid in family(state, seat, colour)}
+    sizes = {n: sum(column_number(state, seat, g) == n for g in family(state, seat, colour)) for n in used}
+    room = sorted(n for n in used if sizes[n] < FAMILY_LIMIT)
+    if not used:
+        return [0]
+    if advanced(state):
+        room.append(next(n for n in range(len(used) + 1) if n not in used))
+    return room
+
+
+def put_on_table(state: State, seat: int, gid: int, number: int | None = None) -> None:
+    """Add ``gid`` to ``seat``'s table, in column ``number`` or the first column with room."""
+    colour = group(state, gid)["colour"]
+    player(state, seat)["table"].append(gid)
+    if advanced(state):
+        choices = open_columns(state, seat, colour) if number is None else [number]
+        player(state, seat)["columns"][str(gid)] = choices[0] if choices else 0
+
+
+def move_to_table(state: State, from_seat: int, to_seat: int, gid: int) -> None:
+    player(state, from_seat)["table"].remove(gid)
+    put_on_table(state, to_seat, gid)
 
 
 def consensus(state: State, seat: int) -> int:
@@ -74,13 +132,44 @@ def consensus(state: State, seat: int) -> int:
     return min(len(family(state, seat, colour)) for colour in COLOURS)
 
 
+def bonus_count(state: State, seat: int, card: dict[str, Any], bonus: dict[str, Any], from_hand: bool) -> int:
+    """How many times a variable value applies (see deck.py): counted over ``seat``'s table, or
+    every table; a card played from hand counts itself but is not on the table for others."""
+    per, of = bonus["per"], bonus["of"]
+    if per == "named":
+        return int(any(group(state, gid)["name"] == of for gid in player(state, seat)["table"]))
+    key = "type" if per == "type" else "colour"
+    seats = range(len(state["players"])) if per == "table_colour_pair" else [seat]
+    found = sum(1 for s in seats for gid in player(state, s)["table"] if group(state, gid).get(key) == of)
+    found += from_hand and card.get(key) == of
+    return found // 2 if per in ("colour_pair", "table_colour_pair") else found
+
+
+def card_value(state: State, seat: int, card: dict[str, Any], key: str, from_hand: bool = False) -> int:
+    """A card's Power, Votes or Income for ``seat``: printed, plus its variable values in the
+    advanced game."""
+    value = card[key]
+    if advanced(state):
+        for bonus in card.get("variable", []):
+            if bonus["adds"] == key:
+                value += bonus["amount"] * bonus_count(state, seat, card, bonus, from_hand)
+    return value
+
+
+def group_value(state: State, seat: int, gid: int, key: str, from_hand: bool = False) -> int:
+    return card_value(state, seat, group(state, gid), key, from_hand)
+
+
 def table_sum(state: State, seat: int, key: str) -> int:
-    return sum(group(state, gid)[key] for gid in player(state, seat)["table"])
+    return sum(group_value(state, seat, gid, key) for gid in player(state, seat)["table"])
 
 
 def leader_value(state: State, seat: int, key: str) -> int:
+    """The Leader's figure; 0 while it is neutralised (advanced game)."""
     card = leader(state, seat)
-    return 0 if card is None else card[key]
+    if card is None or player(state, seat).get("neutral"):
+        return 0
+    return card_value(state, seat, card, key)
 
 
 def metric(state: State, seat: int, what: str) -> int:
@@ -141,6 +230,11 @@ def draw_choices(state: State) -> list[str]:
 def discard_from_hand(state: State, seat: int, gid: int) -> None:
     player(state, seat)["hand"].remove(gid)
     state["discards"].append(gid)
+
+
+def title_price(state: State) -> int:
+    """A Deposit Title's price now (a Hand Action may lower it until the end of the turn)."""
+    return state.get("title_price") or TITLE_PRICE
 
 
 def discard_from_table(state: State, seat: int, gid: int) -> None:

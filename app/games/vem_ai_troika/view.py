@@ -10,22 +10,34 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import State
-from app.games.vem_ai_troika import attack, scoring, table
+from app.games.vem_ai_troika import attack, card_actions, scoring, table
 from app.games.vem_ai_troika.engine import working_copy
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
+VALUES = ("power", "votes", "income")
 PHASES = {"leaders": "leaders", "campaign": "elections", "event": "event", "effects": "event", "over": "over"}
 
 
-def group_view(state: State, gid: int) -> dict[str, Any]:
+def group_view(state: State, gid: int, seat: int | None = None, from_hand: bool = False) -> dict[str, Any]:
+    """A Group card; in the advanced game with its variable values, its Hand Action and, when
+    ``seat`` controls it or holds it, its figures as they count now (``value``)."""
     card = group(state, gid)
-    shown = {key: card[key] for key in ("name", "gloss", "colour", "type", "power", "votes", "income")}
+    shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income")}
+    shown["type"] = card.get("type")
+    if table.advanced(state):
+        shown["variable"] = card.get("variable", [])
+        shown["hand_action"] = card["hand_action"]
+        if seat is not None:
+            shown["value"] = {key: table.group_value(state, seat, gid, key, from_hand) for key in VALUES}
     return {"id": gid, **shown}
 
 
 def leader_view(state: State, lid: int) -> dict[str, Any]:
     card = state["deck"]["leaders"][lid]
     shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income", "bonus")}
+    if table.advanced(state):
+        shown["variable"] = card.get("variable", [])
+        shown["table_action"] = card["table_action"]
     return {"id": lid, **shown}
 
 
@@ -36,17 +48,16 @@ def event_view(state: State, eid: int) -> dict[str, Any]:
 
 def player_view(state: State, seat: int) -> dict[str, Any]:
     p = player(state, seat)
-    return {
+
+    def on_table(gid: int) -> dict[str, Any]:
+        return {**group_view(state, gid, seat), "defence": attack.defence_base(state, seat, gid)}
+
+    shown = {
         "seat": seat,
         "leader": None if p["leader"] is None else leader_view(state, p["leader"]),
         "leader_chosen": p["choice"] is not None,
-        "families": {
-            c: [
-                {**group_view(state, gid), "defence": attack.defence_base(state, seat, gid)}
-                for gid in table.family(state, seat, c)
-            ]
-            for c in COLOURS
-        },
+        "families": {c: [on_table(gid) for gid in table.family(state, seat, c)] for c in COLOURS},
+        "columns": {c: [[on_table(gid) for gid in col] for col in table.columns(state, seat, c)] for c in COLOURS},
         "titles": list(p["titles"]),
         "offshore_money": p["offshore_money"],
         "government": state["government"] == seat,
@@ -62,6 +73,13 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         else {"cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
     }
+    if table.advanced(state):
+        shown["leader_value"] = {key: table.leader_value(state, seat, key) for key in VALUES}
+        shown["sideways"] = p["sideways"]
+        shown["neutral"] = p["neutral"]
+        shown["precampaign_count"] = len(p["precampaign"])
+        shown["precampaign_done"] = p["precampaign_done"]
+    return shown
 
 
 def attack_view(state: State) -> dict[str, Any] | None:
@@ -69,7 +87,7 @@ def attack_view(state: State) -> dict[str, Any] | None:
     if a is None:
         return None
     attack_total, defence_total = attack.totals(state)
-    return {
+    shown = {
         "attacker": a["attacker"],
         "defender": a["defender"],
         "mode": a["mode"],
@@ -79,8 +97,22 @@ def attack_view(state: State) -> dict[str, Any] | None:
         "attack_total": attack_total,
         "defence_total": defence_total,
         "answered": a["answered"],
-        "awaiting": attack.awaited(state),
+        "awaiting": None if state["reaction"] is not None else attack.awaited(state),
     }
+    if table.advanced(state):
+        shown["actions"] = list(a["actions"])
+        shown["phase"] = a["phase"]
+        shown["supporters"] = list(a["supporters"])
+        shown["support"] = [{**s, "card": group_view(state, s["card"])} for s in a["support"]]
+    return shown
+
+
+def reaction_view(state: State) -> dict[str, Any] | None:
+    """The open reaction window: its seats and the cards it answers, never who has answered."""
+    if state["reaction"] is None:
+        return None
+    plays = [{"seat": p["seat"], "card": group_view(state, p["card"])} for p in state["pending"]["plays"]]
+    return {"seats": list(state["reaction"]["seats"]), "plays": plays}
 
 
 def election_view(state: State) -> dict[str, Any] | None:
@@ -95,6 +127,14 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is None:
         return {"hand": [], "leader_offer": [], "leader_choice": None, "campaign": None}
     p = player(state, seat)
+    extra: dict[str, Any] = {}
+    if table.advanced(state):
+        answers = state["reaction"]["answers"] if state["reaction"] is not None else {}
+        extra = {
+            "precampaign": [{**group_view(state, e["card"]), "picks": e["picks"]} for e in p["precampaign"]],
+            "reaction_answered": answers.get(str(seat)) is not None,
+            "opted_out": p["opt_out"] == state["round"],
+        }
     offer = [leader_view(state, lid) for lid in p["offer"]] if state["stage"] == "leaders" else []
     campaign = (
         None
@@ -102,10 +142,11 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
         else {"cards": [group_view(state, gid) for gid in p["campaign"]["cards"]], "money": p["campaign"]["money"]}
     )
     return {
-        "hand": [group_view(state, gid) for gid in p["hand"]],
+        "hand": [group_view(state, gid, seat, from_hand=True) for gid in p["hand"]],
         "leader_offer": offer,
         "leader_choice": p["choice"],
         "campaign": campaign,
+        **extra,
     }
 
 
@@ -127,7 +168,8 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
         "first": state["first"],
         "current": None if stage in ("leaders", "campaign") else state["current"],
         "campaign_order": table.campaign_order(state) if stage == "campaign" else None,
-        "awaiting": sorted(awaiting),
+        # a reaction window shows every seat it asks until it closes, never who has answered
+        "awaiting": sorted(awaiting if state["reaction"] is None else state["reaction"]["seats"]),
         "prompt": None if prompt is None else dict(prompt),
         "organization_moves": state["moves"],
         "players": [player_view(state, s) for s in range(len(state["players"]))],
@@ -143,6 +185,11 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
         "election": election_view(state),
         "end_reason": state["end_reason"],
         "result": scoring.result(state) if over else None,
+        "advanced": table.advanced(state),
+        "reaction": reaction_view(state),
+        "vote_control": [
+            {"group": group_view(state, c["group"]), "candidate": c["candidate"]} for c in state["vote_control"]
+        ],
     }
     if over:
         shown["seed"] = state["seed"]
@@ -163,6 +210,7 @@ def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
     s["log"] = [e for e in s["log"] if e["to"] is None or seat in e["to"]]
     others = [o for o in range(len(s["players"])) if o != seat]
     redeal_groups(s, others, r)
+    forget_reactions(s, others)
     redeal_leaders(s, seat, others, r)
     redeal_events(s, r)
     return s
@@ -172,12 +220,34 @@ def redeal_groups(s: State, others: list[int], r: random.Random) -> None:
     """Other hands and face-down campaign cards (their numbers are public) and the Group pile."""
     players = [player(s, o) for o in others]
     hands = [p["hand"] for p in players] + [p["campaign"]["cards"] for p in players if p["campaign"] is not None]
-    pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"])  # canonical order
-    r.shuffle(pool)
+    face_down = [entry for p in players for entry in p["precampaign"]]
+    pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"])
+    r.shuffle(pool)  # the pool was sorted first: a canonical order
     for hand in hands:
         size = len(hand)
         hand[:], pool = pool[:size], pool[size:]
+    pool += sorted(entry["card"] for entry in face_down)
+    for entry in face_down:  # a face-down card has an Elections Hand Action taking the same choices
+        entry["card"] = next(gid for gid in pool if same_choices(s, gid, entry["card"]))
+        pool.remove(entry["card"])
     s["draw_pile"] = pool
+
+
+def same_choices(s: State, gid: int, other: int) -> bool:
+    mine, theirs = group(s, gid).get("hand_action"), group(s, other)["hand_action"]
+    return (
+        mine is not None
+        and mine["when"] == "elections"
+        and card_actions.needs(mine["effects"], False) == card_actions.needs(theirs["effects"], False)
+    )
+
+
+def forget_reactions(s: State, others: list[int]) -> None:
+    """Other seats' unrevealed answers in a reaction window and their opting out are unknown."""
+    for o in others:
+        player(s, o)["opt_out"] = None
+        if s["reaction"] is not None and str(o) in s["reaction"]["answers"]:
+            s["reaction"]["answers"][str(o)] = None
 
 
 def redeal_leaders(s: State, seat: int | None, others: list[int], r: random.Random) -> None:

@@ -1,0 +1,292 @@
+"""Hand Actions and Table Actions of the advanced game as data (rulings V2, V10): the primitives
+a card's ``effects`` combine, their checks, their plain-English description, the choices each
+needs from the player and how they are carried out.
+
+A Group card's ``hand_action`` and a Leader's ``table_action`` hold ``effects``, a list of
+1-3 effects resolved in order, each ``{"do": primitive, ...}``. "You" is the player of the card.
+
+Primitives (and the timings they may be used at)
+------------------------------------------------
+``{"do": "receive", "amount": 1-5}``     you take the amount from the Treasury (any timing).
+``{"do": "draw", "count": 1-2}``         you draw that many Group cards (any timing).
+``{"do": "take_money", "amount": 1-3}``  you take up to the amount from an opponent's hand
+    (they pay what they have); in an attack the opponent is the defender.
+``{"do": "fine", "amount": 1-3}``        an opponent pays the amount to the Treasury; one who
+    cannot pays nothing and returns their lowest Deposit Title to the Title pile instead (no
+    Group cards are discarded for it); in an attack the opponent is the defender.
+``{"do": "discount", "price": 3-5}``     until the end of your turn a Deposit Title costs
+    ``price`` Mega-Euro (income timing).
+``{"do": "cancel"}``                     cancels the Hand Action of the card just played by
+    another player: that card is discarded without effect (a reaction, see ``reactions.py``).
+``{"do": "control_votes"}``              for this Election the Votes of a Group on the table
+    (any player's) count for the candidate you name instead of its controller; Consensuses do
+    not change (elections timing).
+``{"do": "votes", "amount": 1-4}``       you gain that many Votes in this Election (elections).
+``{"do": "neutralise", "until": "turn"|"round"}``  an opponent's Leader counts 0 Power, 0 Votes
+    and 0 Income and cannot use its Table Action until the end of this turn or this round; in
+    an attack the opponent is the defender.
+``{"do": "pay_or_fall", "amount": 1-3}`` the Government chooses to pay you the amount; if it
+    does not, you may pay the amount to the Treasury to bring it down (its card turns face
+    down) and Elections are held at the end of the round, before the Event. No effect without a
+    Government, or when you are the Government.
+``{"do": "swap"}``                       you swap a Group you control with a Group of the same
+    colour an opponent controls (organization or any timing).
+``{"do": "attack_bonus", "amount": 1-5}`` adds Power to your attack (attack timing).
+
+Choices (the fields of a ``hand_action`` / ``table_action`` action that an effect needs):
+``opponent`` (a seat) for take_money, fine and neutralise outside an attack; ``mine`` and
+``theirs`` (Group ids) for swap; ``group`` and ``candidate`` (a Group id on the table and a
+seat) for control_votes.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+from app.games.base import Action, State
+from app.games.vem_ai_troika import table
+from app.games.vem_ai_troika.table import group_label, log, name, player
+
+TIMINGS = ("income", "organization", "attack", "elections", "any")
+TABLE_TIMINGS = ("turn", "elections")
+DURATIONS = ("turn", "round")
+# primitive: (its numeric field and range or None, the timings it may be used at)
+PRIMITIVES: dict[str, tuple[tuple[str, int, int] | None, tuple[str, ...]]] = {
+    "receive": (("amount", 1, 5), TIMINGS + TABLE_TIMINGS),
+    "draw": (("count", 1, 2), TIMINGS + TABLE_TIMINGS),
+    "take_money": (("amount", 1, 3), ("income", "organization", "attack", "any", "turn")),
+    "fine": (("amount", 1, 3), ("income", "organization", "attack", "any", "turn")),
+    "discount": (("price", 3, 5), ("income", "turn")),
+    "cancel": (None, ("any",)),
+    "control_votes": (None, ("elections",)),
+    "votes": (("amount", 1, 4), ("elections",)),
+    "neutralise": (None, ("income", "organization", "attack", "any", "turn")),
+    "pay_or_fall": (("amount", 1, 3), ("income", "organization", "attack", "any", "turn")),
+    "swap": (None, ("organization", "any", "turn")),
+    "attack_bonus": (("amount", 1, 5), ("attack",)),
+}
+OPPONENT_PRIMITIVES = ("take_money", "fine", "neutralise")
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+def check_effects(raw: Any, when: str, path: str) -> list[dict[str, Any]]:
+    """Checked copies of a card action's effects for its timing; ValueError naming the field."""
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
+        raise ValueError(f"{path}: must be a list of 1-3 effects")
+    checked = [check_effect(effect, when, f"{path}[{i}]") for i, effect in enumerate(raw)]
+    if any(e["do"] == "cancel" for e in checked) and len(checked) > 1:
+        raise ValueError(f"{path}: 'cancel' must be the action's only effect")
+    return checked
+
+
+def check_effect(effect: Any, when: str, path: str) -> dict[str, Any]:
+    if not isinstance(effect, dict) or effect.get("do") not in PRIMITIVES:
+        raise ValueError(f"{path}.do: must be one of {', '.join(PRIMITIVES)}")
+    do = effect["do"]
+    number, timings = PRIMITIVES[do]
+    allowed = {"do"} | ({number[0]} if number else set()) | ({"until"} if do == "neutralise" else set())
+    unknown = sorted(set(effect) - allowed)
+    if unknown:
+        raise ValueError(f"{path}: unknown field '{unknown[0]}' for '{do}'")
+    if when not in timings:
+        raise ValueError(f"{path}.do: '{do}' cannot be used at the '{when}' timing")
+    checked: dict[str, Any] = {"do": do}
+    if number:
+        key, low, high = number
+        value = effect.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"{path}.{key}: must be an integer {low}-{high}")
+        checked[key] = value
+    if do == "neutralise":
+        if effect.get("until") not in DURATIONS:
+            raise ValueError(f"{path}.until: must be one of {', '.join(DURATIONS)}")
+        checked["until"] = effect["until"]
+    return checked
+
+
+# --- describing -----------------------------------------------------------------------------
+
+SENTENCES = {
+    "receive": "Take {amount} Mega-Euro from the Treasury.",
+    "draw": "Draw {count} Group card(s).",
+    "take_money": "Take up to {amount} Mega-Euro from an opponent's hand.",
+    "fine": "An opponent pays {amount} Mega-Euro to the Treasury; one who cannot returns a Deposit Title.",
+    "discount": "Until the end of your turn each Deposit Title costs {price} Mega-Euro.",
+    "cancel": "Cancel the Hand Action of the card another player has just played, even on their turn.",
+    "control_votes": "In the Pre-Campaign, give the Votes of one Group on the table to a candidate you name "
+    "for this Election (Consensuses do not change).",
+    "votes": "Gain {amount} Votes in this Election.",
+    "neutralise": "Until the end of the {until}, an opponent's Leader counts 0 Power, 0 Votes and 0 Income "
+    "and cannot use its Table Action.",
+    "pay_or_fall": "The Government may pay you {amount} Mega-Euro; if it does not, you may pay {amount} to the "
+    "Treasury to bring it down, and Elections are held at the end of the round.",
+    "swap": "Swap a Group you control with a Group of the same colour an opponent controls.",
+    "attack_bonus": "Add {amount} Power to your attack.",
+}
+
+
+def describe(effects: list[dict[str, Any]]) -> str:
+    return " ".join(SENTENCES[e["do"]].format(**e) for e in effects)
+
+
+# --- choices --------------------------------------------------------------------------------
+
+
+def needs(effects: list[dict[str, Any]], in_attack: bool) -> set[str]:
+    """The choice fields an action with these effects takes (in an attack, none for opponents)."""
+    fields: set[str] = set()
+    for e in effects:
+        if e["do"] in OPPONENT_PRIMITIVES and not in_attack:
+            fields.add("opponent")
+        elif e["do"] == "swap":
+            fields |= {"mine", "theirs"}
+        elif e["do"] == "control_votes":
+            fields |= {"group", "candidate"}
+    return fields
+
+
+def choices(state: State, seat: int, effects: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """Every legal combination of the choices the effects need, outside an attack ([{}] if none;
+    [] when a needed choice has no legal value, so the action cannot be played now)."""
+    fields = needs(effects, in_attack=False)
+    opponents = [s for s in table.round_order(state) if s != seat]
+    options: list[list[dict[str, int]]] = []
+    if "opponent" in fields:
+        options.append([{"opponent": s} for s in opponents])
+    if "mine" in fields:
+        options.append(
+            [
+                {"mine": mine, "theirs": theirs}
+                for mine in player(state, seat)["table"]
+                for other in opponents
+                for theirs in player(state, other)["table"]
+                if table.group(state, mine)["colour"] == table.group(state, theirs)["colour"]
+            ]
+        )
+    if "group" in fields:
+        on_table = [gid for s in table.round_order(state) for gid in player(state, s)["table"]]
+        options.append([{"group": gid, "candidate": c} for gid in on_table for c in table.round_order(state)])
+    return [{k: v for part in combo for k, v in part.items()} for combo in product(*options)]
+
+
+# --- resolving ------------------------------------------------------------------------------
+
+
+def resolve(state: State, seat: int, effects: list[dict[str, Any]], picks: dict[str, int]) -> None:
+    """Carry out ``effects`` for ``seat`` with its ``picks`` (in an attack ``opponent`` is the
+    defender); choices some effects leave to other players become prompts."""
+    for effect in effects:
+        RESOLVERS[effect["do"]](state, seat, effect, picks)
+
+
+def _receive(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    paid = table.receive(state, seat, effect["amount"])
+    log(state, f"{name(seat)} takes {paid} Mega-Euro from the Treasury.")
+
+
+def _draw(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    drawn = 0
+    for _ in range(effect["count"]):
+        gid = table.draw_group(state, seat)
+        if gid is None:
+            break
+        drawn += 1
+        log(state, f"You drew {group_label(state, gid)}.", to=[seat])
+    log(state, f"{name(seat)} draws {drawn} Group card(s).")
+
+
+def _take_money(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    other = picks["opponent"]
+    taken = min(effect["amount"], player(state, other)["money"])
+    player(state, other)["money"] -= taken
+    player(state, seat)["money"] += taken
+    log(state, f"{name(seat)} takes {taken} Mega-Euro from {name(other)}.")
+
+
+def _fine(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    other = picks["opponent"]
+    p = player(state, other)
+    if p["money"] >= effect["amount"]:
+        table.pay_to_treasury(state, other, effect["amount"])
+        log(state, f"{name(other)} pays {effect['amount']} Mega-Euro to the Treasury.")
+    elif p["titles"]:
+        title = min(p["titles"])
+        p["titles"].remove(title)
+        state["titles"] = sorted([*state["titles"], title], reverse=True)
+        log(state, f"{name(other)} cannot pay and returns a Deposit Title worth {title} to the pile.")
+    else:
+        log(state, f"{name(other)} cannot pay and has no Deposit Title: nothing happens.")
+
+
+def _discount(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    state["title_price"] = effect["price"]
+    log(state, f"Until the end of {name(seat)}'s turn a Deposit Title costs {effect['price']} Mega-Euro.")
+
+
+def _control_votes(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    gid, candidate = picks["group"], picks["candidate"]
+    if table.owner(state, gid) is None:
+        log(state, f"{group_label(state, gid)} has left the table: its Votes stay uncounted.")
+        return
+    state["vote_control"].append({"group": gid, "candidate": candidate})
+    log(state, f"In this Election the Votes of {group_label(state, gid)} count for {name(candidate)}.")
+
+
+def _votes(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    player(state, seat)["bonus_votes"] += effect["amount"]
+    log(state, f"{name(seat)} gains {effect['amount']} Votes in this Election.")
+
+
+def _neutralise(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    other = picks["opponent"]
+    held = player(state, other)["neutral"]
+    player(state, other)["neutral"] = "round" if "round" in (held, effect["until"]) else "turn"
+    log(state, f"{name(other)}'s Leader counts nothing until the end of the {effect['until']}.")
+
+
+def _pay_or_fall(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    government = state["government"]
+    if government is None or government == seat:
+        log(state, "There is no Government to pressure: nothing happens.")
+        return
+    state["prompts"].append({"kind": "government_pays", "seat": government, "player": seat, "amount": effect["amount"]})
+
+
+def _swap(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    mine, theirs = picks["mine"], picks["theirs"]
+    other = table.owner(state, theirs)
+    if other is None or table.owner(state, mine) != seat:
+        log(state, "One of the Groups to swap has left the table: nothing happens.")
+        return
+    table.move_to_table(state, seat, other, mine)
+    table.move_to_table(state, other, seat, theirs)
+    log(state, f"{name(seat)} swaps {group_label(state, mine)} for {name(other)}'s {group_label(state, theirs)}.")
+
+
+def _attack_bonus(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    state["attack"]["bonus"] += effect["amount"]
+    log(state, f"{name(seat)}'s attack gains {effect['amount']} Power.")
+
+
+# "cancel" has no resolver: it is only ever played as a reaction (reactions.py)
+RESOLVERS = {
+    "receive": _receive,
+    "draw": _draw,
+    "take_money": _take_money,
+    "fine": _fine,
+    "discount": _discount,
+    "control_votes": _control_votes,
+    "votes": _votes,
+    "neutralise": _neutralise,
+    "pay_or_fall": _pay_or_fall,
+    "swap": _swap,
+    "attack_bonus": _attack_bonus,
+}
+
+
+def pick_fields(action: Action) -> dict[str, int]:
+    """The choice fields of an action (everything but its type and card)."""
+    return {key: action[key] for key in ("opponent", "mine", "theirs", "group", "candidate") if key in action}
