@@ -52,10 +52,11 @@ def arrange(
     government=None,
     events=None,
     titles=None,
+    advanced=False,
 ):
     """A state after the Leader choice with exactly the given cards; unlisted Groups form the
-    pile (``pile`` names its top cards) and the log is empty."""
-    state = GAME.setup(n, {"deck": DECK}, "scenario")
+    pile (``pile`` names its top cards) and the log is empty (``advanced``: the advanced game)."""
+    state = GAME.setup(n, {"deck": DECK, "advanced": advanced}, "scenario")
     hands, tables, money = hands or {}, tables or {}, money or {}
     used = []
     for seat, p in enumerate(state["players"]):
