@@ -17,15 +17,18 @@ from tests.troika_worlds import call_worlds
 from tests.vem_scenarios import ELECTIONS, E, G, arrange, end_round
 
 CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
+ADVANCED = [
+    pytest.param("vem-ai-a-troika", n, {"advanced": True}, id=f"vem-ai-a-troika-{n}-advanced") for n in (2, 3, 4)
+]
 
 
 def sampler(game, state, seat):
     return lambda r: game.randomize_hidden(state, seat, r)
 
 
-def play(game, n, seed, levels, iterations):
+def play(game, n, seed, levels, iterations, options=None):
     """One game where seat s plays ``levels[s % len(levels)]``; every choice is checked."""
-    state = game.setup(n, {}, seed)
+    state = game.setup(n, options or {}, seed)
     rng = random.Random(seed)
     while game.outcome(state) is None:
         seat = min(game.to_act(state))
@@ -46,11 +49,11 @@ def play(game, n, seed, levels, iterations):
     return game.outcome(state)
 
 
-@pytest.mark.parametrize(("slug", "n"), CASES)
-def test_bots_only_ever_choose_legal_actions(slug, n):
+@pytest.mark.parametrize(("slug", "n", "options"), [(slug, n, {}) for slug, n in CASES] + ADVANCED)
+def test_bots_only_ever_choose_legal_actions(slug, n, options):
     game = GAMES[slug]
-    play(game, n, f"legal-{slug}-{n}-a", ("strong", "random"), 2)
-    play(game, n, f"legal-{slug}-{n}-b", ("random", "strong"), 3)
+    play(game, n, f"legal-{slug}-{n}-a", ("strong", "random"), 2, options)
+    play(game, n, f"legal-{slug}-{n}-b", ("random", "strong"), 3, options)
 
 
 def mid_game(game, n, seed, steps):
@@ -127,9 +130,20 @@ def test_without_a_cap_the_strong_bot_searches_several_worlds_and_stops_at_its_b
     assert elapsed < 0.3 + 2.0  # it stops at its budget (with a wide margin for a busy machine)
 
 
-@pytest.mark.parametrize("slug", ["troika", "vem-ai-a-troika"])
-def test_the_strong_bot_beats_the_random_bot(slug):
-    config = Config(game=slug, players=2, games=4, bots=("strong", "random"), seed="beats", iterations=4, rotate=True)
+@pytest.mark.parametrize(
+    ("slug", "options"), [("troika", {}), ("vem-ai-a-troika", {}), ("vem-ai-a-troika", {"advanced": True})]
+)
+def test_the_strong_bot_beats_the_random_bot(slug, options):
+    config = Config(
+        game=slug,
+        players=2,
+        games=4,
+        bots=("strong", "random"),
+        seed="beats",
+        iterations=4,
+        rotate=True,
+        options=options,
+    )
     report = simulate(config, progress=None)
     assert report["entrants"][0]["wins"] == 4
 

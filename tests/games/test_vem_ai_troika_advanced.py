@@ -159,15 +159,14 @@ def test_variable_values_count_the_table_and_a_card_from_hand_counts_only_for_it
 def test_advanced_organization_takes_back_alone_and_keeps_several_columns_of_a_colour():
     blues = ["Expesso", "Tabloides", "Redes Sociais", "Influenciadores"]
     state = adv(tables={0: blues}, hands={0: ["Rádio Pirata"]})
-    for i, gid in enumerate(state["players"][0]["table"]):
-        state["players"][0]["columns"][str(gid)] = 0
     places = listed(state, 0, type="place", card=G["Rádio Pirata"])
     assert {a["column"] for a in places} == {1}  # column 0 is full: only a new column
     state = act(state, 0, {"type": "place", "card": G["Rádio Pirata"], "column": 1})
     assert [len(c) for c in GAME.view(state, 0)["players"][0]["columns"]["blue"]] == [4, 1]
     assert state["stage"] == "organize"
     state = act(state, 0, {"type": "take_back", "card": G["Expesso"]})
-    assert G["Expesso"] in state["players"][0]["hand"] and state["stage"] == "end_turn" or state["current"] == 1
+    assert G["Expesso"] in state["players"][0]["hand"] and G["Expesso"] not in state["players"][0]["table"]
+    assert state["current"] == 1  # two moves: the Organization is over
 
 
 def test_only_the_defended_cards_own_column_counts_in_its_defence():
@@ -413,3 +412,48 @@ def test_advanced_hidden_information_holds_through_random_games():
             seat = r.choice(sorted(GAME.to_act(state)))
             state = act(state, seat, r.choice(GAME.legal_actions(state, seat)))
         assert seen_window
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+
+def test_card_page_shows_every_cards_type_values_and_action_marking_our_reconstructions():
+    from markupsafe import escape
+
+    from tests.games.test_vem_ai_troika_deck import render
+
+    deck = GAME.setup(2, {"advanced": True}, "s")["deck"]
+    html = render("rules/vem-ai-a-troika-cards.html", deck=deck)
+    rows = html.split('<tr class="group">')[1:]
+    assert len(rows) == 42
+    for card, row in zip(deck["groups"], rows, strict=True):
+        assert f"<td>{card['type']}</td>" in row and str(escape(card["hand_action"]["text"])) in row
+        assert ("(our reconstruction)" in row) == card["hand_action"]["reconstructed"]
+    assert "+1 Votes per media Group you control" in html  # Redes Sociais
+    assert "+1 Income if you control Consultoras" in html  # Gestores de Topo
+    for leader in deck["leaders"]:
+        assert str(escape(leader["table_action"]["name"])) in html
+
+
+def test_rules_page_has_the_advanced_section_and_the_reaction_decision():
+    from tests.games.test_vem_ai_troika_deck import render
+
+    html = render("rules/vem-ai-a-troika.html", game=GAME)
+    assert 'id="advanced"' in html and 'id="reactions"' in html
+    assert "Pre-Campaign" in html and "don't ask me again this round" in html
+
+
+def test_every_advanced_action_has_a_label():
+    for n in (2, 3):
+        r = random.Random(n)
+        state = GAME.setup(n, {"advanced": True}, f"labels-{n}")
+        kinds = set()
+        while GAME.outcome(state) is None:
+            seat = r.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            for action in legal[:200]:
+                label = GAME.describe(action, state)
+                assert label and "{" not in label
+                kinds.add(action["type"])
+            state = act(state, seat, r.choice(legal))
+        assert {"hand_action", "table_action", "no_reaction", "precampaign_done", "take_back"} <= kinds

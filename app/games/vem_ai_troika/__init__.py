@@ -35,7 +35,12 @@ points), Votes (Elections) and Income (money). The deck is the project's own rec
   10 per Elections card and 5 for the interim Government card, Deposit Titles, and 1 per 2
   Mega-Euro in hand or Offshore. Tied winners all win.
 
-Options: ``advanced`` (refused for now: the advanced rules are not built yet), ``deck``
+Advanced game (option ``advanced``, ruling V10; ``advanced.py``, ``card_actions.py``): Group
+types and variable values, a Hand Action on every Group and a Table Action on every Leader
+(effects are data), several columns per colour, Hand Actions declared in attacks, supports,
+a face-down Pre-Campaign, and a reaction window for cancelling cards that leaks nothing.
+
+Options: ``advanced`` (the advanced rules; the deck must carry the advanced fields), ``deck``
 (a deck dict checked by :func:`deck.validate_deck`; None is the default deck) and
 ``first_player`` (round 1's first player: "random", the default, or a seat number).
 
@@ -51,6 +56,16 @@ and ``{"type": "place", "card": id, "take": id}``; ``{"type": "replace", "card":
 "money": m}``; ``{"type": "discard", "card": id}`` and ``{"type": "discard_money"}``
 (hand limit, Event discards, payments covered by Power); ``{"type": "take", "card": id}``
 (back into hand when a won attack makes a fifth card of a Family).
+
+Advanced game: ``place`` also names its ``column``; ``{"type": "take_back", "card": id}`` (an
+Organization move); ``{"type": "hand_action", "card": id, ...choices}`` and ``{"type":
+"table_action", ...choices}`` (choices: ``opponent``, ``mine``/``theirs``, ``group``/
+``candidate``, see ``card_actions.py``); ``attack`` and ``add`` may carry ``actions`` (the
+cards played for their Hand Action instead of their Power); ``{"type": "support", "side":
+"attack"|"defence", "card": id}`` and ``{"type": "no_support"}``; ``{"type": "react", "card":
+id, "cancel": id}`` and ``{"type": "no_reaction", "round": bool}`` (``round``: don't ask again
+this round); ``{"type": "precampaign", "card": id, ...choices}`` and ``{"type":
+"precampaign_done"}``; ``{"type": "choose", "yes": bool}`` (pay-or-fall prompts).
 
 View keys (``view(state, seat)``; seat None is a spectator)
 -----------------------------------------------------------
@@ -94,6 +109,14 @@ end_reason          None, "troika" or "bankruptcy"
 result              None until over; then {players: [{seat, consensuses, power, consensus,
                     governments, titles, money, total, winner}], winners, ranking, places}
 seed                only once the game is over
+advanced            whether the advanced rules are on; then also: each card's ``variable``
+                    and ``hand_action`` (and ``value``, its figures as they count now, on the
+                    table and in the viewer's hand), each Leader's ``table_action``, per
+                    player ``columns`` {colour: [[cards]]}, ``leader_value``, ``sideways``,
+                    ``neutral``, ``precampaign_count``, ``precampaign_done``; ``attack`` adds
+                    actions, phase, supporters, support; ``reaction`` (the open window: seats,
+                    plays; never who has answered) and ``vote_control``; the viewer's own
+                    ``precampaign`` cards, ``reaction_answered`` and ``opted_out``
 """
 
 from __future__ import annotations
@@ -207,13 +230,17 @@ def describe_action(deck: dict[str, Any], action: Action) -> str:
         return ", ".join(card(gid) for gid in ids) or "no cards"
 
     kind = action["type"]
+    label = advanced_label(deck, action)
+    if label is not None:
+        return label
     if kind == "choose_leader":
         return f"Choose {deck['leaders'][action['leader']]['name']} as Leader"
     if kind == "draw":
         return "Draw a Group card" if action["what"] == "group" else "Take 2 Mega-Euro"
     if kind == "place":
         take = f" and take {card(action['take'])} back" if "take" in action else ""
-        return f"Place {card(action['card'])}{take}"
+        where = f" in column {action['column'] + 1}" if "column" in action else ""
+        return f"Place {card(action['card'])}{where}{take}"
     if kind == "replace":
         return f"Discard {card(action['card'])} and draw a new Group card"
     if kind == "income":
@@ -225,9 +252,9 @@ def describe_action(deck: dict[str, Any], action: Action) -> str:
         return text
     if kind == "attack":
         goal = "to discard" if action["mode"] == "discard" else "to control"
-        return f"Attack {card(action['target'])} {goal} with {cards(action['cards'])}"
+        return f"Attack {card(action['target'])} {goal} with {cards(action['cards'])}{as_actions(deck, action)}"
     if kind == "add":
-        return f"Play {cards(action['cards'])}"
+        return f"Play {cards(action['cards'])}{as_actions(deck, action)}"
     if kind == "campaign":
         return f"Campaign with {cards(action['cards'])} and {action['money']} Mega-Euro"
     if kind == "discard":
@@ -237,6 +264,48 @@ def describe_action(deck: dict[str, Any], action: Action) -> str:
     if kind == "take":
         return f"Take {card(action['card'])} back into hand"
     return {"stop": "Stop", "pass": "Pass"}[kind]
+
+
+def as_actions(deck: dict[str, Any], action: Action) -> str:
+    used = action.get("actions") or []
+    names = ", ".join(deck["groups"][gid]["name"] for gid in used)
+    return f" ({names} for its Hand Action)" if used else ""
+
+
+def choice_words(deck: dict[str, Any], action: Action) -> str:
+    """The targets an advanced action names, in words."""
+    groups = deck["groups"]
+    parts = []
+    if "opponent" in action:
+        parts.append(f"on {base.seat_label(action['opponent'])}")
+    if "mine" in action:
+        parts.append(f"swapping {groups[action['mine']]['name']} for {groups[action['theirs']]['name']}")
+    if "group" in action:
+        parts.append(f"giving {groups[action['group']]['name']}'s Votes to {base.seat_label(action['candidate'])}")
+    return "".join(f" {part}" for part in parts)
+
+
+def advanced_label(deck: dict[str, Any], action: Action) -> str | None:
+    """Labels of the advanced game's actions (None for the others)."""
+    kind = action["type"]
+    groups = deck["groups"]
+    if kind == "take_back":
+        return f"Take {groups[action['card']]['name']} back into hand"
+    if kind == "hand_action":
+        return f"Play {groups[action['card']]['name']} for its Hand Action{choice_words(deck, action)}"
+    if kind == "table_action":
+        return f"Use your Leader's Table Action{choice_words(deck, action)}"
+    if kind == "support":
+        return f"Support the {action['side']} with {groups[action['card']]['name']}"
+    if kind == "react":
+        return f"Cancel {groups[action['cancel']]['name']} with {groups[action['card']]['name']}"
+    if kind == "no_reaction":
+        return "Don't react (nor ask me again this round)" if action["round"] else "Don't react"
+    if kind == "precampaign":
+        return f"Place {groups[action['card']]['name']} face down{choice_words(deck, action)}"
+    if kind == "choose":
+        return "Yes" if action["yes"] else "No"
+    return {"no_support": "Support neither side", "precampaign_done": "Done with the Pre-Campaign"}.get(kind)
 
 
 GAME = VemAiTroika()
