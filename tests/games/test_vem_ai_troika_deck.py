@@ -6,15 +6,11 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from jinja2 import Environment, FileSystemLoader
 
 from app.games.vem_ai_troika import GAME, describe_effect, describe_event
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck, validate_deck
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def by_name(cards):
@@ -190,8 +186,10 @@ def test_every_default_event_has_a_description():
 
 
 def render(name, **context):
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
-    return env.get_template(name).render(**context)
+    """A page in English, through the app's own Jinja environment (its i18n extension)."""
+    from app.web.render import environment
+
+    return environment("en").get_template(name).render(**context)
 
 
 def test_rules_page_explains_every_ruling_and_the_reconstruction():

@@ -151,7 +151,9 @@ class VemAiTroika(base.Game):
         "campaign": elections.FIELDS,
     }
     options = (
-        OptionSpec("advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")),
+        OptionSpec(
+            "advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")
+        ),
         OptionSpec(
             "deck", "deck", None, base.N_("A deck file following the documented schema (empty: the default deck)")
         ),
