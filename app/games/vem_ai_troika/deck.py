@@ -204,11 +204,13 @@ def check_hand_action(action: Any, where: str) -> dict[str, Any]:
     checked: dict[str, Any] = {"when": when}
     for flag in ("first", "discard_only", "reconstructed"):
         checked[flag] = need_flag(action, flag, where)
-    if "effects" in action:
-        checked["effects"] = card_actions.check_effects(action["effects"], when, f"{where}.effects")
-        checked["text"] = card_actions.describe(checked["effects"])
-    else:
+    if "effects" not in action:
         checked["text"] = need_text(action, "text", where, HAND_ACTION_LENGTH)
+        return checked
+    if "text" in action:  # ignored, as an Event's, but bounded like every deck text
+        need_text(action, "text", where, HAND_ACTION_LENGTH)
+    checked["effects"] = card_actions.check_effects(action["effects"], when, f"{where}.effects")
+    checked["text"] = card_actions.describe(checked["effects"])
     return checked
 
 
