@@ -6,7 +6,7 @@
     var el = document.getElementById("connection");
     if (!el) return;
     el.dataset.state = state;
-    el.querySelector(".label").textContent = label;
+    el.querySelector(".label").textContent = el.dataset[state] || label;  // the page's language
   }
   function absolutize() {
     document.querySelectorAll("[data-path]").forEach(function (input) {
@@ -52,7 +52,8 @@
     if (!input) return;
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value);
-    button.textContent = "Copied";
-    setTimeout(function () { button.textContent = "Copy"; }, 1500);
+    var text = button.textContent;
+    button.textContent = button.dataset.copied || "Copied";
+    setTimeout(function () { button.textContent = text; }, 1500);
   });
 })();
