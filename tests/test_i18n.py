@@ -36,19 +36,23 @@ def texts(value) -> list[str]:
     return list(value) if isinstance(value, tuple) else [value]
 
 
-def extracted() -> set[str]:
-    """Every message id the code and templates mark, by the mapping in pyproject.toml."""
+def key(message_id: str | tuple[str, ...], context: str | None) -> tuple[str | None, str]:
+    return context, message_id if isinstance(message_id, str) else message_id[0]
+
+
+def extracted() -> set[tuple[str | None, str]]:
+    """Every message the code and templates mark (its context and id), by the mapping in
+    pyproject.toml."""
     with (ROOT / "pyproject.toml").open("rb") as config:
         method_map, options_map = _parse_mappings_from_toml(config, "pyproject.toml", style="pyproject.toml")
-    found = extract_from_dir(
-        str(ROOT), method_map, options_map, keywords={"_": None, "ngettext": (1, 2), "say": None, "N_": None}
-    )
-    return {message[2] if isinstance(message[2], str) else message[2][0] for message in found}
+    keywords = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "say": None, "N_": None}
+    found = extract_from_dir(str(ROOT), method_map, options_map, keywords=keywords)
+    return {key(message, context) for _, _, message, _, context in found}
 
 
 def test_every_extracted_message_is_in_the_catalog():
     assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["babel"]["mappings"]
-    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog() if m.id}
+    ids = {key(m.id, m.context) for m in catalog() if m.id}
     missing = sorted(extracted() - ids)
     assert not missing, f"run the README's 'Translations' steps; not in the catalog: {missing[:10]}"
 
@@ -74,7 +78,8 @@ def test_the_compiled_catalog_is_the_po_file():
         compiled = gettext.GNUTranslations(mo)
     for message in catalog():
         if message.id and isinstance(message.id, str):
-            assert compiled.gettext(message.id) == message.string, f"recompile: {message.id!r}"
+            said = compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
+            assert said == message.string, f"recompile: {message.id!r}"
     assert translations("pt-PT").gettext("Start the game") == "Começar o jogo"
 
 
