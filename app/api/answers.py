@@ -1,10 +1,9 @@
 """The shapes of the API's answers, as published in /openapi.json.
 
 Each model is closed (``extra="forbid"``): a field the code answers but the contract does not
-name fails the conformance test (tests/test_contract.py) instead of going undocumented. Routes
-that answer a dict have it checked against their model by FastAPI; the calls whose payloads are
-JSON text built once per change (views, legal actions, moves) and the record are documented by
-their model and checked by the conformance test, not re-read on every answer.
+name fails the conformance test (tests/test_contract.py) instead of going undocumented. The
+routes name these models for the contract but send their answers as the code built them
+(``app.api.routes.answer``): a drift is a failing test, never a 500 for a caller.
 """
 
 from __future__ import annotations

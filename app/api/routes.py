@@ -114,6 +114,14 @@ class SubmitAction(StrictBody):
     )
 
 
+def answer(content: Any, status: int = 200) -> Response:
+    """An answer as the code built it, encoded as JSON. Routes name their answer's model for the
+    contract (``response_model``) but do not have FastAPI re-read every answer through it: a
+    field the contract lacks would then be a 500 for the caller; tests/test_contract.py checks
+    the answers against the contract instead, and fails on any drift."""
+    return JSONResponse(content, status_code=status)
+
+
 def json_text(text: str) -> Response:
     """JSON encoded already (``app.rooms.views``): FastAPI would otherwise walk a view through
     ``jsonable_encoder``, which cost four times as much as building it."""
@@ -123,22 +131,24 @@ def json_text(text: str) -> Response:
 @router.get("/healthz", response_model=Health, tags=["meta"], responses=answers())
 async def healthz(rooms: Rooms):
     await rooms.list_rooms(limit=1)
-    return {"status": "ok"}
+    return answer({"status": "ok"})
 
 
 @router.get("/api/games", response_model=list[GameInfo], tags=["games"])
 async def list_games():
-    return [
-        {
-            "slug": g.slug,
-            "title": g.title,
-            "min_players": g.min_players,
-            "max_players": g.max_players,
-            "options": [o.to_json() for o in g.options],
-            "rules": f"/rules/{g.slug}",
-        }
-        for g in GAMES.values()
-    ]
+    return answer(
+        [
+            {
+                "slug": g.slug,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": [o.to_json() for o in g.options],
+                "rules": f"/rules/{g.slug}",
+            }
+            for g in GAMES.values()
+        ]
+    )
 
 
 @router.post("/api/rooms", response_model=Created, status_code=201, tags=["rooms"], responses=answers(400, 413, 429))
@@ -146,7 +156,7 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
     info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer, body.listed)
-    return {"room": info.public(), "seat": 0, "token": token}
+    return answer({"room": info.public(), "seat": 0, "token": token}, 201)
 
 
 @router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400))
@@ -155,13 +165,13 @@ async def list_rooms(
     status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
 ):
     """The listed rooms, the newest first (an unlisted room is found only through its link)."""
-    return [info.public() for info in await rooms.list_rooms(status, listed_only=True)]
+    return answer([info.public() for info in await rooms.list_rooms(status, listed_only=True)])
 
 
 @router.get("/api/rooms/{room_id}", response_model=Room, tags=["rooms"], responses=answers(404))
 async def get_room(room_id: str, rooms: Rooms):
     await rooms.refresh(room_id)
-    return (await rooms.room(room_id)).public()
+    return answer((await rooms.room(room_id)).public())
 
 
 @router.post(
@@ -176,9 +186,9 @@ async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying,
     if body.bot is not None:
         host = await auth.seat_in(rooms, room_id)
         seat = await lobby.add_bot(room_id, host, body.bot, body.seat)
-        return {"seat": seat, "bot": body.bot}
+        return answer({"seat": seat, "bot": body.bot}, 201)
     seat, token, duplicate = await lobby.join(room_id, body.name, body.idempotency_key)
-    return {"seat": seat, "token": token, "duplicate": duplicate}
+    return answer({"seat": seat, "token": token, "duplicate": duplicate}, 201)
 
 
 @router.delete(
@@ -187,7 +197,7 @@ async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying,
 async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     seat = await auth.seat_in(rooms, room_id)
     await lobby.leave(room_id, seat)
-    return {"left": seat}
+    return answer({"left": seat})
 
 
 @router.delete(
@@ -200,7 +210,7 @@ async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbyi
     """Host only, before the start: free a seat that a bot holds."""
     host = await auth.seat_in(rooms, room_id)
     await lobby.remove_bot(room_id, host, seat)
-    return {"removed": seat}
+    return answer({"removed": seat})
 
 
 @router.put(
@@ -213,7 +223,7 @@ async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobb
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
     seat = await auth.seat_in(rooms, room_id)
     await lobby.set_autopilot(room_id, seat, seat, body.bot)
-    return {"seat": seat, "bot": body.bot}
+    return answer({"seat": seat, "bot": body.bot})
 
 
 @router.put(
@@ -226,7 +236,7 @@ async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms:
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
     host = await auth.seat_in(rooms, room_id)
     await lobby.set_autopilot(room_id, host, seat, body.bot)
-    return {"seat": seat, "bot": body.bot}
+    return answer({"seat": seat, "bot": body.bot})
 
 
 @router.post(
@@ -293,13 +303,13 @@ def with_duplicate(text: str, duplicate: bool) -> Response:
 async def get_log(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
-    return {"seat": seat, "log": await rooms.log(room_id, seat)}
+    return answer({"seat": seat, "log": await rooms.log(room_id, seat)})
 
 
 @router.get("/api/rooms/{room_id}/chat", response_model=ChatAnswer, tags=["chat"], responses=answers(404))
 async def get_chat(room_id: str, rooms: Rooms, social: Chat):
     await rooms.room(room_id)
-    return {"messages": await social.messages(room_id)}
+    return answer({"messages": await social.messages(room_id)})
 
 
 @router.post(
@@ -313,7 +323,7 @@ async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, au
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
     seat = await auth.seat_in(rooms, room_id)
     await social.post(room_id, seat, body.text)
-    return {"messages": await social.messages(room_id)}
+    return answer({"messages": await social.messages(room_id)}, 201)
 
 
 @router.post(
@@ -328,7 +338,7 @@ async def play_again(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     seat = await auth.seat_in(rooms, room_id)
     token = auth.optional() or ""  # there is one: it holds the seat
     next_room, token, duplicate = await lobby.play_again(room_id, seat, token)
-    return {"room": next_room, "seat": seat, "token": token, "duplicate": duplicate}
+    return answer({"room": next_room, "seat": seat, "token": token, "duplicate": duplicate})
 
 
 @router.get("/api/rooms/{room_id}/record", response_model=Record, tags=["play"], responses=answers(404, 409))
