@@ -140,9 +140,9 @@ def test_variable_values_count_the_table_and_a_card_from_hand_counts_only_for_it
     state = adv(tables={0: ["Redes Sociais", "Expesso"]}, hands={0: ["Tabloides"]})
     view = GAME.view(state, 0)
     social = view["players"][0]["families"]["blue"][0]
-    assert social["name"] == "Redes Sociais" and social["value"]["votes"] == 3 + 2
+    assert social["name"] == "Redes Sociais" and social["now_votes"] == 3 + 2
     # Tabloides: +1 Power if you control Expesso; from hand it uses its own value ...
-    assert view["hand"][0]["value"]["power"] == 2 + 1
+    assert view["hand"][0]["now_power"] == 2 + 1
     # ... but a media card in hand does not raise Redes Sociais
     assert (
         view["players"][0]["votes"]
@@ -422,7 +422,7 @@ def test_card_page_shows_every_cards_type_values_and_action_marking_our_reconstr
 
     from tests.games.test_vem_ai_troika_deck import render
 
-    deck = GAME.setup(2, {"advanced": True}, "s")["deck"]
+    deck = GAME.rules_context()["deck"]
     html = render("rules/vem-ai-a-troika-cards.html", deck=deck)
     rows = html.split('<tr class="group">')[1:]
     assert len(rows) == 42

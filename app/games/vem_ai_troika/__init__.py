@@ -109,14 +109,17 @@ end_reason          None, "troika" or "bankruptcy"
 result              None until over; then {players: [{seat, consensuses, power, consensus,
                     governments, titles, money, total, winner}], winners, ranking, places}
 seed                only once the game is over
-advanced            whether the advanced rules are on; then also: each card's ``variable``
-                    and ``hand_action`` (and ``value``, its figures as they count now, on the
-                    table and in the viewer's hand), each Leader's ``table_action``, per
+advanced            whether the advanced rules are on; then also, flat on each card:
+                    ``variable`` (its variable values in words), ``hand_when``, ``hand_text``,
+                    ``hand_first``, ``hand_discard_only``, ``hand_reconstructed`` and, on the
+                    table and in the viewer's hand, ``now_power``/``now_votes``/``now_income``
+                    (its figures as they count now); on each Leader ``variable`` and
+                    ``table_action_name``/``_when``/``_cost``/``_text``; per
                     player ``columns`` {colour: [[cards]]}, ``leader_value``, ``sideways``,
                     ``neutral``, ``precampaign_count``, ``precampaign_done``; ``attack`` adds
                     actions, phase, supporters, support; ``reaction`` (the open window: seats,
                     plays; never who has answered) and ``vote_control``; the viewer's own
-                    ``precampaign`` cards, ``reaction_answered`` and ``opted_out``
+                    ``precampaign`` ([{card, picks}]), ``reaction_answered`` and ``opted_out``
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ from typing import Any, ClassVar
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
-from app.games.vem_ai_troika.deck import default_deck, validate_deck
+from app.games.vem_ai_troika.deck import default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 
 __all__ = ["GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
@@ -215,8 +218,11 @@ class VemAiTroika(base.Game):
         return view.randomize_hidden(state, seat, r)
 
     def rules_context(self) -> dict[str, Any]:
-        """The card list page shows the default deck."""
-        return {"deck": default_deck()}
+        """The card list page shows the default deck, each card's variable values in words."""
+        deck = default_deck()
+        for card in deck["groups"] + deck["leaders"]:
+            card["variable_text"] = describe_bonuses(card)
+        return {"deck": deck}
 
     def describe(self, action: Action, state: State | None = None) -> str:
         """A button label; card names come from ``state``'s deck, else from the default deck."""

@@ -184,6 +184,23 @@ def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
     return checked
 
 
+BONUS_WORDS = {
+    "type": "per {of} Group you control",
+    "colour": "per {of} Group you control",
+    "colour_pair": "per two {of} Groups you control",
+    "table_colour_pair": "per two {of} Groups on the whole table",
+    "named": "if you control {of}",
+}
+
+
+def describe_bonuses(card: dict[str, Any]) -> str:
+    """A card's variable values in words, e.g. '+1 Votes per media Group you control' ('' if none)."""
+    return "; ".join(
+        f"+{b['amount']} {b['adds'].capitalize()} " + BONUS_WORDS[b["per"]].format(of=b["of"])
+        for b in card.get("variable", [])
+    )
+
+
 def check_variable(card: dict[str, Any], path: str) -> list[dict[str, Any]]:
     raw = card.get("variable", [])
     if not isinstance(raw, list) or len(raw) > 3:

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.games.base import State
 from app.games.vem_ai_troika import attack, card_actions, scoring, table
+from app.games.vem_ai_troika.deck import describe_bonuses
 from app.games.vem_ai_troika.engine import working_copy
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
@@ -19,16 +20,18 @@ PHASES = {"leaders": "leaders", "campaign": "elections", "event": "event", "effe
 
 
 def group_view(state: State, gid: int, seat: int | None = None, from_hand: bool = False) -> dict[str, Any]:
-    """A Group card; in the advanced game with its variable values, its Hand Action and, when
-    ``seat`` controls it or holds it, its figures as they count now (``value``)."""
+    """A Group card, flat (the table memoises card HTML by its values); in the advanced game
+    with its variable values and Hand Action in words and, when ``seat`` controls or holds it,
+    its figures as they count now (``now_power``, ``now_votes``, ``now_income``)."""
     card = group(state, gid)
     shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income")}
     shown["type"] = card.get("type")
     if table.advanced(state):
-        shown["variable"] = card.get("variable", [])
-        shown["hand_action"] = card["hand_action"]
+        action = card["hand_action"]
+        shown["variable"] = describe_bonuses(card)
+        shown.update({f"hand_{key}": action[key] for key in ("when", "text", "first", "discard_only", "reconstructed")})
         if seat is not None:
-            shown["value"] = {key: table.group_value(state, seat, gid, key, from_hand) for key in VALUES}
+            shown.update({f"now_{key}": table.group_value(state, seat, gid, key, from_hand) for key in VALUES})
     return {"id": gid, **shown}
 
 
@@ -36,8 +39,8 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
     card = state["deck"]["leaders"][lid]
     shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income", "bonus")}
     if table.advanced(state):
-        shown["variable"] = card.get("variable", [])
-        shown["table_action"] = card["table_action"]
+        shown["variable"] = describe_bonuses(card)
+        shown.update({f"table_action_{key}": card["table_action"][key] for key in ("name", "when", "cost", "text")})
     return {"id": lid, **shown}
 
 
@@ -131,7 +134,7 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
     if table.advanced(state):
         answers = state["reaction"]["answers"] if state["reaction"] is not None else {}
         extra = {
-            "precampaign": [{**group_view(state, e["card"]), "picks": e["picks"]} for e in p["precampaign"]],
+            "precampaign": [{"card": group_view(state, e["card"]), "picks": e["picks"]} for e in p["precampaign"]],
             "reaction_answered": answers.get(str(seat)) is not None,
             "opted_out": p["opt_out"] == state["round"],
         }

@@ -1,0 +1,107 @@
+"""The Vem aí a Troika table in the advanced game, as the server renders it for one seat: card
+types, variable values as they count now, Hand Actions in hand, Table Actions used or not,
+support, Pre-Campaign and reaction prompts, and forms that offer only legal actions."""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import random
+import re
+
+from app.games.vem_ai_troika import GAME
+from app.web.render import room_fragment
+from tests.conftest import create_started_room
+from tests.test_web_vem import render, text
+from tests.vem_scenarios import ELECTIONS, G, end_round
+from tests.vem_scenarios import arrange as scenario
+
+NO = {"type": "no_reaction", "round": False}
+
+
+def adv(n=2, **kwargs):
+    return scenario(n, advanced=True, **kwargs)
+
+
+def offered(html: str) -> list[dict]:
+    """Every action a form of the page can post as it is: hidden single actions and select
+    options (the combo forms, whose action the browser assembles from ticked cards, aside)."""
+    html = re.sub(r'<form class="vem-combo".*?</form>', "", html, flags=re.S)
+    found = re.findall(r'<input type="hidden" name="action" value="([^"]*)"', html)
+    found += re.findall(r'<option value="(\{[^"]*)"', html)
+    return [json.loads(html_lib.unescape(v)) for v in found]
+
+
+async def test_cards_show_types_values_as_they_count_and_hand_actions(client):
+    state = adv(tables={0: ["Redes Sociais", "Expesso"]}, hands={0: ["Tabloides", "Banco de Portugalândia"]})
+    html = await render(client, state, 0)
+    assert '<span class="type">media</span>' in html
+    # Redes Sociais counts 5 Votes now (printed 3); Tabloides in hand 3 Power (printed 2)
+    assert 'title="Votes 5 (printed 3)"' in html and 'title="Power 3 (printed 2)"' in html
+    assert "Take up to 2 Mega-Euro from an opponent&#39;s hand." in html
+    assert "Ribbon Cutting: ready" in text(html) or "ready" in text(html)
+    for action in offered(html):
+        assert action in GAME.legal_actions(state, 0), action
+
+
+async def test_a_table_action_shows_used_and_only_legal_moves_are_offered(client):
+    state = adv(money={0: 2})
+    state = GAME.apply(state, 0, {"type": "table_action"})
+    html = await render(client, state, 1)
+    assert "table-action-state used" in html
+    mine = await render(client, state, 0)
+    assert {"type": "table_action"} not in offered(mine)
+    assert all(a in GAME.legal_actions(state, 0) for a in offered(mine))
+
+
+async def test_the_reaction_prompt_is_the_same_for_holders_and_others_and_lists_only_legal_answers(client):
+    pages = []
+    for cards in (["Advogados Militantes"], ["Sindicatos"]):
+        state = adv(3, hands={0: ["Banco de Portugalândia"], 1: cards, 2: ["Claque"]}, money={1: 3})
+        state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
+        html = await render(client, state, 2)
+        assert "React?" in text(html)
+        page = await render(client, state, 0)
+        pages.append(text(page[page.index('<section class="felt vem"') : page.index("</section>")]))
+        holder = await render(client, state, 1)
+        assert all(a in GAME.legal_actions(state, 1) for a in offered(holder))
+        reacts = [a for a in offered(holder) if a["type"] == "react"]
+        assert bool(reacts) == (cards == ["Advogados Militantes"])
+    assert pages[0] == pages[1]  # the player of the card sees the same window either way
+
+
+async def test_supports_and_the_pre_campaign_are_prompted_and_face_down_cards_stay_hidden(client):
+    state = adv(3, hands={0: ["Sindicatos"], 1: ["Tabloides"], 2: ["Claque"]}, tables={1: ["Pensionistas"]})
+    state = GAME.apply(
+        state, 0, {"type": "attack", "target": G["Pensionistas"], "mode": "control", "cards": [G["Sindicatos"]]}
+    )
+    html = await render(client, state, 2)
+    assert "Support?" in text(html)
+    assert {"type": "support", "side": "attack", "card": G["Claque"]} in offered(html)
+
+    state = adv(hands={0: ["O Homem do Povo"], 1: ["Estudantes"]}, tables={1: ["Pensionistas"]}, events=[ELECTIONS[0]])
+    state = end_round(state)
+    move = {"type": "precampaign", "card": G["O Homem do Povo"], "group": G["Pensionistas"], "candidate": 0}
+    assert move in offered(await render(client, state, 0))
+    state = GAME.apply(state, 0, move)
+    for seat in (1, None):
+        html = await render(client, state, seat)
+        assert "a face-down Pre-Campaign card" in html and "Homem do Povo" not in html
+
+
+async def test_every_advanced_page_of_a_random_game_renders_and_offers_only_legal_actions(client):
+    r = random.Random(4)
+    state = GAME.setup(3, {"advanced": True}, "web-advanced")
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 3)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    checked = 0
+    while GAME.outcome(state) is None:
+        seat = r.choice(sorted(GAME.to_act(state)))
+        legal = GAME.legal_actions(state, seat)
+        if r.random() < 0.1 or state["reaction"] is not None or state["stage"] == "precampaign":
+            live.hold(state)
+            html = room_fragment(info, live, seat, tokens[seat])
+            assert all(a in legal for a in offered(html)), seat
+            checked += 1
+        state = GAME.apply(state, seat, r.choice(legal))
+    assert checked > 10
