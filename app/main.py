@@ -32,6 +32,7 @@ from app.rooms.bots import BotRunner
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
+from app.rooms.replays import Replays
 from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
@@ -42,6 +43,7 @@ from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
 from app.web.render import error_page
+from app.web.replays import router as replays_router
 from app.web.security import SecurityHeaders
 
 log = logging.getLogger("troika_arena")
@@ -64,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.rooms = LiveGames(database, app.state.bus)
         app.state.lobby = Lobby(app.state.rooms, settings.autopilot_grace_seconds, settings.again_hold_seconds)
         app.state.play = Play(app.state.rooms)
+        app.state.replays = Replays(database)
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(live_router)
     app.include_router(pages_router)
+    app.include_router(replays_router)
     app.mount("/static", StaticFiles(directory=project_file("static")), name="static")
     return app
 

@@ -6,7 +6,7 @@ discards it as it arrives); a body sent without a length (chunked) is counted as
 and the first chunk past the limit ends the reading with the same 413. The limit is
 ``MAX_BODY_BYTES`` (64 KB by default); creating a room, which may carry a deck (an uploaded
 file in the browser's form, a ``deck`` option through the API), may send a deck file's
-512 KB and the form around it.
+512 KB and the form around it, and opening a record file to replay it, a record's 1 MB.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import ErrorPage, error_response
 from app.games.base import MAX_DECK_BYTES
+from app.rooms.replays import MAX_RECORD_BYTES
 
 FORM_ROOM = 16 * 1024  # the room form's other fields and the multipart framing around the file
 CARRIES_A_DECK = {("POST", "/rooms"), ("POST", "/api/rooms")}
+CARRIES_A_RECORD = ("POST", "/replay")  # a record file to replay, which may hold a deck
 
 
 class BodyTooLarge(HTTPException):
@@ -39,6 +41,8 @@ class BodyLimit:
     def limit_for(self, scope: Scope) -> int:
         if (scope["method"], scope["path"]) in CARRIES_A_DECK:
             return max(self.limit, MAX_DECK_BYTES + FORM_ROOM)
+        if (scope["method"], scope["path"]) == CARRIES_A_RECORD:
+            return max(self.limit, MAX_RECORD_BYTES + FORM_ROOM)
         return self.limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -24,6 +24,7 @@ from app.rooms.errors import Unauthorized
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
+from app.rooms.replays import Replays
 from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.views import Payloads
@@ -47,6 +48,10 @@ def play(request: HTTPConnection) -> Play:
 
 def payloads(request: HTTPConnection) -> Payloads:
     return request.app.state.payloads
+
+
+def replays(request: HTTPConnection) -> Replays:
+    return request.app.state.replays
 
 
 def social(request: HTTPConnection) -> Social:
@@ -102,6 +107,7 @@ Lobbying = Annotated[Lobby, Depends(lobby)]
 Playing = Annotated[Play, Depends(play)]
 Views = Annotated[Payloads, Depends(payloads)]
 Chat = Annotated[Social, Depends(social)]
+Replaying = Annotated[Replays, Depends(replays)]
 Limits = Annotated[Throttle, Depends(throttle)]
 Auth = Annotated[Credentials, Depends(credentials)]
 Configured = Annotated[Settings, Depends(settings)]

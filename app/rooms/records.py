@@ -14,6 +14,7 @@ read as a room's replay reads its log: a record exported before actions were str
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +72,26 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
         "actions": [{"seq": r.seq, "seat": r.seat, "action": a} for r, a in zip(rows, actions, strict=True)],
         "outcome": outcome.to_json() if outcome else None,
     }
+
+
+MAX_RECORD_DEPTH = 32  # objects and lists within one another: a record needs a handful
+
+
+def parse_record(text: bytes | str) -> Any:
+    """A record file's JSON (RecordError if it is not JSON, or nested deeper than any record is:
+    comparing such values would recurse past Python's limit)."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):  # a UnicodeDecodeError is a ValueError
+        raise RecordError("the file is not a JSON record") from None
+    pending: list[tuple[Any, int]] = [(record, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_RECORD_DEPTH:
+            raise RecordError(f"the record is nested more than {MAX_RECORD_DEPTH} levels deep")
+        items = value.values() if isinstance(value, dict) else value
+        pending.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+    return record
 
 
 def _comparable(replayed: dict[str, Any], recorded: Any) -> dict[str, Any]:

@@ -1,0 +1,150 @@
+"""Replays: a finished game stepped through version by version, from its record.
+
+A :class:`Replay` is a game's record (``app.rooms.records``: game, options, seed, names and
+every action in its canonical form) read once; :meth:`Replay.step` rebuilds the game at any
+version from the seed, as the room itself was rebuilt, and says which log lines that version's
+action added. A stored game's replay is made from its exported record, so it is available only
+once the game has ended (the record refuses before: the seed and the hands stay hidden) and
+works after a restart; an uploaded record file is verified as ``troika-arena verify`` does
+before it is replayed. Both are kept in small bounded caches: a record never changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from app.db.database import Database
+from app.games.base import Action, State, visible_log
+from app.games.registry import GAMES
+from app.rooms import records
+from app.rooms.errors import Conflict, NotFound
+from app.rooms.model import LiveGame, RoomInfo, replay, with_names
+
+STORED_HELD = 32  # replays of stored games kept (a record is read once per game, not per step)
+UPLOADED_HELD = 16  # verified record files kept, by the SHA-256 of their text
+MAX_RECORD_BYTES = 1024 * 1024  # a record file as uploaded: a custom deck's 512 KB and the actions
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game at one version: the room's facts and game then, and which log entries (counted
+    among those the viewer may read) the version's action added."""
+
+    info: RoomInfo
+    live: LiveGame
+    state: State
+    before: State | None  # the state before the step's action (None at version 0)
+
+    def log(self, seat: int | None) -> tuple[list[dict[str, Any]], int]:
+        """The log ``seat`` (None: a spectator) could read at this version, with names, and
+        how many of its entries came before this version's action."""
+        now = visible_log(self.state.get("log", []), seat)
+        earlier = 0 if self.before is None else len(visible_log(self.before.get("log", []), seat))
+        return with_names(now, self.info.seats), earlier
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished game's record, ready to be stepped through."""
+
+    room: str | None
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    seed: str
+    seed_hash: str
+    names: dict[int, str]
+    actions: list[tuple[int, Action]]
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> Replay:
+        """The replay of a record that verified (``records.verify_record``) or was exported."""
+        players = record.get("players") or []
+        names = {s: name if isinstance(name, str) else f"Seat {s + 1}" for s, name in enumerate(players)}
+        names.update({s: f"Seat {s + 1}" for s in range(record["num_players"]) if s not in names})
+        return cls(
+            room=record.get("room") if isinstance(record.get("room"), str) else None,
+            game=record["game"],
+            num_players=record["num_players"],
+            options=record.get("options") or {},
+            seed=record["seed"],
+            seed_hash=record["seed_hash"],
+            names=names,
+            actions=[(entry["seat"], entry["action"]) for entry in record["actions"]],
+        )
+
+    @property
+    def last(self) -> int:
+        return len(self.actions)
+
+    def step(self, version: int) -> Step:
+        """The game after the first ``version`` actions (clamped to the record's range)."""
+        version = max(0, min(version, self.last))
+        game = GAMES[self.game]
+        live = LiveGame.begin(game, game.setup(self.num_players, self.options, self.seed))
+        before = None
+        if version:
+            replay(game, live, self.actions[: version - 1])
+            before = live.state
+            replay(game, live, self.actions[version - 1 : version])
+        state = live.state
+        info = RoomInfo(
+            id=self.room or "record",
+            game=self.game,
+            title=game.title,
+            options=self.options,
+            num_seats=self.num_players,
+            host_seat=0,
+            status="finished" if game.outcome(state) is not None else "playing",
+            version=version,
+            seed_hash=self.seed_hash,
+            seats=dict(self.names),
+        )
+        return Step(info, live, state, before)
+
+
+class Replays:
+    """Replays of stored games by room, and of uploaded record files by their digest."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self._stored: OrderedDict[str, Replay] = OrderedDict()
+        self._uploaded: OrderedDict[str, Replay] = OrderedDict()
+
+    async def of_room(self, room_id: str) -> Replay:
+        """A finished game's replay (404 for no room, 409 before its end, from the record)."""
+        held = self._stored.get(room_id)
+        if held is None:
+            try:
+                held = Replay.of(await records.export(self.db, room_id))
+            except Conflict:
+                raise Conflict("the replay opens once the game has ended") from None
+        keep(self._stored, room_id, held, STORED_HELD)
+        return held
+
+    def upload(self, text: bytes) -> str:
+        """Verify an uploaded record file (``records.RecordError`` with the reason if it does
+        not verify) and keep it; returns its key, the SHA-256 of its text."""
+        record = records.parse_record(text)
+        records.verify_record(record)
+        key = hashlib.sha256(text).hexdigest()
+        keep(self._uploaded, key, Replay.of(record), UPLOADED_HELD)
+        return key
+
+    def uploaded(self, key: str) -> Replay:
+        held = self._uploaded.get(key)
+        if held is None:
+            raise NotFound("that record file is not open here (any more): open it again")
+        keep(self._uploaded, key, held, UPLOADED_HELD)
+        return held
+
+
+def keep(held: OrderedDict[str, Replay], key: str, replay_: Replay, most: int) -> None:
+    """Hold ``replay_`` as the most recently used, forgetting the least recently used past ``most``."""
+    held[key] = replay_
+    held.move_to_end(key)
+    while len(held) > most:
+        held.popitem(last=False)

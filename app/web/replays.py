@@ -1,0 +1,111 @@
+"""Replay pages: a finished game stepped through, version by version, and a record file opened,
+verified and replayed.
+
+``/rooms/<id>/replay`` shows a finished game (409 before its end: nothing of it is shown, as
+the record refuses) and ``/replay/<digest>`` an uploaded record file (``POST /replay``, verified
+as ``troika-arena verify`` does). Each step is the game's own table as a spectator saw it, or
+as one seat saw it (its hand and its own log lines: the game is over), rendered by the table
+templates of the room page with no moves offered, beside the log up to that version with the
+step's lines highlighted. First, previous, next and last are links (the keyboard's arrows,
+Home and End follow them: static/js/replay.js), the slider a form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import UploadFile
+
+from app.api.deps import Replaying
+from app.rooms.errors import BadRequest
+from app.rooms.records import RecordError
+from app.rooms.replays import MAX_RECORD_BYTES, Replay
+from app.rooms.views import seat_view
+from app.web.render import language_of, page, room_context
+
+router = APIRouter(include_in_schema=False)
+SPECTATOR = "spectator"
+
+
+def whole(text: str | None, name: str) -> int | None:
+    """A query's whole number in ASCII digits (None if absent), else 400."""
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise BadRequest(f"{name} must be a whole number")
+    return int(text)
+
+
+def viewpoint(text: str | None, players: int) -> int | None:
+    """Whose table a step shows: None for a spectator's, or a seat's."""
+    if text in (None, "", SPECTATOR):
+        return None
+    seat = whole(text, "as")
+    if seat is None or seat >= players:
+        raise BadRequest(f"as must be {SPECTATOR} or a seat from 0 to {players - 1}")
+    return seat
+
+
+def replay_page(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
+    """The replay page at the step and viewpoint the query names (a step past the end is the end)."""
+    wanted = whole(request.query_params.get("step"), "step")
+    seat = viewpoint(request.query_params.get("as"), replay.num_players)
+    step = replay.step(replay.last if wanted is None else wanted)
+    payload = {**seat_view(step.info, step.live, seat), "legal_actions": [], "your_turn": False}
+    lang = language_of(request)
+    log, earlier = step.log(seat)
+    shown_as = SPECTATOR if seat is None else str(seat)
+
+    def at(version: int) -> str:
+        return f"{base}?step={version}&as={shown_as}"
+
+    context = {
+        **room_context(payload, seat, None, lang),
+        "replay": replay,
+        "step": step.info.version,
+        "last": replay.last,
+        "at": at,
+        "base": base,
+        "shown_as": shown_as,
+        "log": log,
+        "earlier": earlier,
+        "source": source,
+    }
+    return page(request, "replay.html", context)
+
+
+@router.get("/rooms/{room_id}/replay")
+async def room_replay(room_id: str, request: Request, replays: Replaying) -> Response:
+    replay = await replays.of_room(room_id)
+    return replay_page(request, replay, f"/rooms/{room_id}/replay", {"room": room_id})
+
+
+@router.get("/replay")
+async def open_record(request: Request) -> Response:
+    return page(request, "replay_open.html", {"problem": None})
+
+
+@router.post("/replay")
+async def upload_record(request: Request, replays: Replaying) -> Response:
+    """Verify an uploaded record file and open its replay (the form again with the reason if
+    the file does not verify)."""
+    form = await request.form()
+    upload = form.get("record")
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        raise BadRequest("choose a record file")
+    text = await upload.read(MAX_RECORD_BYTES + 1)
+    if len(text) > MAX_RECORD_BYTES:
+        raise BadRequest(f"a record file is at most {MAX_RECORD_BYTES // 1024} KB")
+    try:
+        key = replays.upload(text)
+    except RecordError as exc:
+        return page(request, "replay_open.html", {"problem": str(exc)}, status_code=400)
+    return RedirectResponse(f"/replay/{key}?step=0", status_code=303)
+
+
+@router.get("/replay/{key}")
+async def uploaded_replay(key: str, request: Request, replays: Replaying) -> Response:
+    replay = replays.uploaded(key)
+    return replay_page(request, replay, f"/replay/{key}", {"file": key})

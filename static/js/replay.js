@@ -1,0 +1,28 @@
+// Replay pages: the keyboard's arrows (and Home, End) follow the first, previous, next and last
+// links, the log scrolls to the step's lines, and moving the slider opens its step (choosing a viewpoint, that table). Listeners sit on the document, so they keep
+// working when htmx swaps a boosted page in.
+(function () {
+  const keys = { ArrowLeft: "replay-previous", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+  document.addEventListener("keydown", function (event) {
+    const target = event.target;
+    if (event.altKey || event.ctrlKey || event.metaKey || !document.getElementById("replay")) return;
+    if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
+    const link = document.getElementById(keys[event.key] || "");
+    if (link instanceof HTMLAnchorElement) {
+      event.preventDefault();
+      link.click();
+    }
+  });
+  document.addEventListener("change", function (event) {
+    const slider = event.target;
+    if (slider instanceof HTMLInputElement && slider.id === "replay-slider" && slider.form) slider.form.requestSubmit();
+    if (slider instanceof HTMLSelectElement && slider.closest(".replay-viewpoint") && slider.form) slider.form.requestSubmit();
+  });
+  function showCurrentLines() {
+    const log = document.getElementById("replay-log");
+    const current = log && log.querySelector("li.current");
+    if (log && current) log.scrollTop = current.offsetTop - log.offsetTop - log.clientHeight / 3;
+  }
+  document.addEventListener("DOMContentLoaded", showCurrentLines);
+  document.addEventListener("htmx:afterSettle", showCurrentLines);
+})();

@@ -1,0 +1,97 @@
+"""A real browser steps through a finished game's replay: the buttons, the keyboard's arrows
+and the slider move between versions, a seat's point of view shows its hand, the step's log
+lines are highlighted; and an exported record file is opened, verified and replayed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+from playwright.sync_api import Page, expect
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def finished_troika(api: httpx.Client) -> str:
+    """A finished 3-player Troika game played by random moves (calls included: short rounds)."""
+    created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
+    room, tokens = created["room"]["id"], [created["token"]]
+    for name in ("Bruno", "Carla"):
+        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).status_code == 200
+    rng = random.Random(4)
+    for _ in range(2000):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        if view["status"] == "finished":
+            return room
+        seat = view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        action = rng.choice([a["action"] for a in legal["legal_actions"]])
+        api.post(
+            f"/api/rooms/{room}/actions",
+            headers=auth(tokens[seat]),
+            json={"version": legal["version"], "action": action},
+        )
+    raise AssertionError("the game did not finish")
+
+
+def at_step(page: Page, step: int) -> None:
+    expect(page.locator("#room-main")).to_have_attribute("data-version", str(step))
+
+
+def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, live, screenshots, tmp_path):
+    api = httpx.Client(base_url=live)
+    room = finished_troika(api)
+    last = api.get(f"/api/rooms/{room}").json()["version"]
+    page = browser.new_context(base_url=live).new_page()
+    page.goto(f"/rooms/{room}")
+    page.locator("#replay-link").click()
+    at_step(page, 0)
+    expect(page.locator("#replay-step")).to_contain_text("The deal")
+    page.locator("#replay-next").click()
+    at_step(page, 1)
+    expect(page.locator("#replay-log li.current")).to_have_count(1)
+    page.keyboard.press("ArrowRight")
+    at_step(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 1)
+    page.keyboard.press("End")
+    at_step(page, last)
+    expect(page.locator("#final-result")).to_be_visible()
+    page.keyboard.press("Home")
+    at_step(page, 0)
+    slider = page.locator("#replay-slider")
+    slider.fill(str(last // 2))  # a range input takes its value like this, then fires "change"
+    at_step(page, last // 2)
+    assert page.url.endswith(f"?as=spectator&step={last // 2}") or f"step={last // 2}" in page.url
+    expect(page.locator("#your-hand")).to_have_count(0)
+    page.get_by_label("Show the table as").select_option(label="Bruno saw it (their hand)")
+    expect(page.locator("#your-hand")).to_be_visible()
+    at_step(page, last // 2)
+    expect(page.locator("#replay-log li.current").first).to_be_visible()
+    screenshots(page, "replay-step")
+
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(api.get(f"/api/rooms/{room}/record").json()))
+    opener = browser.new_context(base_url=live).new_page()
+    opener.goto("/replay")
+    opener.get_by_label("Record file").set_input_files(str(record))
+    opener.get_by_role("button", name="Verify and replay").click()
+    at_step(opener, 0)
+    expect(opener.locator(".replay-head")).to_contain_text("verified")
+    opener.locator("#replay-last").click()
+    at_step(opener, last)
+    expect(opener.locator("#final-result")).to_be_visible()
+    screenshots(opener, "replay-from-file-end")
+
+    broken = json.loads(record.read_text())
+    broken["actions"].pop(2)
+    record.write_text(json.dumps(broken))
+    opener.goto("/replay")
+    opener.get_by_label("Record file").set_input_files(str(record))
+    opener.get_by_role("button", name="Verify and replay").click()
+    expect(opener.locator("#record-problem")).to_contain_text("action 3 is missing or out of order")
+    screenshots(opener, "replay-refused-file")

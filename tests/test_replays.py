@@ -1,0 +1,139 @@
+"""Replays (issue 16, point 2): a finished game's replay page steps through every version, each
+the table as a spectator (or one seat) saw it then, with that step's log lines highlighted; it
+is built from the stored record, so it works after a restart, and never opens before the end
+(the seed and the hands stay hidden). An exported record file is verified, then replayed."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from app.games.registry import GAMES
+from app.rooms.replays import Replay
+from tests.conftest import auth, create_started_room, play_random_moves, running_app
+
+HTML = {"accept": "text/html"}
+
+
+async def finished(client, game="troika", seats=3, seed=2):
+    room, tokens = await create_started_room(client, game, seats)
+    await play_random_moves(client, room, tokens, 3000, random.Random(seed), avoid=())
+    assert (await client.get(f"/api/rooms/{room}")).json()["status"] == "finished"
+    return room, tokens
+
+
+def current_lines(html: str) -> list[str]:
+    return [re.sub(r"<[^>]+>", "", line) for line in re.findall(r'<li class="current"[^>]*>(.*?)</li>', html, re.S)]
+
+
+async def test_no_replay_before_the_end_and_no_seed_or_hand_leaks(client):
+    room, tokens = await create_started_room(client, "troika", 3)
+    await play_random_moves(client, room, tokens, 6, random.Random(1))
+    info, live = await client.app.state.rooms.game_state(room)
+    hands = [str(h) for h in live.state["hands"]]
+    for query in ("", "?step=0", "?step=3&as=1", "?step=999&as=spectator"):
+        r = await client.get(f"/rooms/{room}/replay{query}", headers=HTML)
+        assert r.status_code == 409, (query, r.text[:200])
+        assert "the replay opens once the game has ended" in r.text
+        assert info.seed not in r.text and "hand" not in r.text.lower()
+    assert info.seed not in str(hands)  # the check above could fail: the seed is a long hex text
+    assert (await client.get(f"/replay/{'0' * 64}", headers=HTML)).status_code == 404
+
+
+async def test_every_step_shows_the_table_as_it_was_with_its_log_lines_highlighted(client):
+    room, _ = await finished(client)
+    rooms = client.app.state.rooms
+    replay = await client.app.state.replays.of_room(room)
+    game = GAMES["troika"]
+    assert replay.last == (await rooms.room(room)).version > 5
+    for version in range(replay.last + 1):
+        step = replay.step(version)
+        _, then = await rooms.game_at(room, version)
+        for seat in (None, 0, 2):
+            assert game.view(step.state, seat) == game.view(then.state, seat)
+        r = await client.get(f"/rooms/{room}/replay?step={version}&as=spectator", headers=HTML)
+        assert r.status_code == 200 and f'data-version="{version}"' in r.text
+        log, earlier = step.log(None)
+        assert current_lines(r.text) == ([entry["text"] for entry in log[earlier:]] if version else [])
+    last = (await client.get(f"/rooms/{room}/replay", headers=HTML)).text
+    assert 'id="final-result"' in last and f"Step {replay.last} of {replay.last}" in last
+    assert (
+        'id="replay-next" aria-disabled="true"' in last
+        and f'href="/rooms/{room}/replay?step=0&amp;as=spectator"' in last
+    )
+    first = (await client.get(f"/rooms/{room}/replay?step=0", headers=HTML)).text
+    assert 'id="replay-previous" aria-disabled="true"' in first and "The deal, before the first move." in first
+    assert '<form class="act"' not in first  # no move is offered in a replay
+
+
+async def test_a_seats_view_shows_its_hand_and_private_lines(client):
+    room, _ = await finished(client)
+    spectator = (await client.get(f"/rooms/{room}/replay?step=1", headers=HTML)).text
+    seat1 = (await client.get(f"/rooms/{room}/replay?step=1&as=1", headers=HTML)).text
+    assert "You draw" not in spectator and "You draw" in seat1
+    assert 'id="your-hand"' in seat1 and 'id="your-hand"' not in spectator
+    for bad in ("as=3", "as=-1", "as=x", "step=1.0", "step=%C2%B2", "step=" + "9" * 12):
+        assert (await client.get(f"/rooms/{room}/replay?{bad}", headers=HTML)).status_code == 400, bad
+
+
+async def test_the_replay_is_built_from_the_stored_record_after_a_restart(sqlite_url):
+    async with running_app(sqlite_url) as client:
+        room, _ = await finished(client)
+        before = (await client.get(f"/rooms/{room}/replay?step=7&as=0", headers=HTML)).text
+    async with running_app(sqlite_url) as client:
+        after = (await client.get(f"/rooms/{room}/replay?step=7&as=0", headers=HTML)).text
+    assert after == before and 'data-version="7"' in after
+
+
+async def test_an_exported_record_file_is_verified_then_replayed(client):
+    room, _ = await finished(client, "triatri", 2, seed=5)
+    record = (await client.get(f"/api/rooms/{room}/record")).json()
+    upload = await client.post(
+        "/replay", files={"record": ("game.json", json.dumps(record).encode(), "application/json")}, headers=HTML
+    )
+    assert upload.status_code == 303 and upload.headers["location"].startswith("/replay/")
+    opened = await client.get(upload.headers["location"], headers=HTML)
+    assert opened.status_code == 200 and "verified" in opened.text and 'data-version="0"' in opened.text
+    key = upload.headers["location"].split("/")[2].split("?")[0]
+    stored = (await client.get(f"/rooms/{room}/replay?step=9", headers=HTML)).text
+    from_file = (await client.get(f"/replay/{key}?step=9", headers=HTML)).text
+    table = re.compile(r'<div class="room replay-table".*?</section>\s*</div>', re.S)
+    assert table.search(from_file).group(0) == table.search(stored).group(0)
+    assert Replay.of(record).step(9).state == (await client.app.state.replays.of_room(room)).step(9).state
+
+
+async def test_a_record_that_does_not_verify_is_refused_with_the_reason(client):
+    room, _ = await finished(client, "triatri", 2, seed=5)
+    record = (await client.get(f"/api/rooms/{room}/record")).json()
+    record["outcome"]["winners"] = [1 - record["outcome"]["winners"][0]]
+    cases = [
+        (json.dumps(record).encode(), 400, "the replayed result differs from the recorded outcome"),
+        (json.dumps({**record, "seed": "0" * 32}).encode(), 400, "commitment"),
+        (b"{not json", 400, "not a JSON record"),
+        (b"[" * 100 + b"]" * 100, 400, "nested more than"),
+        (b"[" * 100_000 + b"]" * 100_000, 400, "not a JSON record"),  # past the parser's own depth
+        (b"\xff\xfe", 400, "not a JSON record"),
+        (json.dumps([1, 2]).encode(), 400, "not a troika-arena-record/1"),
+    ]
+    for text, status, words in cases:
+        r = await client.post("/replay", files={"record": ("x.json", text, "application/json")}, headers=HTML)
+        assert r.status_code == status and words in r.text, (words, r.text[:300])
+        assert 'id="record-problem"' in r.text
+    r = await client.post("/replay", files={"record": ("x.json", b" " * (1024 * 1024 + 1))}, headers=HTML)
+    assert r.status_code == 400 and "at most 1024 KB" in r.text
+    r = await client.post("/replay", files={"record": ("x.json", b" " * (2 * 1024 * 1024))}, headers=HTML)
+    assert r.status_code == 413  # refused before it is read
+    r = await client.post("/replay", data={"record": "text"}, headers=HTML)
+    assert r.status_code == 400
+    page = await client.get("/replay", headers=HTML)
+    assert page.status_code == 200 and 'name="record"' in page.text
+
+
+async def test_the_finished_room_links_to_its_replay(client):
+    room, tokens = await finished(client)
+    for page in (f"/rooms/{room}", f"/rooms/{room}/seat/{tokens[0]}"):
+        assert f'href="/rooms/{room}/replay?step=0"' in (await client.get(page, headers=HTML)).text
+    room2, tokens2 = await create_started_room(client, "troika", 3)
+    assert "/replay" not in (await client.get(f"/rooms/{room2}/seat/{tokens2[0]}", headers=HTML)).text
+    assert (await client.get(f"/api/rooms/{room2}/view", headers=auth(tokens2[0]))).status_code == 200
