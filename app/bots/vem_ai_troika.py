@@ -333,8 +333,79 @@ def options(state: State, seat: int, legal: list[Action]) -> list[tuple[float, A
     return sorted(scored, key=lambda p: -p[0])
 
 
+EFFECT_WORTH = {"receive": 0.5, "draw": 0.8, "take_money": 0.7, "fine": 0.4, "votes": 0.6, "attack_bonus": 0.0}
+
+
+def effects_worth(state: State, seat: int, effects: list[dict[str, Any]], action: Action) -> float:
+    """A rough worth, in points, of card-action effects for ``seat`` (advanced game)."""
+    worth = 0.0
+    for e in effects:
+        do = e["do"]
+        amount = e.get("amount", e.get("count", 1))
+        if do in EFFECT_WORTH:
+            worth += EFFECT_WORTH[do] * amount
+        elif do == "discount":
+            worth += (
+                1.5
+                if len(state["titles"])
+                and table.metric(state, seat, "income") + player(state, seat)["money"] >= e["price"]
+                else -0.5
+            )
+        elif do == "neutralise":
+            worth += 0.6
+        elif do == "pay_or_fall":
+            worth += 0.5 if state["government"] not in (None, seat) else -0.5
+        elif do == "swap":
+            mine = player(state, seat)["table"]
+            after = [g for g in mine if g != action["mine"]] + [action["theirs"]]
+            worth += table_value(state, seat, after) - table_value(state, seat, mine)
+        elif do == "control_votes":
+            votes = group(state, action["group"])["votes"]
+            holder = attack.owner(state, action["group"])
+            worth += (0.6 * votes if action["candidate"] == seat else -0.6 * votes) + (
+                0.6 * votes if holder != seat else 0
+            )
+    return worth
+
+
+def advanced_score(state: State, seat: int, action: Action) -> float | None:
+    """Scores of the advanced game's own actions (None for the others)."""
+    kind = action["type"]
+    if kind in ("hand_action", "precampaign"):
+        card = group(state, action["card"])
+        return effects_worth(state, seat, card["hand_action"]["effects"], action) - hand_worth(state, action["card"])
+    if kind == "table_action":
+        lead = table.leader(state, seat)
+        assert lead is not None  # a Table Action needs a Leader
+        return effects_worth(state, seat, lead["table_action"]["effects"], action) - 0.5 * lead["table_action"]["cost"]
+    if kind == "react":
+        return 1.2 - hand_worth(state, action["card"])
+    if kind == "no_reaction":
+        holds = any(
+            e["do"] == "cancel"
+            for gid in player(state, seat)["hand"]
+            for e in group(state, gid).get("hand_action", {}).get("effects", [])
+        )
+        return 0.0 if holds or not action["round"] else 0.05
+    if kind == "support":
+        attack_total, defence_total = attack.totals(state)
+        ahead = attack_total > defence_total if action["side"] == "attack" else defence_total >= attack_total
+        return (0.9 if ahead else 0.2) - hand_worth(state, action["card"])
+    if kind == "choose":
+        prompt = state["prompts"][0]
+        if prompt["kind"] == "government_pays":
+            return 0.5 if action["yes"] else 0.0
+        return 0.2 if action["yes"] and table.metric(state, seat, "votes") >= 8 else 0.0
+    if kind == "take_back":
+        return -0.6
+    return {"no_support": 0.0, "precampaign_done": 0.0}.get(kind)
+
+
 def single_score(state: State, seat: int, action: Action) -> float:
     kind = action["type"]
+    scored = advanced_score(state, seat, action)
+    if scored is not None:
+        return scored
     if kind == "choose_leader":
         return leader_score(state, action)
     if kind == "draw":
