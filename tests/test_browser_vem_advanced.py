@@ -1,0 +1,198 @@
+"""A real browser plays the advanced game of Vem aí a Troika: two players in two browser contexts
+(a third seat plays through the API) use a Table Action, play a card for its Hand Action in an
+attack, cancel a card with a reaction, support an attack and place a Pre-Campaign card face
+down, all by clicking the forms the table offers. After every move each page shows exactly its
+own hand; screenshots of the key moments are taken at desktop and phone sizes.
+
+The room loads a deck whose cards make those moves likely whatever the shuffle: every red card
+cancels, every gold card adds Power in an attack, every blue card brings Votes in the
+Pre-Campaign, every grey card brings money. The moves themselves are the engine's, not the deck's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from app.games.vem_ai_troika.deck import DEFAULT_PATH
+from tests.test_browser_vem import auth, check_page, legal_of, wait_for_version
+
+ACTIONS = {
+    "red": {"when": "any", "effects": [{"do": "cancel"}]},
+    "gold": {"when": "attack", "effects": [{"do": "attack_bonus", "amount": 4}]},
+    "blue": {"when": "elections", "effects": [{"do": "votes", "amount": 2}]},
+    "grey": {"when": "any", "effects": [{"do": "receive", "amount": 1}]},
+}
+GOALS = ("table_action", "attack_action", "react", "support", "precampaign")
+
+
+def goal_deck() -> dict:
+    deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for card in deck["groups"]:
+        card["hand_action"] = ACTIONS[card["colour"]]
+    for leader in deck["leaders"]:
+        leader["table_action"] = {
+            "name": "Fundraiser",
+            "when": "turn",
+            "cost": 0,
+            "effects": [{"do": "receive", "amount": 1}],
+        }
+    return deck
+
+
+def goal_of(action: dict) -> str | None:
+    kind = action["type"]
+    if kind == "attack" and action.get("actions"):
+        return "attack_action"
+    return kind if kind in ("table_action", "react", "support", "precampaign") else None
+
+
+def keep_blue(view: dict, items: list[dict]) -> list[dict]:
+    """Discards and placings that spare blue cards (they are wanted for the Pre-Campaign)."""
+    colour = {c["id"]: c["colour"] for c in view["hand"]}
+    spare = [i for i in items if colour.get(i["action"].get("card")) != "blue"]
+    return spare or items
+
+
+def choose(view: dict, legal: list[dict], done: set[str], page_seat: bool, r: random.Random) -> dict:
+    """Steer towards the goals not reached yet; otherwise the shortest way on."""
+    by_type: dict[str, list[dict]] = {}
+    for item in legal:
+        by_type.setdefault(item["action"]["type"], []).append(item)
+    if page_seat:
+        for item in legal:
+            goal = goal_of(item["action"])
+            if goal and goal not in done:
+                if goal == "attack_action":
+                    attacks = [i for i in legal if goal_of(i["action"]) == goal and i["action"]["mode"] == "control"]
+                    return min(attacks or [item], key=lambda i: len(i["action"]["cards"]))
+                return item
+    elif "attack" in by_type and "support" not in done and view["round"] >= 2:
+        control = [i for i in by_type["attack"] if i["action"]["mode"] == "control" and not i["action"].get("actions")]
+        if control:  # the API seat attacks so that a page seat may support
+            return min(control, key=lambda i: len(i["action"]["cards"]))
+    for kind in ("no_reaction", "no_support", "precampaign_done", "stop", "draw"):
+        if kind in by_type:
+            options = by_type[kind]
+            return next((i for i in options if i["action"].get("what") == "group"), options[0])
+    if "choose" in by_type:
+        return by_type["choose"][-1]
+    if "campaign" in by_type:
+        return next(i for i in by_type["campaign"] if not i["action"]["cards"] and not i["action"]["money"])
+    if "discard" in by_type:
+        return keep_blue(view, by_type["discard"])[0]
+    places = [i for i in by_type.get("place", []) if "take" not in i["action"]]
+    if places and view["round"] <= 2 and view["organization_moves"] == 0:
+        return keep_blue(view, places)[0]
+    for kind in ("pass", "take", "discard_money"):
+        if kind in by_type:
+            return by_type[kind][0]
+    return r.choice(legal)
+
+
+def click_advanced(page: Page, action: dict) -> None:
+    """Post ``action`` through the advanced forms: its box's select, or its single button."""
+    box = "#adv-hand-action-attack" if action["type"] == "attack" else f"#adv-{action['type']}"
+    value = json.dumps(action, separators=(",", ":"), sort_keys=True)
+    form = page.locator(f"{box} form")
+    select = form.locator("select[name=action]")
+    if select.count():
+        values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+        chosen = next(v for v in values if json.loads(v) == action)
+        select.select_option(chosen)
+    else:
+        assert json.loads(form.locator("input[name=action]").get_attribute("value")) == action, value
+    form.locator("button[type=submit]").click()
+
+
+def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, screenshots):
+    api = httpx.Client(base_url=live)
+    body = {"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True, "deck": goal_deck()}}
+    created = api.post("/api/rooms", json=body)
+    assert created.status_code == 201, created.text
+    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
+    for name in ("Bruno", "Carla"):
+        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
+    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+
+    pages = []
+    for token in tokens[:2]:
+        page = browser.new_context(base_url=live, viewport={"width": 1280, "height": 800}).new_page()
+        page.goto(f"/rooms/{room}/seat/{token}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        pages.append(page)
+
+    r = random.Random(5)
+    done: set[str] = set()
+    shots = []
+    for _ in range(400):
+        views = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json() for t in tokens]
+        if not views[0]["to_act"] or done == set(GOALS):
+            break
+        seat = views[0]["to_act"][0]
+        view = views[seat]["view"]
+        item = choose(view, legal_of(api, room, tokens[seat]), done, seat < 2, r)
+        action, goal = item["action"], goal_of(item["action"])
+        if seat == 2 or goal is None or goal in done:
+            posted = api.post(
+                f"/api/rooms/{room}/actions",
+                headers=auth(tokens[seat]),
+                json={"version": views[0]["version"], "action": action},
+            )
+            assert posted.status_code == 200, posted.text
+            continue
+        for s, page in enumerate(pages):
+            wait_for_version(page, views[s]["version"])
+            assert page.locator("#flash").inner_text() == ""
+            others = [c for o in (0, 1, 2) if o != s for c in views[o]["view"]["hand"]]
+            check_page(page, views[s]["view"], others)
+        page = pages[seat]
+        page.bring_to_front()
+        if goal == "react":
+            expect(page.locator("#prompt")).to_contain_text("React?")
+            expect(pages[1 - seat].locator("#prompt")).to_contain_text("React")
+            shots += screenshots(page, "vem-advanced-reaction")
+        if goal == "support":
+            expect(page.locator("#prompt")).to_contain_text("Support?")
+            shots += screenshots(page, "vem-advanced-support")
+        click_advanced(page, action)
+        for p in pages:
+            wait_for_version(p, views[0]["version"] + 1)
+        after = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json()["view"] for t in tokens]
+        if goal == "table_action":
+            for p in pages:
+                expect(p.locator(f"#player-{seat} .table-action-state")).to_have_class("badge table-action-state used")
+            shots += screenshots(pages[1 - seat], "vem-advanced-table-action")
+        if goal == "attack_action":
+            expect(page.locator("#attack")).to_be_visible()
+        if goal == "react":
+            state = after[seat]
+            while state["reaction"] is not None:  # the other seats let it be, through the API
+                now = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+                other = now["to_act"][0]
+                answer = {"type": "no_reaction", "round": False}
+                api.post(
+                    f"/api/rooms/{room}/actions",
+                    headers=auth(tokens[other]),
+                    json={"version": now["version"], "action": answer},
+                )
+                state = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[seat])).json()["view"]
+            lines = [
+                line["text"] for line in api.get(f"/api/rooms/{room}/view", headers=auth(tokens[seat])).json()["log"]
+            ]
+            assert any("is cancelled" in line for line in lines), lines
+            for p in pages:  # every page's log says so
+                expect(p.locator("#room-main, body").first).to_contain_text("is cancelled")
+        if goal == "precampaign":
+            other = pages[1 - seat]
+            expect(other.locator(f"#precampaign-{seat} .vem-card.back")).to_have_count(1)
+            expect(other.locator(f"#precampaign-{seat} .vem-card.group")).to_have_count(0)
+            expect(page.locator(f"#precampaign-{seat} .vem-card.group")).to_have_count(1)
+            shots += screenshots(other, "vem-advanced-precampaign")
+        done.add(goal)
+
+    assert done == set(GOALS), f"reached only {sorted(done)}"
+    assert all(path.exists() for path in shots)
