@@ -162,3 +162,19 @@ async def test_the_pages_take_each_player_to_their_own_seat_only(sqlite_url):
         assert ">Join the next game<" in (await client.get(f"/rooms/{room}/seat/{bruno}", headers=HTML)).text
         r = await client.post(f"/rooms/{room}/seat/{bruno}/again", headers=HTML)
         assert r.status_code == 303 and r.headers["location"].startswith(f"/rooms/{nxt}/seat/")
+
+
+async def test_two_instances_asked_at_once_open_one_next_room(fresh_postgres_url):
+    """Two server instances on one Postgres (each with its own locks and caches), asked at once:
+    the guard is the database's, one link to one next room, and every player gets a seat in it."""
+    async with running_app(fresh_postgres_url, **FAST_BOTS) as a, running_app(fresh_postgres_url, **FAST_BOTS) as b:
+        room, (ana, bruno) = await finished_room(a)
+        answers = await asyncio.gather(again(a, room, ana), again(b, room, bruno), again(b, room, ana))
+        assert [r.status_code for r in answers] == [200, 200, 200], [r.text for r in answers]
+        bodies = [r.json() for r in answers]
+        assert len({body["room"] for body in bodies}) == 1
+        assert bodies[0]["token"] == bodies[2]["token"] and [body["seat"] for body in bodies] == [0, 1, 0]
+        linked = {(await client.get(f"/api/rooms/{room}")).json()["next_room"] for client in (a, b)}
+        assert linked == {bodies[0]["room"]}
+        opened = (await a.get("/api/rooms", params={"status": "open"})).json()
+        assert [r["id"] for r in opened] == [bodies[0]["room"]]  # the other's room was never written
