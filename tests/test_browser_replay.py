@@ -73,6 +73,11 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     at_step(page, last // 2)
     expect(page.locator("#replay-log li.current").first).to_be_visible()
     screenshots(page, "replay-step")
+    page.get_by_label("Show the table as").select_option("everyone")
+    expect(page.locator("#room-main .replay-seat")).to_have_count(3)
+    expect(page.locator("#room-main #your-hand")).to_have_count(3)  # every hand shown
+    at_step(page, last // 2)
+    screenshots(page, "replay-every-hand")
 
     record = tmp_path / "record.json"
     record.write_text(json.dumps(api.get(f"/api/rooms/{room}/record").json()))

@@ -73,7 +73,12 @@ async def test_a_seats_view_shows_its_hand_and_private_lines(client):
     seat1 = (await client.get(f"/rooms/{room}/replay?step=1&as=1", headers=HTML)).text
     assert "You draw" not in spectator and "You draw" in seat1
     assert 'id="your-hand"' in seat1 and 'id="your-hand"' not in spectator
-    for bad in ("as=3", "as=-1", "as=x", "step=1.0", "step=%C2%B2", "step=" + "9" * 12):
+    everyone = (await client.get(f"/rooms/{room}/replay?step=4&as=everyone", headers=HTML)).text
+    state = (await client.app.state.replays.of_room(room)).step(4).state
+    hands = re.findall(r'id="your-hand".*?<div class="tiles">(.*?)</div>', everyone, re.S)
+    assert [[int(v) for v in re.findall(r">(\d+)</span>", hand)] for hand in hands] == state["hands"]
+    assert "You draw" not in everyone  # the public log: no line says whose "you" it was
+    for bad in ("as=3", "as=-1", "as=x", "as=Everyone", "step=1.0", "step=%C2%B2", "step=" + "9" * 12):
         assert (await client.get(f"/rooms/{room}/replay?{bad}", headers=HTML)).status_code == 400, bad
 
 

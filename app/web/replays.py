@@ -3,9 +3,10 @@ verified and replayed.
 
 ``/rooms/<id>/replay`` shows a finished game (409 before its end: nothing of it is shown, as
 the record refuses) and ``/replay/<digest>`` an uploaded record file (``POST /replay``, verified
-as ``troika-arena verify`` does). Each step is the game's own table as a spectator saw it, or
-as one seat saw it (its hand and its own log lines: the game is over), rendered by the table
-templates of the room page with no moves offered, beside the log up to that version with the
+as ``troika-arena verify`` does). Each step is the game's own table as a spectator saw it, as
+one seat saw it (its hand and its own log lines: the game is over), or as every seat saw it,
+one table after another (every hand shown), rendered by the table templates of the room page
+with no moves offered, beside the log up to that version with the
 step's lines highlighted. First, previous, next and last are links (the keyboard's arrows,
 Home and End follow them: static/js/replay.js), the slider a form.
 """
@@ -21,12 +22,12 @@ from starlette.datastructures import UploadFile
 from app.api.deps import Replaying
 from app.rooms.errors import BadRequest
 from app.rooms.records import RecordError
-from app.rooms.replays import MAX_RECORD_BYTES, Replay
+from app.rooms.replays import MAX_RECORD_BYTES, Replay, Step
 from app.rooms.views import seat_view
 from app.web.render import language_of, page, room_context
 
 router = APIRouter(include_in_schema=False)
-SPECTATOR = "spectator"
+SPECTATOR, EVERYONE = "spectator", "everyone"
 
 
 def whole(text: str | None, name: str) -> int | None:
@@ -38,31 +39,42 @@ def whole(text: str | None, name: str) -> int | None:
     return int(text)
 
 
-def viewpoint(text: str | None, players: int) -> int | None:
-    """Whose table a step shows: None for a spectator's, or a seat's."""
+def viewpoint(text: str | None, players: int) -> int | None | str:
+    """Whose table a step shows: None for a spectator's, a seat's, or EVERYONE's (every seat's
+    table in turn: every hand shown)."""
     if text in (None, "", SPECTATOR):
         return None
+    if text == EVERYONE:
+        return EVERYONE
     seat = whole(text, "as")
     if seat is None or seat >= players:
-        raise BadRequest(f"as must be {SPECTATOR} or a seat from 0 to {players - 1}")
+        raise BadRequest(f"as must be {SPECTATOR}, {EVERYONE} or a seat from 0 to {players - 1}")
     return seat
+
+
+def shown(step: Step, seat: int | None) -> dict[str, Any]:
+    """The seat's payload at the step, with no move offered."""
+    return {**seat_view(step.info, step.live, seat), "legal_actions": [], "your_turn": False}
 
 
 def replay_page(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
     """The replay page at the step and viewpoint the query names (a step past the end is the end)."""
     wanted = whole(request.query_params.get("step"), "step")
-    seat = viewpoint(request.query_params.get("as"), replay.num_players)
+    chosen = viewpoint(request.query_params.get("as"), replay.num_players)
     step = replay.step(replay.last if wanted is None else wanted)
-    payload = {**seat_view(step.info, step.live, seat), "legal_actions": [], "your_turn": False}
+    seat = chosen if isinstance(chosen, int) else None
     lang = language_of(request)
-    log, earlier = step.log(seat)
-    shown_as = SPECTATOR if seat is None else str(seat)
+    log, earlier = step.log(seat)  # everyone's tables: the public log
+    shown_as = SPECTATOR if chosen is None else str(chosen)
+    seats = range(replay.num_players) if chosen == EVERYONE else [seat]
+    tables = [room_context(shown(step, s), s, None, lang) for s in seats]
 
     def at(version: int) -> str:
         return f"{base}?step={version}&as={shown_as}"
 
     context = {
-        **room_context(payload, seat, None, lang),
+        **tables[0],
+        "tables": tables,
         "replay": replay,
         "step": step.info.version,
         "last": replay.last,
