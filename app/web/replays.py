@@ -39,7 +39,7 @@ def whole(text: str | None, name: str) -> int | None:
     return int(text)
 
 
-def viewpoint(text: str | None, players: int) -> int | None | str:
+def viewpoint(text: str | None, players: int) -> int | str | None:
     """Whose table a step shows: None for a spectator's, a seat's, or EVERYONE's (every seat's
     table in turn: every hand shown)."""
     if text in (None, "", SPECTATOR):
