@@ -105,3 +105,20 @@ async def test_every_advanced_page_of_a_random_game_renders_and_offers_only_lega
             checked += 1
         state = GAME.apply(state, seat, r.choice(legal))
     assert checked > 10
+
+
+async def test_the_api_lists_every_asked_seat_until_the_reaction_window_closes(client):
+    """The payload's to_act must not tell who has answered (nor who opted out) either."""
+    state = adv(3, hands={0: ["Banco de Portugalândia"], 1: ["Advogados Militantes"], 2: ["Claque"]}, money={1: 3})
+    state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
+    state = GAME.apply(state, 2, {"type": "no_reaction", "round": True})
+    assert GAME.to_act(state) == {1}
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 3)
+    _, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(state)
+    for seat in (0, 1, 2):
+        payload = (
+            await client.get(f"/api/rooms/{room_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"})
+        ).json()
+        assert payload["to_act"] == [1, 2]
+        assert payload["your_turn"] == (seat == 1)

@@ -146,6 +146,11 @@ class Game(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
+    def public_to_act(self, state: State) -> set[int]:
+        """The awaited seats as everyone is shown them: ``to_act``, unless a game hides who has
+        already answered a simultaneous prompt (those seats then stay listed until it closes)."""
+        return self.to_act(state)
+
     def apply(self, state: State, seat: int, action: Action) -> State:
         """The state after ``seat`` plays ``action``; raises IllegalAction, never mutates."""
         return self.play(state, seat, action)[1]

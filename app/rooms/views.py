@@ -60,12 +60,13 @@ def seat_views(
         }
     game = GAMES[info.game]
     state = live.state
-    to_act = sorted(game.to_act(state))
+    awaited = game.to_act(state)
+    to_act = sorted(game.public_to_act(state))
     outcome = game.outcome(state)
     shown = game.views(state, seats)
     payloads = {}
     for seat in seats:
-        legal = labelled_legal_actions(game, state, seat, to_act)
+        legal = labelled_legal_actions(game, state, seat, awaited)
         payloads[seat] = {
             "room": room,
             "version": live.version,

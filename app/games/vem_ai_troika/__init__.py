@@ -193,6 +193,12 @@ class VemAiTroika(base.Game):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return engine.legal_actions(state, seat, self.to_act(state))
 
+    def public_to_act(self, state: State) -> set[int]:
+        """A reaction window shows every seat it asks until it closes, never who has answered."""
+        if state["reaction"] is not None:
+            return set(state["reaction"]["seats"])
+        return self.to_act(state)
+
     def _apply(self, state: State, seat: int, action: Action) -> State:
         return engine.perform(state, seat, action)
 
