@@ -6,6 +6,7 @@ comes from the ``lang`` cookie, else Accept-Language; the header's switch rememb
 from __future__ import annotations
 
 import gettext
+import random
 import re
 import tomllib
 from pathlib import Path
@@ -15,7 +16,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import _parse_mappings_from_toml
 from babel.messages.pofile import read_po
 
-from app.games.base import say, spoken
+from app.games.base import Message, say, spoken
+from app.games.registry import GAMES
 from app.i18n import LOCALES, choose, from_accept_language, translations
 from app.web.render import room_fragment
 from tests.conftest import create_started_room
@@ -164,3 +166,40 @@ async def test_a_table_renders_in_the_readers_language(client, game, seats, engl
     assert all(phrase in in_english for phrase in english)
     assert not [phrase for phrase in english if phrase in in_portuguese]
     assert all(phrase in in_portuguese for phrase in portuguese)
+
+
+def message_ids(message: Message) -> list[str]:
+    """The id of ``message`` and of every message among its arguments."""
+    nested = [v for value in message["args"].values() for v in (value if isinstance(value, list) else [value])]
+    return [message["msg"], *(i for v in nested if isinstance(v, dict) for i in message_ids(v))]
+
+
+@pytest.mark.parametrize("slug", ["troika"])
+def test_every_message_a_game_says_has_a_portuguese_translation(slug):
+    """Random games to the end: every log line and every button label, nested messages too,
+    is a message of the catalog (so translated, by the test above), never a text built on the
+    fly."""
+    game, translated = GAMES[slug], {m.id for m in catalog() if m.id and isinstance(m.id, str)}
+    said: set[str] = set()
+    for index in range(4):
+        r = random.Random(index)
+        state = game.setup(3, {}, f"i18n-{index}")
+        while game.outcome(state) is None:
+            seat = r.choice(sorted(game.to_act(state)))
+            legal = game.legal_actions(state, seat)
+            said.update(i for action in legal for i in message_ids(game.label(action, state)))
+            state = game.apply(state, seat, r.choice(legal))
+        said.update(i for entry in state["log"] for i in message_ids(entry))
+    assert len(said) > 20
+    assert not sorted(said - translated)
+
+
+async def test_the_log_is_said_in_the_readers_language_with_the_players_names(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    first = info.seats[live.state["first_player"]]
+    log = visible_text(room_fragment(info, live, 0, tokens[0], lang="pt-PT").split('<section class="panel log"')[1])
+    assert f"Começa a ronda 1: {first} começa" in log and "Recebe um" in log
+    assert "Round 1 begins" not in log and "Seat " not in log
+    api_log = (await client.get(f"/api/rooms/{room_id}/view", headers={"Accept-Language": "pt-PT"})).json()["log"]
+    assert api_log[0]["text"].startswith(f"Round 1 begins: {first} starts")  # the API stays English

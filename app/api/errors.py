@@ -27,6 +27,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.faults import outage
+from app.games.base import Message as Said
+from app.games.base import spoken
 from app.logs import redact
 from app.rooms.errors import RoomError
 
@@ -71,9 +73,12 @@ def wants_json(request: Request) -> bool:
 
 
 class ErrorPage(Protocol):
-    """An error as a page for a browser: its status, its message and any headers."""
+    """An error as a page for a browser: its status, its message (a text, or a message of
+    ``app.games.base.say`` that the page says in its reader's language) and any headers."""
 
-    def __call__(self, request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response: ...
+    def __call__(
+        self, request: Request, status: int, message: str | Said, headers: Mapping[str, str] | None
+    ) -> Response: ...
 
 
 def json_error(
@@ -87,12 +92,12 @@ def error_response(
     request: Request,
     status: int,
     code: str,
-    message: str,
+    message: str | Said,
     headers: Mapping[str, str] | None = None,
     **extra: Any,
 ) -> Response:
     if wants_json(request):
-        return json_error(status, code, message, headers, **extra)
+        return json_error(status, code, message if isinstance(message, str) else spoken(message), headers, **extra)
     return page(request, status, message, headers)
 
 
@@ -107,7 +112,7 @@ def describe_validation(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError):
-        return error_response(page, request, exc.status, exc.code, exc.message, headers=exc.headers, **exc.extra)
+        return error_response(page, request, exc.status, exc.code, exc.said, headers=exc.headers, **exc.extra)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):

@@ -36,7 +36,7 @@ import orjson
 
 State = dict[str, Any]
 Action = dict[str, Any]
-Message = dict[str, Any]  # {"msg": id (the English text), "args": {name: text, number or Message}}
+Message = dict[str, Any]  # {"msg": id (the English text), "args": {name: text, number, Message or list}}
 
 
 def say(msg: str, **args: Any) -> Message:
@@ -52,20 +52,31 @@ def N_(text: str) -> str:
 
 
 def spoken(message: Message, translate: Callable[[str], str] = str) -> str:
-    """The text of ``message``: English, or with ``translate`` (a gettext) another language."""
+    """The text of ``message``: English, or with ``translate`` (a gettext) another language. An
+    argument that is a list of messages is said as their texts joined by commas."""
     args = message["args"]
     text = translate(message["msg"])
     if not args:
         return text
-    return text.format_map({k: spoken(v, translate) if isinstance(v, dict) else v for k, v in args.items()})
+    return text.format_map({name: spoken_value(value, translate) for name, value in args.items()})
+
+
+def spoken_value(value: Any, translate: Callable[[str], str]) -> Any:
+    if isinstance(value, dict):
+        return spoken(value, translate)
+    if isinstance(value, list):
+        return ", ".join(str(spoken_value(item, translate)) for item in value)
+    return value
 
 
 class IllegalAction(Exception):
-    """An action that the rules do not allow now; ``reason`` is shown to the player."""
+    """An action that the rules do not allow now; ``reason`` (English) is shown to the player,
+    ``said`` (a message) in the reader's language."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Message):
+        self.said = say(reason) if isinstance(reason, str) else reason
+        self.reason = spoken(self.said)
+        super().__init__(self.reason)
 
 
 @dataclass(frozen=True)
@@ -170,7 +181,7 @@ class Game(Protocol):
             raise IllegalAction("an action is an object with a 'type' field")
         awaited = self.to_act(state)
         if seat not in awaited:
-            raise IllegalAction("it is not your turn" if awaited else "the game is over")
+            raise IllegalAction(say("it is not your turn") if awaited else say("the game is over"))
         schema = self.unlisted.get(action["type"])
         if schema is not None:
             return read_fields(action, schema)
@@ -427,7 +438,7 @@ def visible_log(log: list[dict[str, Any]], seat: int | None, last: int | None = 
     return [{"text": spoken(entry), **{k: v for k, v in entry.items() if k != "to"}} for entry in chosen]
 
 
-def require(condition: bool, reason: str) -> None:
+def require(condition: bool, reason: str | Message) -> None:
     """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(reason)

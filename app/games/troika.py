@@ -172,9 +172,9 @@ def _name(seat: int) -> str:
     return base.seat_label(seat)
 
 
-def _a(value: int) -> str:
+def _a(value: int) -> base.Message:
     """The value with its article: "a 5", "an 8", "an 11"."""
-    return f"an {value}" if value in (8, 11) else f"a {value}"
+    return base.say("an {value}", value=value) if value in (8, 11) else base.say("a {value}", value=value)
 
 
 def _distinct(values: list[int]) -> list[int]:
@@ -214,8 +214,8 @@ def _pick_face_down(state: State, choice: Any) -> tuple[int, dict[str, Any] | No
     return mark["value"], mark
 
 
-def _mark_label(mark: dict[str, Any]) -> str:
-    return f"marked tile #{mark['id']} (discarded by {_name(mark['by'])})"
+def _mark_label(mark: dict[str, Any]) -> base.Message:
+    return base.say("marked tile #{mark} (discarded by {player})", mark=mark["id"], player=_name(mark["by"]))
 
 
 # ---------------------------------------------------------------- rounds
@@ -242,12 +242,18 @@ def _start_round(state: State, number: int, first: int) -> None:
         set_aside=sorted(set_aside),
         callers=[],  # seats that called "Troika!" this round, in call order
     )
-    aside = f" {SET_ASIDE_TWO_PLAYERS} tiles are set aside unseen." if set_aside else ""
-    state["log"].append(
-        base.log_entry(f"Round {number} begins: {_name(first)} starts; {_a(face_up)} is turned face up.{aside}")
-    )
+    facts = {"round": number, "player": _name(first), "tile": _a(face_up)}
+    if set_aside:
+        begins = base.say(
+            "Round {round} begins: {player} starts; {tile} is turned face up. {aside} tiles are set aside unseen.",
+            aside=SET_ASIDE_TWO_PLAYERS,
+            **facts,
+        )
+    else:
+        begins = base.say("Round {round} begins: {player} starts; {tile} is turned face up.", **facts)
+    state["log"].append(base.log_entry(begins))
     for seat, hand in enumerate(hands):
-        state["log"].append(base.log_entry(f"You draw {_a(hand[0])}.", to=[seat]))
+        state["log"].append(base.log_entry(base.say("You draw {tile}.", tile=_a(hand[0])), to=[seat]))
 
 
 def _bonus_seat(state: State) -> int | None:
@@ -314,16 +320,42 @@ def _next_first_player(records: list[dict[str, Any]], previous_first: int, n: in
     )["seat"]
 
 
-def _describe_record(record: dict[str, Any]) -> str:
+def _describe_record(record: dict[str, Any], tokens: str | base.Message) -> base.Message:
+    """One seat's line of a round's end: how it left the planet (or failed to) and its token."""
     name = _name(record["seat"])
     if record["status"] == "failed":
-        why = "their Troika! call fails" if record["reason"] == "failed_call" else "no fuel-set"
-        return f"{name} failed to leave ({why}); tiles {sorted(record['hand'] + record['container'])}."
-    trios = ", ".join(f"{t['kind']} {'-'.join(map(str, t['tiles']))} ({t['points']})" for t in record["trios"])
-    trash = f"; trash {record['trash']}" if record["trash"] else ""
-    bonus = f"; Troika! bonus +{record['troika_bonus']}" if record["troika_bonus"] else ""
-    call = " (their Troika! call succeeds)" if record["called_troika"] else ""
-    return f"{name} left the planet{call}: {trios}{trash}{bonus} = {record['score']} points."
+        tiles = str(sorted(record["hand"] + record["container"]))
+        if record["reason"] == "failed_call":
+            return base.say(
+                "{player} failed to leave (their Troika! call fails); tiles {tiles}. Token: {tokens}.",
+                player=name,
+                tiles=tiles,
+                tokens=tokens,
+            )
+        return base.say(
+            "{player} failed to leave (no fuel-set); tiles {tiles}. Token: {tokens}.",
+            player=name,
+            tiles=tiles,
+            tokens=tokens,
+        )
+    trios = [_trio(t) for t in record["trios"]]
+    trash = base.say("; trash {tiles}", tiles=str(record["trash"])) if record["trash"] else ""
+    bonus = base.say("; Troika! bonus +{bonus}", bonus=record["troika_bonus"]) if record["troika_bonus"] else ""
+    parts = {"player": name, "trios": trios, "trash": trash, "bonus": bonus, "score": record["score"], "tokens": tokens}
+    if record["called_troika"]:
+        return base.say(
+            "{player} left the planet (their Troika! call succeeds): {trios}{trash}{bonus} = {score} points."
+            " Token: {tokens}.",
+            **parts,
+        )
+    return base.say("{player} left the planet: {trios}{trash}{bonus} = {score} points. Token: {tokens}.", **parts)
+
+
+def _trio(trio: dict[str, Any]) -> base.Message:
+    tiles, points = "-".join(map(str, trio["tiles"])), trio["points"]
+    if trio["kind"] == "gem":
+        return base.say("gem {tiles} ({points})", tiles=tiles, points=points)
+    return base.say("fuel {tiles} ({points})", tiles=tiles, points=points)
 
 
 def _end_round(state: State, ended_by: str) -> None:
@@ -336,18 +368,17 @@ def _end_round(state: State, ended_by: str) -> None:
     for record in records:
         state["status"][record["seat"]] = record["status"]
     state["rounds"].append({"round": state["round"], "first_player": first, "ended_by": ended_by, "players": records})
-    why = (
-        "the table has no face-down tile left"
-        if ended_by == "table_empty"
-        else ("at most one player has not called Troika")
-    )
-    state["log"].append(base.log_entry(f"Round {state['round']} ends: {why}."))
+    if ended_by == "table_empty":
+        ends = base.say("Round {round} ends: the table has no face-down tile left.", round=state["round"])
+    else:
+        ends = base.say("Round {round} ends: at most one player has not called Troika.", round=state["round"])
+    state["log"].append(base.log_entry(ends))
     for record in records:
-        tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or "none"
-        state["log"].append(base.log_entry(f"{_describe_record(record)} Token: {tokens}."))
+        tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or base.say("none")
+        state["log"].append(base.log_entry(_describe_record(record, tokens)))
     if state["round"] == ROUNDS:
         state.update(phase="over", current=None)
-        state["log"].append(base.log_entry("The game is over."))
+        state["log"].append(base.log_entry(base.say("The game is over.")))
     else:
         _start_round(state, state["round"] + 1, _next_first_player(records, first, n))
 
@@ -368,10 +399,18 @@ def _apply_troika(state: State, seat: int, action: Action) -> None:
     state["status"][seat] = "called"
     state["callers"].append(seat)
     state["log"].append(
-        base.log_entry(f"{_name(seat)} calls Troika! and is out of the round; the call is settled when the round ends.")
+        base.log_entry(
+            base.say(
+                "{player} calls Troika! and is out of the round; the call is settled when the round ends.",
+                player=_name(seat),
+            )
+        )
     )
-    outcome = "succeeds" if can_leave(state["hands"][seat], state["containers"][seat]) else "fails"
-    state["log"].append(base.log_entry(f"Your call {outcome}: everyone learns it when the round ends.", to=[seat]))
+    if can_leave(state["hands"][seat], state["containers"][seat]):
+        told = base.say("Your call succeeds: everyone learns it when the round ends.")
+    else:
+        told = base.say("Your call fails: everyone learns it when the round ends.")
+    state["log"].append(base.log_entry(told, to=[seat]))
     if len(_playing(state)) <= 1:
         _end_round(state, "troika")
     else:
@@ -381,24 +420,34 @@ def _apply_troika(state: State, seat: int, action: Action) -> None:
 def _apply_reveal(state: State, seat: int, action: Action) -> None:
     value, mark = _pick_face_down(state, action["tile"])
     insort(state["table_up"], value)
-    which = _mark_label(mark) if mark else "an unknown tile"
-    state["log"].append(base.log_entry(f"{_name(seat)} turns up {which}: {_a(value)}."))
+    which = _mark_label(mark) if mark else base.say("an unknown tile")
+    state["log"].append(
+        base.log_entry(base.say("{player} turns up {tile}: {value}.", player=_name(seat), tile=which, value=_a(value)))
+    )
     state["phase"] = "act"
 
 
 def _apply_take_up(state: State, seat: int, action: Action) -> None:
     state["table_up"].remove(action["value"])
     insort(state["containers"][seat], action["value"])
-    state["log"].append(base.log_entry(f"{_name(seat)} moves the face-up {action['value']} into their Container."))
+    state["log"].append(
+        base.log_entry(
+            base.say(
+                "{player} moves the face-up {value} into their Container.", player=_name(seat), value=action["value"]
+            )
+        )
+    )
     _end_turn(state, seat)
 
 
 def _apply_take_down(state: State, seat: int, action: Action) -> None:
     value, mark = _pick_face_down(state, action["tile"])
     insort(state["hands"][seat], value)
-    which = _mark_label(mark) if mark else "an unknown face-down tile"
-    state["log"].append(base.log_entry(f"{_name(seat)} takes {which} into their hand."))
-    state["log"].append(base.log_entry(f"You take {_a(value)}.", to=[seat]))
+    which = _mark_label(mark) if mark else base.say("an unknown face-down tile")
+    state["log"].append(
+        base.log_entry(base.say("{player} takes {tile} into their hand.", player=_name(seat), tile=which))
+    )
+    state["log"].append(base.log_entry(base.say("You take {tile}.", tile=_a(value)), to=[seat]))
     _end_turn(state, seat)
 
 
@@ -410,18 +459,32 @@ def _apply_discard(state: State, seat: int, action: Action) -> None:
         state["next_mark_id"] += 1
         state["down_marked"].append({"id": mark_id, "by": seat, "value": value})
         state["log"].append(
-            base.log_entry(f"{_name(seat)} discards a tile from their hand face down: marked tile #{mark_id}.")
+            base.log_entry(
+                base.say(
+                    "{player} discards a tile from their hand face down: marked tile #{mark}.",
+                    player=_name(seat),
+                    mark=mark_id,
+                )
+            )
         )
-        state["log"].append(base.log_entry(f"Marked tile #{mark_id} is your {value}.", to=[seat]))
+        state["log"].append(
+            base.log_entry(base.say("Marked tile #{mark} is your {value}.", mark=mark_id, value=value), to=[seat])
+        )
     else:
         state["containers"][seat].remove(value)
         insort(state["table_up"], value)
-        state["log"].append(base.log_entry(f"{_name(seat)} discards the {value} from their Container face up."))
+        state["log"].append(
+            base.log_entry(
+                base.say("{player} discards the {value} from their Container face up.", player=_name(seat), value=value)
+            )
+        )
     _end_turn(state, seat)
 
 
 def _apply_pass(state: State, seat: int, action: Action) -> None:
-    state["log"].append(base.log_entry(f"{_name(seat)} cannot take or discard anything and passes."))
+    state["log"].append(
+        base.log_entry(base.say("{player} cannot take or discard anything and passes.", player=_name(seat)))
+    )
     _end_turn(state, seat)
 
 
@@ -574,22 +637,23 @@ class Troika(base.Game):
             details={"round3_scores": last, "tokens": base.working_copy(state["tokens"])},
         )
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def label(self, action: Action, state: State | None = None) -> base.Message:
         kind = action["type"]
         tile = action.get("tile")
-        which = "an unknown tile" if tile == "unknown" else f"marked tile #{tile}"
+        which = base.say("an unknown tile") if tile == "unknown" else base.say("marked tile #{mark}", mark=tile)
         if kind == "troika":
-            return 'Call "Troika!"'
+            return base.say('Call "Troika!"')
         if kind == "reveal":
-            return f"Turn up {which}"
+            return base.say("Turn up {tile}", tile=which)
         if kind == "take_up":
-            return f"Take the face-up {action['value']} into your Container"
+            return base.say("Take the face-up {value} into your Container", value=action["value"])
         if kind == "take_down":
-            return f"Take {which} into your hand"
+            return base.say("Take {tile} into your hand", tile=which)
+        if kind == "discard" and action["from"] == "hand":
+            return base.say("Discard {value} from your hand (face down)", value=action["value"])
         if kind == "discard":
-            face = "face down" if action["from"] == "hand" else "face up"
-            return f"Discard {action['value']} from your {action['from']} ({face})"
-        return "Pass"
+            return base.say("Discard {value} from your container (face up)", value=action["value"])
+        return base.say("Pass")
 
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         """Re-deal what ``seat`` cannot see: other hands, unmarked and set-aside tiles, others'

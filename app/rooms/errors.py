@@ -1,10 +1,14 @@
 """Errors the room layer raises; each carries the HTTP status and a message safe to show.
 
 Messages never include hidden information: they name what was wrong with the request, the
-engine's public reason for an illegal action, or the room's current version.
+engine's public reason for an illegal action, or the room's current version. A message is a
+text or a message of ``app.games.base.say``: ``message`` is its English text (the API's),
+``said`` the message itself, which a page shows in its reader's language.
 """
 
 from __future__ import annotations
+
+from app.games.base import Message, say, spoken
 
 
 class RoomError(Exception):
@@ -12,9 +16,10 @@ class RoomError(Exception):
     code = "bad_request"
     headers: dict[str, str] | None = None  # sent with the answer (Retry-After, say)
 
-    def __init__(self, message: str, **extra):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Message, **extra):
+        self.said = say(message) if isinstance(message, str) else message
+        self.message = spoken(self.said)
+        super().__init__(self.message)
         self.extra = extra
 
     def to_json(self) -> dict:
@@ -55,6 +60,6 @@ class TooMany(RoomError):
 
     status, code = 429, "rate_limited"
 
-    def __init__(self, message: str, retry_after: int):
+    def __init__(self, message: str | Message, retry_after: int):
         super().__init__(message, retry_after=retry_after)
         self.headers = {"Retry-After": str(retry_after)}

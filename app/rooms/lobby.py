@@ -19,6 +19,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import utcnow
+from app.games.base import Message, say
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -32,7 +33,7 @@ MIN_JOIN_KEY_LENGTH = 16  # a join's key stands for its token: it must not be gu
 
 def check_level(level: Any) -> None:
     if level not in BOT_LEVELS:
-        raise BadRequest(f"bot level must be one of: {', '.join(BOT_LEVELS)}")
+        raise BadRequest(say("bot level must be one of: {levels}", levels=", ".join(BOT_LEVELS)))
 
 
 def join_token(info: RoomInfo, name: str, key: str) -> str:
@@ -55,9 +56,9 @@ def again_token(seed: str, room_id: str, seat: int, token: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def require_host(info: RoomInfo, seat: int | None, what: str) -> None:
+def require_host(info: RoomInfo, seat: int | None, refusal: Message) -> None:
     if seat != info.host_seat:
-        raise Forbidden(f"only the host can {what}")
+        raise Forbidden(refusal)
 
 
 def require_open(info: RoomInfo, refusal: str) -> None:
@@ -90,22 +91,29 @@ class Lobby:
         (``listed`` False) is left out of the lobby, found only through its invite link."""
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
-            raise BadRequest(f"unknown game; choose one of: {', '.join(sorted(GAMES))}")
+            raise BadRequest(say("unknown game; choose one of: {games}", games=", ".join(sorted(GAMES))))
         if not isinstance(num_seats, int) or not (game.min_players <= num_seats <= game.max_players):
-            raise BadRequest(f"{game.title} needs {game.min_players} to {game.max_players} seats")
+            raise BadRequest(
+                say(
+                    "{game} needs {least} to {most} seats",
+                    game=game.title,
+                    least=game.min_players,
+                    most=game.max_players,
+                )
+            )
         if options is not None and not isinstance(options, dict):
             raise BadRequest("options must be an object")
         name = clean_name(host_name)
         if turn_seconds not in TURN_TIMER_PRESETS:
             presets = ", ".join(str(p) for p in TURN_TIMER_PRESETS)
-            raise BadRequest(f"turn_timer must be one of (seconds, 0 = off): {presets}")
+            raise BadRequest(say("turn_timer must be one of (seconds, 0 = off): {presets}", presets=presets))
         if not isinstance(listed, bool):
             raise BadRequest("listed must be true or false")
         seed = secrets.token_hex(16)
         try:
             game.setup(num_seats, dict(options or {}), seed)
         except ValueError as exc:
-            raise BadRequest(f"invalid options: {exc}") from None
+            raise BadRequest(say("invalid options: {problem}", problem=str(exc))) from None
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
         async with self.games.db.write() as session:
             await storage.add_room(
@@ -141,7 +149,9 @@ class Lobby:
             seat = first_free_seat(info)
             if info.held(utcnow()):
                 moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
-                raise Conflict(f"the free seats wait for the last game's players until {moment}; try again then")
+                raise Conflict(
+                    say("the free seats wait for the last game's players until {moment}; try again then", moment=moment)
+                )
             await storage.add_seat(session, room_id, seat, name, hash_token(token))
         return seat, token, False
 
@@ -221,18 +231,18 @@ class Lobby:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
         check_level(level)
         async with self.games.changing(room_id) as (session, info):
-            require_host(info, by_seat, "add bots")
+            require_host(info, by_seat, say("only the host can add bots"))
             require_open(info, "bots can be added before the game starts")
             seat = first_free_seat(info) if seat is None else seat
             if seat not in info.free_seats:
-                raise Conflict(f"seat {seat} is not free" if isinstance(seat, int) else "no such seat")
+                raise Conflict(say("seat {seat} is not free", seat=seat) if isinstance(seat, int) else "no such seat")
             await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
         return seat
 
     async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
         """The host frees a bot's seat before the start."""
         async with self.games.changing(room_id) as (session, info):
-            require_host(info, by_seat, "remove bots")
+            require_host(info, by_seat, say("only the host can remove bots"))
             require_open(info, "bots can be removed before the game starts")
             if seat not in range(info.num_seats):  # a number the database could not even hold
                 raise NotFound("no bot sits in that seat")
@@ -270,8 +280,11 @@ class Lobby:
         if now - await storage.last_seen(session, info.id, seat) < self.autopilot_grace:
             grace = round(self.autopilot_grace.total_seconds())
             raise Conflict(
-                f"that player is here or was within the last {grace} seconds: only they can hand "
-                "their seat to a bot, unless their turn time runs out"
+                say(
+                    "that player is here or was within the last {grace} seconds: only they can hand "
+                    "their seat to a bot, unless their turn time runs out",
+                    grace=grace,
+                )
             )
 
     async def start(self, room_id: str, seat: int, idempotency_key: Any = None) -> bool:
@@ -279,13 +292,13 @@ class Lobby:
         the key of the start that landed answers as that start did, not 409."""
         check_key(idempotency_key)
         async with self.games.changing(room_id) as (session, info):
-            require_host(info, seat, "start the game")
+            require_host(info, seat, say("only the host can start the game"))
             resent = idempotency_key is not None and info.status != "open"
             if resent and await storage.start_key(session, room_id) == idempotency_key:
                 return True
             require_open(info, "this game has already started")
             if info.free_seats:
-                raise Conflict(f"{len(info.free_seats)} seat(s) are still free")
+                raise Conflict(say("{count} seat(s) are still free", count=len(info.free_seats)))
             if not await storage.mark_started(session, room_id, idempotency_key):
                 raise Conflict("this game has already started")
         return False

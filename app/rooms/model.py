@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, overload
 
-from app.games.base import Action, Game, State, freeze, public_options, thaw
+from app.games.base import Action, Game, State, freeze, public_options, say, thaw
 from app.rooms.errors import BadRequest, Conflict
 
 MAX_NAME_LENGTH = 24
@@ -69,7 +69,7 @@ def clean_name(name: Any) -> str:
     if not name:
         raise BadRequest("name must not be empty")
     if len(name) > MAX_NAME_LENGTH:
-        raise BadRequest(f"name must be at most {MAX_NAME_LENGTH} characters")
+        raise BadRequest(say("name must be at most {most} characters", most=MAX_NAME_LENGTH))
     if any(not ch.isprintable() for ch in name):
         raise BadRequest("name must contain only printable characters")
     return name
@@ -249,8 +249,11 @@ def check_version(live: LiveGame, seat: int, version: int) -> None:
     if version == live.version:
         return
     stale = Conflict(
-        f"your view is out of date (you acted on version {version}, the game is at "
-        f"{live.version}); reload and try again",
+        say(
+            "your view is out of date (you acted on version {version}, the game is at {current}); reload and try again",
+            version=version,
+            current=live.version,
+        ),
         version=live.version,
     )
     if not 0 <= version < live.version:

@@ -77,7 +77,7 @@ class Play:
             try:
                 action, new_state = game.play(live.state, seat, action)  # stored as the engine lists it
             except IllegalAction as exc:
-                raise Illegal(exc.reason, version=live.version) from None
+                raise Illegal(exc.said, version=live.version) from None
             status = "finished" if game.outcome(new_state) is not None else "playing"
             now = utcnow()
             if not await storage.write_move(

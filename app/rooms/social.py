@@ -26,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.db.database import Database
 from app.db.faults import log_failure
 from app.db.models import ChatMessage, Presence, Seat, utcnow
+from app.games.base import say
 from app.realtime.bus import CHAT, PRESENCE, EventBus
 from app.realtime.cache import RoomCache
 from app.rooms.errors import BadRequest, NotFound
@@ -72,7 +73,7 @@ class Social:
             raise BadRequest("a chat message needs some text")
         text = " ".join(text.split())
         if len(text) > MAX_CHAT_LENGTH:
-            raise BadRequest(f"chat messages are at most {MAX_CHAT_LENGTH} characters")
+            raise BadRequest(say("chat messages are at most {most} characters", most=MAX_CHAT_LENGTH))
         if not text.isprintable():  # a NUL or a lone surrogate, which no database stores
             raise BadRequest("chat messages must contain only printable characters")
         await self.throttle.chatting(room_id, seat)

@@ -19,6 +19,7 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from app.config import Settings
+from app.games.base import Message, say
 from app.rooms.errors import TooMany
 
 CHAT_LIMIT = "5/10 seconds"  # per seat; fixed, as its refusal says
@@ -34,12 +35,12 @@ class Throttle:
         self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
     async def chatting(self, room_id: str, seat: int) -> None:
-        await self._hit("chat", "slow down: at most 5 messages every 10 seconds", room_id, str(seat))
+        await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, str(seat))
 
     async def creating_room(self, address: str | None) -> None:
-        await self._hit("rooms", "too many rooms created from your address; try again later", address or "?")
+        await self._hit("rooms", say("too many rooms created from your address; try again later"), address or "?")
 
-    async def _hit(self, name: str, refusal: str, *key: str) -> None:
+    async def _hit(self, name: str, refusal: Message, *key: str) -> None:
         """Count one more ``name`` for ``key``, or raise 429 (counting nothing) if that is one
         too many for any of its windows."""
         items = self._limits[name]
@@ -50,6 +51,6 @@ class Throttle:
             if not await self._limiter.hit(item, name, *key):  # another request took the last place
                 await self._refuse(item, refusal, name, *key)
 
-    async def _refuse(self, item: RateLimitItem, refusal: str, *key: str) -> NoReturn:
+    async def _refuse(self, item: RateLimitItem, refusal: Message, *key: str) -> NoReturn:
         reset = (await self._limiter.get_window_stats(item, *key)).reset_time
         raise TooMany(refusal, retry_after=max(1, math.ceil(reset - time.time())))

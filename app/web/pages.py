@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
-from app.games.base import MAX_DECK_BYTES
+from app.games.base import MAX_DECK_BYTES, say, spoken
 from app.games.registry import GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.rooms.errors import BadRequest, RoomError
@@ -75,13 +75,17 @@ def parse_json(data: str | bytes) -> Any:
 async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
     data = await upload.read(MAX_DECK_BYTES + 1)
     if len(data) > MAX_DECK_BYTES:
-        raise BadRequest(f"the file {upload.filename} is larger than {MAX_DECK_BYTES // 1024} KB")
+        raise BadRequest(
+            say("the file {name} is larger than {size} KB", name=upload.filename, size=MAX_DECK_BYTES // 1024)
+        )
     try:
         parsed = parse_json(data)
     except ValueError as exc:  # also a UnicodeDecodeError
-        raise BadRequest(f"the file {upload.filename} is not valid JSON: {exc}") from None
+        raise BadRequest(
+            say("the file {name} is not valid JSON: {error}", name=upload.filename, error=str(exc))
+        ) from None
     if not isinstance(parsed, dict):
-        raise BadRequest(f"the file {upload.filename} must hold a JSON object")
+        raise BadRequest(say("the file {name} must hold a JSON object", name=upload.filename))
     return parsed
 
 
@@ -176,7 +180,7 @@ async def seat_form(
     try:
         await operation(seat, form)
     except RoomError as exc:
-        message = translations(lang).gettext(exc.message)
+        message = spoken(exc.said, translations(lang).gettext)
     flash = fragment(lang, "fragments/flash.html", message=message)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
     return HTMLResponse(flash + main)

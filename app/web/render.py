@@ -29,7 +29,7 @@ from jinja2.runtime import Context, Macro
 from starlette.requests import HTTPConnection
 
 from app.files import project_file
-from app.games.base import Message, spoken
+from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.rooms.model import LiveGame, RoomInfo, named
@@ -98,9 +98,11 @@ def fragment(lang: str, name: str, **context: Any) -> str:
     return PAGES[lang].env.get_template(name).render(**context)
 
 
-def error_page(request: Request, status: int, message: str, headers: Mapping[str, str] | None) -> Response:
-    """An error as a page (``app.api.errors.ErrorPage``)."""
-    return page(request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers)
+def error_page(request: Request, status: int, message: str | Message, headers: Mapping[str, str] | None) -> Response:
+    """An error as a page (``app.api.errors.ErrorPage``), its message in the reader's language."""
+    said = say(message) if isinstance(message, str) else message
+    text = spoken(said, translations(language_of(request)).gettext)
+    return page(request, "error.html", {"status": status, "message": text}, status_code=status, headers=headers)
 
 
 def action_key(action: dict[str, Any]) -> str:
