@@ -28,9 +28,9 @@ async def renderer(client, n=3):
     room_id, tokens = await create_started_room(client, "troika", n, options={"first_player": "0"})
     info, live = await client.app.state.rooms.game_state(room_id)
 
-    def render(state, seat):
+    def render(state, seat, lang="en"):
         live.hold(state)
-        return room_fragment(info, live, seat, None if seat is None else tokens[seat])
+        return room_fragment(info, live, seat, None if seat is None else tokens[seat], lang=lang)
 
     return render
 
@@ -54,6 +54,8 @@ async def test_a_doomed_call_asks_for_confirmation_and_says_why(client):
     assert "<summary" in confirm and "Call anyway" in confirm  # the call itself sits behind the question
     assert "your Container has 2 tiles; a call needs 5" in text(confirm)
     assert "your tiles do not all fit into trios" in text(confirm)
+    portuguese = text(section(render(failing, 0, "pt-PT"), "call-confirm", "</details>"))
+    assert "o seu Contentor tem 2 peças; uma chamada precisa de 5" in portuguese
     succeeding, _ = call_worlds(3, "web-t7")
     assert 'id="call-confirm"' not in render(succeeding, 0)  # a call that would succeed is one click
 

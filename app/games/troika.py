@@ -66,7 +66,7 @@ phase ("turn_start" | "act" | "over"), round (1-3), current (seat or None), firs
 num_players, you (viewer seat or None), hand (viewer's sorted hand, [] for spectators),
 call_would_succeed (only in the view of the seat whose turn starts, when it may call: whether
 its call would succeed; else None), call_problems (for that seat alone: why its call would
-fail, in words, [] if it would succeed; else None),
+fail, each reason as {text, msg, args}, [] if it would succeed; else None),
 players: [{seat, hand_count, container (sorted), status ("playing" | "called" while the round
 runs; "left" | "failed" once the game is over),
 tokens, token_total, hand (sorted; only the viewer's own, or everyone's once over; else None)}],
@@ -150,18 +150,25 @@ def can_leave(hand: list[int], container: list[int]) -> bool:
     return len(container) >= CALL_MIN_CONTAINER and (_search(_counts(hand + container), False, False) is not None)
 
 
-def call_problems(hand: list[int], container: list[int]) -> list[str]:
-    """Why a "Troika!" call with these tiles would fail, in the caller's words (ruling T7);
+def call_problems(hand: list[int], container: list[int]) -> list[base.Message]:
+    """Why a "Troika!" call with these tiles would fail, as messages to the caller (ruling T7);
     empty when it would succeed. It reads only the caller's own tiles."""
     problems = []
-    if len(container) < CALL_MIN_CONTAINER:
-        count = f"{len(container)} tile{'' if len(container) == 1 else 's'}"
-        problems.append(f"your Container has {count}; a call needs {CALL_MIN_CONTAINER}")
+    if len(container) == 1:
+        problems.append(base.say("your Container has 1 tile; a call needs {needed}", needed=CALL_MIN_CONTAINER))
+    elif len(container) < CALL_MIN_CONTAINER:
+        problems.append(
+            base.say(
+                "your Container has {count} tiles; a call needs {needed}",
+                count=len(container),
+                needed=CALL_MIN_CONTAINER,
+            )
+        )
     tiles = hand + container
     if _search(_counts(tiles), True, False) is None:  # no exact split, fuel-set or not
-        problems.append("your tiles do not all fit into trios: some would be trash")
+        problems.append(base.say("your tiles do not all fit into trios: some would be trash"))
     elif _search(_counts(tiles), False, False) is None:
-        problems.append("none of your trios would be a fuel-set (three equal tiles)")
+        problems.append(base.say("none of your trios would be a fuel-set (three equal tiles)"))
     return problems
 
 
@@ -598,11 +605,13 @@ class Troika(base.Game):
         problems = self._call_problems(state, seat)
         return None if problems is None else not problems
 
-    def _call_problems(self, state: State, seat: int | None) -> list[str] | None:
-        """For the seat that may call now, why its call would fail (its own tiles only)."""
+    def _call_problems(self, state: State, seat: int | None) -> list[dict[str, Any]] | None:
+        """For the seat that may call now, why its call would fail (its own tiles only): each
+        reason's English text and its message."""
         if seat is None or {"type": "troika"} not in self.legal_actions(state, seat):
             return None
-        return call_problems(state["hands"][seat], state["containers"][seat])
+        problems = call_problems(state["hands"][seat], state["containers"][seat])
+        return [{"text": base.spoken(problem), **problem} for problem in problems]
 
     @staticmethod
     def _player_view(state: State, seat: int, show_hand: bool) -> dict[str, Any]:

@@ -493,7 +493,7 @@ def test_only_the_seat_about_to_call_is_told_whether_its_call_would_succeed():
 def test_a_doomed_call_is_explained_to_the_caller_alone(hand, container, problems):
     state = caller_table()
     state["hands"][0], state["containers"][0] = hand, container
-    assert GAME.view(state, 0)["call_problems"] == problems
+    assert [problem["text"] for problem in GAME.view(state, 0)["call_problems"]] == problems
     assert GAME.view(state, 0)["call_would_succeed"] is (problems == []) is can_leave(hand, container)
     assert [GAME.view(state, seat)["call_problems"] for seat in (1, 2, None)] == [None, None, None]
     assert GAME.view(play(state, (0, REVEAL)), 0)["call_problems"] is None  # no call after turning up
@@ -708,8 +708,16 @@ def test_view_keys_and_counts():
         "hand": [1],
         "call_would_succeed": False,
         "call_problems": [
-            "your Container has 2 tiles; a call needs 5",
-            "your tiles do not all fit into trios: some would be trash",
+            {
+                "text": "your Container has 2 tiles; a call needs 5",
+                "msg": "your Container has {count} tiles; a call needs {needed}",
+                "args": {"count": 2, "needed": 5},
+            },
+            {
+                "text": "your tiles do not all fit into trios: some would be trash",
+                "msg": "your tiles do not all fit into trios: some would be trash",
+                "args": {},
+            },
         ],
         "players": [
             {
