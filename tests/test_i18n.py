@@ -174,7 +174,7 @@ def message_ids(message: Message) -> list[str]:
     return [message["msg"], *(i for v in nested if isinstance(v, dict) for i in message_ids(v))]
 
 
-@pytest.mark.parametrize("slug", ["troika"])
+@pytest.mark.parametrize("slug", ["troika", "triatri"])
 def test_every_message_a_game_says_has_a_portuguese_translation(slug):
     """Random games to the end: every log line and every button label, nested messages too,
     is a message of the catalog (so translated, by the test above), never a text built on the

@@ -102,9 +102,42 @@ def colour_of(card: int) -> str | None:
     return CARDS[card][0]
 
 
-def label(card: int) -> str:
+def card_name(card: int) -> base.Message:
+    """A card as people read it ("red 3", "fake"), as a message."""
     colour, number = CARDS[card]
-    return "fake" if colour is None else f"{colour} {number}"
+    if colour == "red":
+        return base.say("red {number}", number=number)
+    if colour == "blue":
+        return base.say("blue {number}", number=number)
+    if colour == "green":
+        return base.say("green {number}", number=number)
+    return base.say("fake")
+
+
+def label(card: int) -> str:
+    """A card's name in English."""
+    return base.spoken(card_name(card))
+
+
+def colour_gem(colour: str) -> base.Message:
+    """ "red gem", as a message."""
+    if colour == "red":
+        return base.say("red gem")
+    return base.say("blue gem") if colour == "blue" else base.say("green gem")
+
+
+def a_gem(colour: str) -> base.Message:
+    """ "a red gem", as a message."""
+    if colour == "red":
+        return base.say("a red gem")
+    return base.say("a blue gem") if colour == "blue" else base.say("a green gem")
+
+
+def the_gem(colour: str) -> base.Message:
+    """ "the red gem", as a message."""
+    if colour == "red":
+        return base.say("the red gem")
+    return base.say("the blue gem") if colour == "blue" else base.say("the green gem")
 
 
 def name(seat: int) -> str:
@@ -181,8 +214,8 @@ def score(gems: dict[str, int], supply: dict[str, int]) -> dict[str, Any]:
 # --- state changes ---------------------------------------------------------------------------
 
 
-def log(state: State, text: str, to: list[int] | None = None) -> None:
-    state["log"].append(base.log_entry(text, to))
+def log(state: State, message: base.Message, to: list[int] | None = None) -> None:
+    state["log"].append(base.log_entry(message, to))
 
 
 def deal(state: State) -> None:
@@ -198,7 +231,7 @@ def deal(state: State) -> None:
     state["phase"] = "reveal"
     state["leader"] = None
     for seat, hand in enumerate(state["hands"]):
-        log(state, "Your cards: " + ", ".join(label(c) for c in hand) + ".", [seat])
+        log(state, base.say("Your cards: {cards}.", cards=[card_name(c) for c in hand]), [seat])
 
 
 def committable(state: State, seat: int) -> list[int]:
@@ -224,8 +257,8 @@ def commit(state: State, seat: int, action: Action) -> None:
     card = action["card"]
     state["hands"][seat].remove(card)
     state["commits"][seat] = card
-    log(state, f"{name(seat)} commits a start card.")
-    log(state, f"You commit {label(card)}.", [seat])
+    log(state, base.say("{player} commits a start card.", player=name(seat)))
+    log(state, base.say("You commit {card}.", card=card_name(card)), [seat])
     if None not in state["commits"]:
         resolve_reveal(state)
 
@@ -235,13 +268,13 @@ def resolve_reveal(state: State) -> None:
     n = state["num_players"]
     commits = state["commits"]
     winner, tied = reveal_strongest(commits)
-    shown = ", ".join(f"{name(s)} {label(c)}" for s, c in enumerate(commits))
-    log(state, f"Start cards revealed: {shown}.")
+    shown = [base.say("{player} {card}", player=name(s), card=card_name(c)) for s, c in enumerate(commits)]
+    log(state, base.say("Start cards revealed: {cards}.", cards=shown))
     result = "start"
     if winner is None and n == 4:
         winner = next(s for s in range(n) if s not in tied)
         result = "void"
-        log(state, f"Three cards tie on {CARDS[commits[tied[0]]][1]} and are void.")
+        log(state, base.say("Three cards tie on {number} and are void.", number=CARDS[commits[tied[0]]][1]))
     elif winner is None:
         result = "redeal" if n == 3 and state["options"]["bga_three_player_rule"] else "take_back"
     state["last_reveal"] = {
@@ -251,17 +284,17 @@ def resolve_reveal(state: State) -> None:
         "starter": winner,
     }
     if result == "redeal":
-        log(state, "No single strongest card: all hands are reshuffled and dealt again.")
+        log(state, base.say("No single strongest card: all hands are reshuffled and dealt again."))
         deal(state)
     elif result == "take_back":
-        log(state, "No single strongest card: everyone takes their card back and commits another.")
+        log(state, base.say("No single strongest card: everyone takes their card back and commits another."))
         for seat, card in enumerate(commits):
             state["hands"][seat] = sorted(state["hands"][seat] + [card])
             state["taken_back"][seat].append(card)
         state["commits"] = [None] * n
     else:
         assert winner is not None  # a single strongest card: "start"
-        log(state, f"{name(winner)} starts.")
+        log(state, base.say("{player} starts.", player=name(winner)))
         state["commits"] = [None] * n
         state["leader"] = winner
         state["phase"] = "choose_gem"
@@ -273,8 +306,13 @@ def choose_gem(state: State, seat: int, action: Action) -> None:
     pile[colour] -= 1
     state["gem"] = {"colour": colour, "source": source}
     state["phase"] = "play"
-    where = "the supply" if source == "supply" else "their own gems"
-    log(state, f"{name(seat)} puts a {colour} gem from {where} in the centre.")
+    if source == "supply":
+        log(state, base.say("{player} puts {gem} from the supply in the centre.", player=name(seat), gem=a_gem(colour)))
+    else:
+        log(
+            state,
+            base.say("{player} puts {gem} from their own gems in the centre.", player=name(seat), gem=a_gem(colour)),
+        )
 
 
 def play(state: State, seat: int, action: Action) -> None:
@@ -290,8 +328,17 @@ def play(state: State, seat: int, action: Action) -> None:
         previous = played[-1]["card"] if played else None
         value, multiplier = fixed_value(card, previous)
         played.append({"seat": seat, "card": card, "value": value, "multiplier": multiplier, "swapped": False})
-        boost = {1: "", 2: f" (doubled to {value})", 4: f" (quadrupled to {value})"}[multiplier]
-        log(state, f"{name(seat)} plays {label(card)}{boost}.")
+        if multiplier == 2:
+            said = base.say(
+                "{player} plays {card} (doubled to {value}).", player=name(seat), card=card_name(card), value=value
+            )
+        elif multiplier == 4:
+            said = base.say(
+                "{player} plays {card} (quadrupled to {value}).", player=name(seat), card=card_name(card), value=value
+            )
+        else:
+            said = base.say("{player} plays {card}.", player=name(seat), card=card_name(card))
+        log(state, said)
     if len(played) == state["num_players"]:
         finish_trick(state)
 
@@ -305,8 +352,13 @@ def swap_in_fake(state: State, seat: int, card: int) -> None:
     played[i] = {"seat": strong["seat"], "card": card, "value": 0, "multiplier": 1, "swapped": True}
     log(
         state,
-        f"{name(seat)} plays a fake; it swaps places with {name(strong['seat'])}'s "
-        f"{label(strong['card'])} ({strong['value']}), which now counts for {name(seat)}.",
+        base.say(
+            "{player} plays a fake; it swaps places with {owner}'s {card} ({value}), which now counts for {player}.",
+            player=name(seat),
+            owner=name(strong["seat"]),
+            card=card_name(strong["card"]),
+            value=strong["value"],
+        ),
     )
 
 
@@ -321,7 +373,13 @@ def finish_trick(state: State) -> None:
     state["gem"] = None
     log(
         state,
-        f"{name(winner)} wins the trick with {label(best['card'])} ({best['value']}) and takes the {colour} gem.",
+        base.say(
+            "{player} wins the trick with {card} ({value}) and takes {gem}.",
+            player=name(winner),
+            card=card_name(best["card"]),
+            value=best["value"],
+            gem=the_gem(colour),
+        ),
     )
     advance(state, winner)
 
@@ -331,9 +389,9 @@ def advance(state: State, winner: int) -> None:
     emptied = [c for c in COLOURS if state["supply"][c] == 0]
     if all(count >= 2 for count in state["gems"][winner].values()):
         state["instant_winner"] = winner
-        end_game(state, f"{name(winner)} holds two gems of every colour and wins at once.")
+        end_game(state, base.say("{player} holds two gems of every colour and wins at once.", player=name(winner)))
     elif emptied:
-        end_game(state, f"The supply has no {emptied[0]} gem left: the game ends.")
+        end_game(state, base.say("The supply has no {gem} left: the game ends.", gem=colour_gem(emptied[0])))
     elif state["trick_number"] < TRICKS_PER_ROUND:
         state["trick_number"] += 1
         state["leader"] = winner
@@ -341,13 +399,15 @@ def advance(state: State, winner: int) -> None:
     elif state["round"] < ROUNDS:
         state["round"] += 1
         state["trick_number"] = 1
-        log(state, f"Round {state['round']}: the cards are shuffled and six dealt to each player.")
+        log(
+            state, base.say("Round {round}: the cards are shuffled and six dealt to each player.", round=state["round"])
+        )
         deal(state)
     else:
-        end_game(state, "The third round is over: the game ends.")
+        end_game(state, base.say("The third round is over: the game ends."))
 
 
-def end_game(state: State, reason: str) -> None:
+def end_game(state: State, reason: base.Message) -> None:
     state["phase"] = "over"
     state["leader"] = None
     log(state, reason)
@@ -355,9 +415,16 @@ def end_game(state: State, reason: str) -> None:
         points = score(gems, state["supply"])
         log(
             state,
-            f"{name(seat)}: {points['sets']} set(s), {points['pairs']} pair(s), "
-            f"{points['singles']} single gem(s) worth {points['single_points']}: "
-            f"{points['total']} point(s).",
+            base.say(
+                "{player}: {sets} set(s), {pairs} pair(s), {singles} single gem(s) worth {single_points}: "
+                "{total} point(s).",
+                player=name(seat),
+                sets=points["sets"],
+                pairs=points["pairs"],
+                singles=points["singles"],
+                single_points=points["single_points"],
+                total=points["total"],
+            ),
         )
 
 
@@ -465,7 +532,7 @@ class TriATri(base.Game):
             "instant_winner": None,
             "log": [],
         }
-        log(state, "Round 1: six cards are dealt to each player.")
+        log(state, base.say("Round 1: six cards are dealt to each player."))
         deal(state)
         return state
 
@@ -497,13 +564,15 @@ class TriATri(base.Game):
         handlers[action["type"]](state, seat, action)
         return state
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def label(self, action: Action, state: State | None = None) -> base.Message:
         if action["type"] == "choose_gem":
+            gem = colour_gem(action["colour"])
             if action["source"] == "own":
-                return f"Lead with your own {action['colour']} gem"
-            return f"Lead with a {action['colour']} gem from the supply"
-        verb = "Commit" if action["type"] == "commit" else "Play"
-        return f"{verb} {label(action['card'])}"
+                return base.say("Lead with your own {gem}", gem=gem)
+            return base.say("Lead with {gem} from the supply", gem=a_gem(action["colour"]))
+        if action["type"] == "commit":
+            return base.say("Commit {card}", card=card_name(action["card"]))
+        return base.say("Play {card}", card=card_name(action["card"]))
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":
