@@ -47,6 +47,9 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     room = finished_troika(api)
     last = api.get(f"/api/rooms/{room}").json()["version"]
     page = browser.new_context(base_url=live).new_page()
+    problems: list[str] = []  # script errors and CSP reports (the page's script is a static file)
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(f"/rooms/{room}")
     page.locator("#replay-link").click()
     at_step(page, 0)
@@ -78,6 +81,7 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     expect(page.locator("#room-main #your-hand")).to_have_count(3)  # every hand shown
     at_step(page, last // 2)
     screenshots(page, "replay-every-hand")
+    assert problems == []
 
     record = tmp_path / "record.json"
     record.write_text(json.dumps(api.get(f"/api/rooms/{room}/record").json()))
