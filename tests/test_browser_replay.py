@@ -38,6 +38,15 @@ def finished_troika(api: httpx.Client) -> str:
     raise AssertionError("the game did not finish")
 
 
+def fits_a_small_phone(page: Page) -> bool:
+    """Whether the page, laid out 360 px wide, has nothing to scroll sideways."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size(size)
+    return fits
+
+
 def at_step(page: Page, step: int) -> None:
     expect(page.locator("#room-main")).to_have_attribute("data-version", str(step))
 
@@ -81,12 +90,14 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     expect(page.locator("#room-main #your-hand")).to_have_count(3)  # every hand shown
     at_step(page, last // 2)
     screenshots(page, "replay-every-hand")
+    assert fits_a_small_phone(page)
     assert problems == []
 
     record = tmp_path / "record.json"
     record.write_text(json.dumps(api.get(f"/api/rooms/{room}/record").json()))
     opener = browser.new_context(base_url=live).new_page()
     opener.goto("/replay")
+    assert fits_a_small_phone(opener)
     opener.get_by_label("Record file").set_input_files(str(record))
     opener.get_by_role("button", name="Verify and replay").click()
     at_step(opener, 0)
