@@ -27,6 +27,7 @@ PO = LOCALES / "pt_PT" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")
 PERCENT = re.compile(r"%\((\w+)\)[sd]")
 BRACES = re.compile(r"\{(\w+)\}")
+OMITTED = {"gloss"}  # placeholders a translation may leave out
 
 
 def catalog():
@@ -60,6 +61,9 @@ def test_every_extracted_message_is_in_the_catalog():
 
 
 def test_every_message_has_a_portuguese_translation_with_the_same_placeholders():
+    """Every placeholder of a translation is one of its English (else formatting it fails), and
+    none is left out but the English gloss of a Portuguese name, which a Portuguese reader
+    does not need."""
     untranslated, mismatched = [], []
     messages = [m for m in catalog() if m.id]
     assert len(messages) > 50
@@ -69,7 +73,8 @@ def test_every_message_has_a_portuguese_translation_with_the_same_placeholders()
             continue
         for pattern in (PERCENT, BRACES):
             wanted = {name for text in texts(message.id) for name in pattern.findall(text)}
-            if any(set(pattern.findall(text)) != wanted for text in texts(message.string)[-1:]):
+            found = [set(pattern.findall(text)) for text in texts(message.string)]
+            if any(names - wanted for names in found) or wanted - set().union(*found) - OMITTED:
                 mismatched.append(message.id)
     assert not untranslated, f"no Portuguese for: {untranslated[:10]}"
     assert not mismatched, f"placeholders differ in: {mismatched[:10]}"
@@ -174,8 +179,10 @@ def message_ids(message: Message) -> list[str]:
     return [message["msg"], *(i for v in nested if isinstance(v, dict) for i in message_ids(v))]
 
 
-@pytest.mark.parametrize("slug", ["troika", "triatri"])
-def test_every_message_a_game_says_has_a_portuguese_translation(slug):
+@pytest.mark.parametrize(
+    ("slug", "options"), [(slug, {}) for slug in sorted(GAMES)] + [("vem-ai-a-troika", {"advanced": True})]
+)
+def test_every_message_a_game_says_has_a_portuguese_translation(slug, options):
     """Random games to the end: every log line and every button label, nested messages too,
     is a message of the catalog (so translated, by the test above), never a text built on the
     fly."""
@@ -183,7 +190,7 @@ def test_every_message_a_game_says_has_a_portuguese_translation(slug):
     said: set[str] = set()
     for index in range(4):
         r = random.Random(index)
-        state = game.setup(3, {}, f"i18n-{index}")
+        state = game.setup(3, options, f"i18n-{index}")
         while game.outcome(state) is None:
             seat = r.choice(sorted(game.to_act(state)))
             legal = game.legal_actions(state, seat)

@@ -230,96 +230,124 @@ class VemAiTroika(base.Game):
             card["variable_text"] = describe_bonuses(card)
         return {"deck": deck}
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def label(self, action: Action, state: State | None = None) -> base.Message:
         """A button label; card names come from ``state``'s deck, else from the default deck."""
         deck = state["deck"] if state is not None else _label_deck()
-        return describe_action(deck, action)
+        return label_action(deck, action)
 
 
-def describe_action(deck: dict[str, Any], action: Action) -> str:
+def label_action(deck: dict[str, Any], action: Action) -> base.Message:
     def card(gid: int) -> str:
         return deck["groups"][gid]["name"]
 
-    def cards(ids: list[int]) -> str:
-        return ", ".join(card(gid) for gid in ids) or "no cards"
+    def cards(ids: list[int]) -> str | base.Message:
+        return ", ".join(card(gid) for gid in ids) or base.say("no cards")
 
     kind = action["type"]
     label = advanced_label(deck, action)
     if label is not None:
         return label
     if kind == "choose_leader":
-        return f"Choose {deck['leaders'][action['leader']]['name']} as Leader"
+        return base.say("Choose {name} as Leader", name=deck["leaders"][action["leader"]]["name"])
     if kind == "draw":
-        return "Draw a Group card" if action["what"] == "group" else "Take 2 Mega-Euro"
+        return base.say("Draw a Group card") if action["what"] == "group" else base.say("Take 2 Mega-Euro")
     if kind == "place":
-        take = f" and take {card(action['take'])} back" if "take" in action else ""
-        where = f" in column {action['column'] + 1}" if "column" in action else ""
-        return f"Place {card(action['card'])}{where}{take}"
+        where = base.say(" in column {column}", column=action["column"] + 1) if "column" in action else ""
+        if "take" in action:
+            return base.say(
+                "Place {card}{where} and take {other} back",
+                card=card(action["card"]),
+                where=where,
+                other=card(action["take"]),
+            )
+        return base.say("Place {card}{where}", card=card(action["card"]), where=where)
     if kind == "replace":
-        return f"Discard {card(action['card'])} and draw a new Group card"
+        return base.say("Discard {card} and draw a new Group card", card=card(action["card"]))
     if kind == "income":
-        text = "Take Income"
-        if action["titles"]:
-            text += f" and buy {action['titles']} Deposit Title(s)"
-        if action["offshore"]:
-            text += f", {action['offshore']} Mega-Euro to the Offshore"
-        return text
+        titles = base.say(" and buy {count} Deposit Title(s)", count=action["titles"]) if action["titles"] else ""
+        offshore = (
+            base.say(", {money} Mega-Euro to the Offshore", money=action["offshore"]) if action["offshore"] else ""
+        )
+        return base.say("Take Income{titles}{offshore}", titles=titles, offshore=offshore)
     if kind == "attack":
-        goal = "to discard" if action["mode"] == "discard" else "to control"
-        return f"Attack {card(action['target'])} {goal} with {cards(action['cards'])}{as_actions(deck, action)}"
+        facts = {"card": card(action["target"]), "cards": cards(action["cards"]), "actions": as_actions(deck, action)}
+        if action["mode"] == "discard":
+            return base.say("Attack {card} to discard with {cards}{actions}", **facts)
+        return base.say("Attack {card} to control with {cards}{actions}", **facts)
     if kind == "add":
-        return f"Play {cards(action['cards'])}{as_actions(deck, action)}"
+        return base.say("Play {cards}{actions}", cards=cards(action["cards"]), actions=as_actions(deck, action))
     if kind == "campaign":
-        return f"Campaign with {cards(action['cards'])} and {action['money']} Mega-Euro"
+        return base.say(
+            "Campaign with {cards} and {money} Mega-Euro", cards=cards(action["cards"]), money=action["money"]
+        )
     if kind == "discard":
-        return f"Discard {card(action['card'])}"
+        return base.say("Discard {card}", card=card(action["card"]))
     if kind == "discard_money":
-        return "Return 1 Mega-Euro to the Treasury"
+        return base.say("Return 1 Mega-Euro to the Treasury")
     if kind == "take":
-        return f"Take {card(action['card'])} back into hand"
-    return {"stop": "Stop", "pass": "Pass"}[kind]
+        return base.say("Take {card} back into hand", card=card(action["card"]))
+    return base.say("Stop") if kind == "stop" else base.say("Pass")
 
 
-def as_actions(deck: dict[str, Any], action: Action) -> str:
+def as_actions(deck: dict[str, Any], action: Action) -> str | base.Message:
     used = action.get("actions") or []
     names = ", ".join(deck["groups"][gid]["name"] for gid in used)
-    return f" ({names} for its Hand Action)" if used else ""
+    return base.say(" ({cards} for its Hand Action)", cards=names) if used else ""
 
 
-def choice_words(deck: dict[str, Any], action: Action) -> str:
-    """The targets an advanced action names, in words."""
+def choice_words(deck: dict[str, Any], action: Action) -> list[base.Message]:
+    """The targets an advanced action names, as messages (each begins with a space)."""
     groups = deck["groups"]
     parts = []
     if "opponent" in action:
-        parts.append(f"on {base.seat_label(action['opponent'])}")
+        parts.append(base.say(" on {player}", player=base.seat_label(action["opponent"])))
     if "mine" in action:
-        parts.append(f"swapping {groups[action['mine']]['name']} for {groups[action['theirs']]['name']}")
+        mine, theirs = groups[action["mine"]]["name"], groups[action["theirs"]]["name"]
+        parts.append(base.say(" swapping {mine} for {theirs}", mine=mine, theirs=theirs))
     if "group" in action:
-        parts.append(f"giving {groups[action['group']]['name']}'s Votes to {base.seat_label(action['candidate'])}")
-    return "".join(f" {part}" for part in parts)
+        group, candidate = groups[action["group"]]["name"], base.seat_label(action["candidate"])
+        parts.append(base.say(" giving {card}'s Votes to {player}", card=group, player=candidate))
+    return parts
 
 
-def advanced_label(deck: dict[str, Any], action: Action) -> str | None:
+def chosen(deck: dict[str, Any], action: Action) -> base.Message:
+    """:func:`choice_words` as one message (nothing when the action names no target)."""
+    parts = choice_words(deck, action)
+    return base.say("{a}{b}{c}", **dict(zip("abc", [*parts, "", "", ""], strict=False)))
+
+
+def advanced_label(deck: dict[str, Any], action: Action) -> base.Message | None:
     """Labels of the advanced game's actions (None for the others)."""
     kind = action["type"]
     groups = deck["groups"]
     if kind == "take_back":
-        return f"Take {groups[action['card']]['name']} back into hand"
+        return base.say("Take {card} back into hand", card=groups[action["card"]]["name"])
     if kind == "hand_action":
-        return f"Play {groups[action['card']]['name']} for its Hand Action{choice_words(deck, action)}"
+        return base.say(
+            "Play {card} for its Hand Action{choice}", card=groups[action["card"]]["name"], choice=chosen(deck, action)
+        )
     if kind == "table_action":
-        return f"Use your Leader's Table Action{choice_words(deck, action)}"
+        return base.say("Use your Leader's Table Action{choice}", choice=chosen(deck, action))
     if kind == "support":
-        return f"Support the {action['side']} with {groups[action['card']]['name']}"
+        card = groups[action["card"]]["name"]
+        if action["side"] == "attack":
+            return base.say("Support the attack with {card}", card=card)
+        return base.say("Support the defence with {card}", card=card)
     if kind == "react":
-        return f"Cancel {groups[action['cancel']]['name']} with {groups[action['card']]['name']}"
+        return base.say(
+            "Cancel {target} with {card}", target=groups[action["cancel"]]["name"], card=groups[action["card"]]["name"]
+        )
     if kind == "no_reaction":
-        return "Don't react (nor ask me again this round)" if action["round"] else "Don't react"
+        return base.say("Don't react (nor ask me again this round)") if action["round"] else base.say("Don't react")
     if kind == "precampaign":
-        return f"Place {groups[action['card']]['name']} face down{choice_words(deck, action)}"
+        return base.say(
+            "Place {card} face down{choice}", card=groups[action["card"]]["name"], choice=chosen(deck, action)
+        )
     if kind == "choose":
-        return "Yes" if action["yes"] else "No"
-    return {"no_support": "Support neither side", "precampaign_done": "Done with the Pre-Campaign"}.get(kind)
+        return base.say("Yes") if action["yes"] else base.say("No")
+    if kind == "no_support":
+        return base.say("Support neither side")
+    return base.say("Done with the Pre-Campaign") if kind == "precampaign_done" else None
 
 
 GAME = VemAiTroika()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import base
 from app.games.base import Action, State, require
 from app.games.vem_ai_troika import card_actions, table
 from app.games.vem_ai_troika.table import group, group_label, log, name, player
@@ -81,7 +82,7 @@ def play_hand_action(state: State, seat: int, action: Action) -> None:
     when = played_action(state, gid)["when"]
     if NEXT_STAGE[when] is not None and state["stage"] == "action":
         state["stage"] = NEXT_STAGE[when]
-    log(state, f"{name(seat)} plays {group_label(state, gid)} for its Hand Action.")
+    log(state, base.say("{player} plays {card} for its Hand Action.", player=name(seat), card=group_label(state, gid)))
     play(state, "turn", [{"seat": seat, "card": gid, "picks": card_actions.pick_fields(action)}])
 
 
@@ -110,7 +111,15 @@ def use_table_action(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     p["sideways"] = True
     table.pay_to_treasury(state, seat, card_action["cost"])
-    log(state, f"{name(seat)} turns their Leader sideways: {card_action['name']} (cost {card_action['cost']}).")
+    log(
+        state,
+        base.say(
+            "{player} turns their Leader sideways: {name} (cost {cost}).",
+            player=name(seat),
+            name=card_action["name"],
+            cost=card_action["cost"],
+        ),
+    )
     card_actions.resolve(state, seat, card_action["effects"], card_actions.pick_fields(action))
 
 
@@ -133,7 +142,8 @@ def play(state: State, context: str, plays: list[dict[str, Any]]) -> None:
         if player(state, s)["opt_out"] == state["round"]:
             answers[str(s)] = "no"
     state["reaction"] = {"seats": seats, "answers": answers}
-    log(state, f"Reactions? {', '.join(name(s) for s in seats)} may answer the card(s) just played.")
+    names = ", ".join(name(s) for s in seats)
+    log(state, base.say("Reactions? {players} may answer the card(s) just played.", players=names))
     if all(answer is not None for answer in answers.values()):
         close_window(state)
 
@@ -164,7 +174,7 @@ def answer(state: State, seat: int, action: Action) -> None:
         answers[str(seat)] = "no"
         if action["round"]:
             player(state, seat)["opt_out"] = state["round"]
-            log(state, "You will not be asked to react again this round.", to=[seat])
+            log(state, base.say("You will not be asked to react again this round."), to=[seat])
     if all(a is not None for a in answers.values()):
         close_window(state)
 
@@ -183,9 +193,14 @@ def close_window(state: State) -> None:
         table.discard_from_hand(state, seat, reply["card"])
         cancelled.add(reply["cancel"])
         cancelling, target = group_label(state, reply["card"]), group_label(state, reply["cancel"])
-        log(state, f"{name(seat)} plays {cancelling}: {target} is cancelled.")
+        log(
+            state,
+            base.say(
+                "{player} plays {card}: {target} is cancelled.", player=name(seat), card=cancelling, target=target
+            ),
+        )
     if not cancelled:
-        log(state, "Nobody reacts.")
+        log(state, base.say("Nobody reacts."))
     for play_ in state["pending"]["plays"]:
         play_["cancelled"] = play_["card"] in cancelled
     settle(state)
@@ -233,13 +248,13 @@ def precampaign_card(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     p["hand"].remove(action["card"])
     p["precampaign"].append({"card": action["card"], "picks": card_actions.pick_fields(action)})
-    log(state, f"{name(seat)} places a card face down for the Pre-Campaign.")
-    log(state, f"You placed {group_label(state, action['card'])} face down.", to=[seat])
+    log(state, base.say("{player} places a card face down for the Pre-Campaign.", player=name(seat)))
+    log(state, base.say("You placed {card} face down.", card=group_label(state, action["card"])), to=[seat])
 
 
 def precampaign_done(state: State, seat: int, action: Action) -> None:
     player(state, seat)["precampaign_done"] = True
-    log(state, f"{name(seat)} is ready for the Campaign.")
+    log(state, base.say("{player} is ready for the Campaign.", player=name(seat)))
     if precampaign_next(state) is None:
         reveal(state)
 
@@ -249,8 +264,8 @@ def reveal(state: State) -> None:
     for seat in table.campaign_order(state):
         p = player(state, seat)
         plays += [{"seat": seat, **entry} for entry in p["precampaign"]]
-        shown = ", ".join(group_label(state, entry["card"]) for entry in p["precampaign"]) or "nothing"
-        log(state, f"{name(seat)}'s Pre-Campaign: {shown}.")
+        shown = [group_label(state, entry["card"]) for entry in p["precampaign"]] or base.say("nothing")
+        log(state, base.say("{player}'s Pre-Campaign: {cards}.", player=name(seat), cards=shown))
         p["precampaign"] = []
     if plays:
         play(state, "precampaign", plays)
@@ -263,4 +278,9 @@ def start_precampaign(state: State) -> None:
         p["precampaign_done"] = False
     state["stage"] = "precampaign"
     votes = ", ".join(f"{name(s)} {table.metric(state, s, 'votes')}" for s in table.campaign_order(state))
-    log(state, f"Votes on the table: {votes}. Pre-Campaign: cards are placed face down in campaign order.")
+    log(
+        state,
+        base.say(
+            "Votes on the table: {votes}. Pre-Campaign: cards are placed face down in campaign order.", votes=votes
+        ),
+    )

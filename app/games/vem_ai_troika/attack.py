@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from app.games import base
 from app.games.base import Action, FieldType, Ids, IllegalAction, Omittable, OneOf, State, Whole, require
 from app.games.vem_ai_troika import advanced, card_actions, table
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
@@ -192,16 +193,40 @@ def start(state: State, seat: int, action: Action) -> None:
         "opened": False,
     }
     state["stage"] = "attack"
-    what = "to discard it" if mode == "discard" else "to take control of it"
-    played = ", ".join(group_label(state, gid) + (" for its Hand Action" if gid in actions else "") for gid in cards)
     attack, defence = totals(state)
-    log(
-        state,
-        f"{name(seat)} attacks {name(defender)}'s {group_label(state, target)} {what}, "
-        f"playing {played}: attack {attack} against defence {defence}.",
-    )
+    facts = {
+        "player": name(seat),
+        "other": name(defender),
+        "card": group_label(state, target),
+        "cards": played_cards(state, cards, actions),
+        "attack": attack,
+        "defence": defence,
+    }
+    if mode == "discard":
+        said = base.say(
+            "{player} attacks {other}'s {card} to discard it, playing {cards}: "
+            "attack {attack} against defence {defence}.",
+            **facts,
+        )
+    else:
+        said = base.say(
+            "{player} attacks {other}'s {card} to take control of it, playing {cards}: "
+            "attack {attack} against defence {defence}.",
+            **facts,
+        )
+    log(state, said)
     if actions:
         advanced.play(state, "attack", [{"seat": seat, "card": gid, "picks": {}} for gid in actions])
+
+
+def played_cards(state: State, cards: list[int], actions: list[int]) -> list[base.Message]:
+    """The cards an attack or an answer plays, those played for their Hand Action said so."""
+    return [
+        base.say("{card} for its Hand Action", card=group_label(state, gid))
+        if gid in actions
+        else group_label(state, gid)
+        for gid in cards
+    ]
 
 
 def after_hand_actions(state: State) -> None:
@@ -236,13 +261,18 @@ def support(state: State, seat: int, action: Action) -> None:
         player(state, seat)["hand"].remove(action["card"])
         a["support"].append({"seat": seat, "side": action["side"], "card": action["card"]})
         attack, defence = totals(state)
-        log(
-            state,
-            f"{name(seat)} supports the {action['side']} with {group_label(state, action['card'])}: "
-            f"attack {attack} against defence {defence}.",
-        )
+        facts = {"player": name(seat), "card": group_label(state, action["card"]), "attack": attack, "defence": defence}
+        if action["side"] == "attack":
+            said = base.say(
+                "{player} supports the attack with {card}: attack {attack} against defence {defence}.", **facts
+            )
+        else:
+            said = base.say(
+                "{player} supports the defence with {card}: attack {attack} against defence {defence}.", **facts
+            )
+        log(state, said)
     else:
-        log(state, f"{name(seat)} supports neither side.")
+        log(state, base.say("{player} supports neither side.", player=name(seat)))
     if not a["supporters"]:
         a["phase"] = "exchange"
 
@@ -276,8 +306,17 @@ def add(state: State, seat: int, action: Action) -> None:
     a["actions"] += actions
     a["answered"] = True
     attack, defence = totals(state)
-    played = ", ".join(group_label(state, gid) + (" for its Hand Action" if gid in actions else "") for gid in cards)
-    log(state, f"{name(seat)} adds {played}: attack {attack} against defence {defence}.")
+    played = played_cards(state, cards, actions)
+    log(
+        state,
+        base.say(
+            "{player} adds {cards}: attack {attack} against defence {defence}.",
+            player=name(seat),
+            cards=played,
+            attack=attack,
+            defence=defence,
+        ),
+    )
     if actions:
         a["phase"] = "actions"
         advanced.play(state, "attack", [{"seat": seat, "card": gid, "picks": {}} for gid in actions])
@@ -287,9 +326,9 @@ def stop(state: State, seat: int) -> None:
     """The awaited side stops: it loses, except that a defender who never answered simply yields."""
     a = state["attack"]
     if seat == a["defender"] and not a["answered"]:
-        log(state, f"{name(seat)} does not defend.")
+        log(state, base.say("{player} does not defend.", player=name(seat)))
     else:
-        log(state, f"{name(seat)} stops.")
+        log(state, base.say("{player} stops.", player=name(seat)))
     finish(state, attacker_wins=seat == a["defender"])
 
 
@@ -303,13 +342,21 @@ def finish(state: State, attacker_wins: bool) -> None:
     attacker, defender, target = a["attacker"], a["defender"], a["target"]
     state["discards"] += a["attack_cards"] + a["defence_cards"] + [s["card"] for s in a["support"]]
     if not attacker_wins:
-        log(state, f"{name(defender)} holds {group_label(state, target)}.")
+        log(state, base.say("{player} holds {card}.", player=name(defender), card=group_label(state, target)))
     elif a["mode"] == "discard":
         table.discard_from_table(state, defender, target)
-        log(state, f"{name(attacker)} wins: {group_label(state, target)} is discarded.")
+        log(
+            state,
+            base.say("{player} wins: {card} is discarded.", player=name(attacker), card=group_label(state, target)),
+        )
     else:
         table.move_to_table(state, defender, attacker, target)
-        log(state, f"{name(attacker)} wins and takes control of {group_label(state, target)}.")
+        log(
+            state,
+            base.say(
+                "{player} wins and takes control of {card}.", player=name(attacker), card=group_label(state, target)
+            ),
+        )
         colour = group(state, target)["colour"]
         if len(table.family(state, attacker, colour)) > table.FAMILY_LIMIT and not table.advanced(state):
             state["prompts"].append({"kind": "overflow", "seat": attacker, "colour": colour, "keep": target})

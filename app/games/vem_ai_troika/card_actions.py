@@ -44,6 +44,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
+from app.games import base
 from app.games.base import Action, State
 from app.games.vem_ai_troika import table
 from app.games.vem_ai_troika.table import group_label, log, name, player
@@ -184,7 +185,7 @@ def resolve(state: State, seat: int, effects: list[dict[str, Any]], picks: dict[
 
 def _receive(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     paid = table.receive(state, seat, effect["amount"])
-    log(state, f"{name(seat)} takes {paid} Mega-Euro from the Treasury.")
+    log(state, base.say("{player} takes {money} Mega-Euro from the Treasury.", player=name(seat), money=paid))
 
 
 def _draw(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
@@ -194,8 +195,8 @@ def _draw(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]
         if gid is None:
             break
         drawn += 1
-        log(state, f"You drew {group_label(state, gid)}.", to=[seat])
-    log(state, f"{name(seat)} draws {drawn} Group card(s).")
+        log(state, base.say("You drew {card}.", card=group_label(state, gid)), to=[seat])
+    log(state, base.say("{player} draws {count} Group card(s).", player=name(seat), count=drawn))
 
 
 def _take_money(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
@@ -203,7 +204,10 @@ def _take_money(state: State, seat: int, effect: dict[str, Any], picks: dict[str
     taken = min(effect["amount"], player(state, other)["money"])
     player(state, other)["money"] -= taken
     player(state, seat)["money"] += taken
-    log(state, f"{name(seat)} takes {taken} Mega-Euro from {name(other)}.")
+    log(
+        state,
+        base.say("{player} takes {money} Mega-Euro from {other}.", player=name(seat), money=taken, other=name(other)),
+    )
 
 
 def _fine(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
@@ -211,46 +215,73 @@ def _fine(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]
     p = player(state, other)
     if p["money"] >= effect["amount"]:
         table.pay_to_treasury(state, other, effect["amount"])
-        log(state, f"{name(other)} pays {effect['amount']} Mega-Euro to the Treasury.")
+        log(
+            state,
+            base.say("{player} pays {money} Mega-Euro to the Treasury.", player=name(other), money=effect["amount"]),
+        )
     elif p["titles"]:
         title = min(p["titles"])
         p["titles"].remove(title)
         state["titles"] = sorted([*state["titles"], title], reverse=True)
-        log(state, f"{name(other)} cannot pay and returns a Deposit Title worth {title} to the pile.")
+        log(
+            state,
+            base.say(
+                "{player} cannot pay and returns a Deposit Title worth {title} to the pile.",
+                player=name(other),
+                title=title,
+            ),
+        )
     else:
-        log(state, f"{name(other)} cannot pay and has no Deposit Title: nothing happens.")
+        log(state, base.say("{player} cannot pay and has no Deposit Title: nothing happens.", player=name(other)))
 
 
 def _discount(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     state["title_price"] = effect["price"]
-    log(state, f"Until the end of {name(seat)}'s turn a Deposit Title costs {effect['price']} Mega-Euro.")
+    log(
+        state,
+        base.say(
+            "Until the end of {player}'s turn a Deposit Title costs {price} Mega-Euro.",
+            player=name(seat),
+            price=effect["price"],
+        ),
+    )
 
 
 def _control_votes(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     gid, candidate = picks["group"], picks["candidate"]
     if table.owner(state, gid) is None:
-        log(state, f"{group_label(state, gid)} has left the table: its Votes stay uncounted.")
+        log(state, base.say("{card} has left the table: its Votes stay uncounted.", card=group_label(state, gid)))
         return
     state["vote_control"].append({"group": gid, "candidate": candidate})
-    log(state, f"In this Election the Votes of {group_label(state, gid)} count for {name(candidate)}.")
+    log(
+        state,
+        base.say(
+            "In this Election the Votes of {card} count for {player}.",
+            card=group_label(state, gid),
+            player=name(candidate),
+        ),
+    )
 
 
 def _votes(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     player(state, seat)["bonus_votes"] += effect["amount"]
-    log(state, f"{name(seat)} gains {effect['amount']} Votes in this Election.")
+    log(state, base.say("{player} gains {votes} Votes in this Election.", player=name(seat), votes=effect["amount"]))
 
 
 def _neutralise(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     other = picks["opponent"]
     held = player(state, other)["neutral"]
     player(state, other)["neutral"] = "round" if "round" in (held, effect["until"]) else "turn"
-    log(state, f"{name(other)}'s Leader counts nothing until the end of the {effect['until']}.")
+    if effect["until"] == "round":
+        log(state, base.say("{player}'s Leader counts nothing until the end of the round.", player=name(other)))
+    else:
+        log(state, base.say("{player}'s Leader counts nothing until the end of the turn.", player=name(other)))
 
 
 def _pay_or_fall(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     government = state["government"]
     if government is None or government == seat:
-        log(state, "There is no Government to pressure: nothing happens.")
+        log(state, base.say("There is no Government to pressure: nothing happens."))
         return
     state["prompts"].append({"kind": "government_pays", "seat": government, "player": seat, "amount": effect["amount"]})
 
@@ -259,16 +290,25 @@ def _swap(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]
     mine, theirs = picks["mine"], picks["theirs"]
     other = table.owner(state, theirs)
     if other is None or table.owner(state, mine) != seat:
-        log(state, "One of the Groups to swap has left the table: nothing happens.")
+        log(state, base.say("One of the Groups to swap has left the table: nothing happens."))
         return
     table.move_to_table(state, seat, other, mine)
     table.move_to_table(state, other, seat, theirs)
-    log(state, f"{name(seat)} swaps {group_label(state, mine)} for {name(other)}'s {group_label(state, theirs)}.")
+    log(
+        state,
+        base.say(
+            "{player} swaps {card} for {other}'s {theirs}.",
+            player=name(seat),
+            card=group_label(state, mine),
+            other=name(other),
+            theirs=group_label(state, theirs),
+        ),
+    )
 
 
 def _attack_bonus(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     state["attack"]["bonus"] += effect["amount"]
-    log(state, f"{name(seat)}'s attack gains {effect['amount']} Power.")
+    log(state, base.say("{player}'s attack gains {power} Power.", player=name(seat), power=effect["amount"]))
 
 
 # "cancel" has no resolver: it is only ever played as a reaction (reactions.py)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import base
 from app.games.base import State
 from app.games.vem_ai_troika import advanced, table
 from app.games.vem_ai_troika.table import log, name
@@ -175,23 +176,25 @@ def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
     do = effect["do"]
     if do == "end_game":
         state["game_ending"] = True
-        log(state, "The game will end once this Event is resolved.")
+        log(state, base.say("The game will end once this Event is resolved."))
         return
     if do == "elections":
         state["stage"] = "campaign"
         order = ", ".join(name(seat) for seat in table.campaign_order(state))
-        log(state, f"Elections! The campaigns are committed face down, in this order: {order}.")
+        log(state, base.say("Elections! The campaigns are committed face down, in this order: {order}.", order=order))
         if table.advanced(state):
             advanced.start_precampaign(state)
         return
     seats = select(state, effect["who"])
     if not seats:
-        log(state, "No player qualifies: this effect does nothing.")
+        log(state, base.say("No player qualifies: this effect does nothing."))
         return
     if do == "receive":
         for seat in seats:
             paid = table.receive(state, seat, effect["amount"])
-            log(state, f"{name(seat)} receives {paid} Mega-Euro from the Treasury.")
+            log(
+                state, base.say("{player} receives {money} Mega-Euro from the Treasury.", player=name(seat), money=paid)
+            )
     elif do == "pay":
         payees = select(state, effect["to"]) if "to" in effect else None
         for seat in seats:
@@ -204,9 +207,9 @@ def resolve(state: State, effect: dict[str, Any], event_id: int) -> None:
             state["prompts"].append({"kind": "draw", "seat": seat, "reason": "event"})
     elif len(seats) == 1:
         install_government(state, seats[0], event_id)
-        log(state, f"{name(seats[0])} forms an interim Government.")
+        log(state, base.say("{player} forms an interim Government.", player=name(seats[0])))
     else:
-        log(state, "Several players tie: nobody forms an interim Government.")
+        log(state, base.say("Several players tie: nobody forms an interim Government."))
 
 
 def pay(state: State, seat: int, amount: int, payees: list[int] | None) -> None:
@@ -219,17 +222,26 @@ def pay(state: State, seat: int, amount: int, payees: list[int] | None) -> None:
         table.pay_to_treasury(state, seat, total)
         for target in targets or []:
             table.receive(state, target, amount)
-        to_whom = "the Treasury" if targets is None else ", ".join(name(t) for t in targets)
-        log(state, f"{name(seat)} pays {total} Mega-Euro to {to_whom}.")
+        to_whom = base.say("the Treasury") if targets is None else ", ".join(name(t) for t in targets)
+        log(state, base.say("{player} pays {money} Mega-Euro to {whom}.", player=name(seat), money=total, whom=to_whom))
         return
     log(
         state,
-        f"{name(seat)} cannot pay {total} Mega-Euro and must discard Group cards with at least {total} Power instead.",
+        base.say(
+            "{player} cannot pay {money} Mega-Euro and must discard Group cards with at least {money} Power instead.",
+            player=name(seat),
+            money=total,
+        ),
     )
     state["prompts"].append({"kind": "cover", "seat": seat, "amount": total})
     for target in targets or []:
         paid = table.receive(state, target, amount)
-        log(state, f"{name(target)} takes {paid} Mega-Euro owed to them from the Treasury.")
+        log(
+            state,
+            base.say(
+                "{player} takes {money} Mega-Euro owed to them from the Treasury.", player=name(target), money=paid
+            ),
+        )
 
 
 def install_government(state: State, seat: int, event_id: int | None) -> None:

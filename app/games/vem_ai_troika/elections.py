@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import base
 from app.games.base import Action, FieldType, Ids, State, Whole, require
 from app.games.vem_ai_troika import effects, table
 from app.games.vem_ai_troika.attack import subsets
@@ -53,7 +54,15 @@ def commit(state: State, seat: int, action: Action) -> None:
         p["hand"].remove(gid)
     p["money"] -= money
     p["campaign"] = {"cards": cards, "money": money}
-    log(state, f"{name(seat)} commits {len(cards)} Group card(s) face down and {money} Mega-Euro to the campaign.")
+    log(
+        state,
+        base.say(
+            "{player} commits {count} Group card(s) face down and {money} Mega-Euro to the campaign.",
+            player=name(seat),
+            count=len(cards),
+            money=money,
+        ),
+    )
     if next_to_commit(state) is None:
         reveal(state)
 
@@ -99,25 +108,31 @@ def reveal(state: State) -> None:
     votes = {seat: on_table[seat] + campaign_votes(state, seat, campaigns[seat]) for seat in order}
     for seat in order:
         spent = spend_campaign(state, seat)
-        cards = ", ".join(table.group_label(state, gid) for gid in spent["cards"]) or "no cards"
+        cards = [table.group_label(state, gid) for gid in spent["cards"]] or base.say("no cards")
         log(
             state,
-            f"{name(seat)} campaigns with {cards} and {spent['money']} Mega-Euro: "
-            f"{votes[seat]} Votes in all ({on_table[seat]} on the table).",
+            base.say(
+                "{player} campaigns with {cards} and {money} Mega-Euro: {votes} Votes in all ({table} on the table).",
+                player=name(seat),
+                cards=cards,
+                money=spent["money"],
+                votes=votes[seat],
+                table=on_table[seat],
+            ),
         )
     best = max(votes.values())
     leaders = [seat for seat in order if votes[seat] == best]
     second = None
     if len(leaders) == 1:
         effects.install_government(state, leaders[0], state["event"])
-        log(state, f"{name(leaders[0])} wins the Elections and forms the Government.")
+        log(state, base.say("{player} wins the Elections and forms the Government.", player=name(leaders[0])))
         second = runner_up(votes, order, leaders[0])
         if second is not None:
             state["prompts"].append({"kind": "draw", "seat": second, "reason": "second in the Elections"})
     else:
         state["government"] = None
         state["government_card"] = None
-        log(state, "A tie for first place: there is no Government and the Elections card leaves the game.")
+        log(state, base.say("A tie for first place: there is no Government and the Elections card leaves the game."))
         state["prompts"] += [
             {"kind": "draw", "seat": seat, "reason": "tied first in the Elections"} for seat in leaders
         ]

@@ -28,7 +28,7 @@ from app.games import base
 from app.games.base import Action, State
 from app.games.vem_ai_troika import advanced, attack, effects, elections, table
 from app.games.vem_ai_troika.deck import check_advanced, shared_default_deck, validate_deck
-from app.games.vem_ai_troika.table import group, group_label, log, name, player
+from app.games.vem_ai_troika.table import colour_word, group, group_label, log, name, player
 
 TREASURY = {2: 12, 3: 18, 4: 24}
 TITLE_COUNTS = {2: (2, 4, 2), 3: (3, 4, 3), 4: (4, 4, 4)}  # titles worth 6, 5 and 4
@@ -136,11 +136,16 @@ def deal(state: State) -> None:
         p["offer"] = [leaders.pop(0) for _ in range(LEADERS_DEALT)]
     state["draw_pile"] = groups
     state["leaders_out"] = leaders
-    log(state, "Each player receives 2 Mega-Euro, 3 Group cards and 2 Leaders to choose from.")
+    log(state, base.say("Each player receives 2 Mega-Euro, 3 Group cards and 2 Leaders to choose from."))
     for seat, p in enumerate(state["players"]):
-        offered = " or ".join(state["deck"]["leaders"][lid]["name"] for lid in p["offer"])
-        dealt = ", ".join(group_label(state, gid) for gid in p["hand"])
-        log(state, f"You were dealt {dealt}; choose your Leader: {offered}.", to=[seat])
+        first, second = (state["deck"]["leaders"][lid]["name"] for lid in p["offer"])  # LEADERS_DEALT
+        dealt = [group_label(state, gid) for gid in p["hand"]]
+        offered = base.say("{first} or {second}", first=first, second=second)
+        log(
+            state,
+            base.say("You were dealt {cards}; choose your Leader: {leaders}.", cards=dealt, leaders=offered),
+            [seat],
+        )
 
 
 # --- the flow -------------------------------------------------------------------------------
@@ -153,8 +158,10 @@ def advance(state: State) -> None:
             if prompt_possible(state, state["prompts"][0]):
                 return
             skipped = state["prompts"].pop(0)
-            verb = "draw" if skipped["kind"] == "draw" else "discard"
-            log(state, f"{name(skipped['seat'])} has nothing left to {verb}.")
+            if skipped["kind"] == "draw":
+                log(state, base.say("{player} has nothing left to draw.", player=name(skipped["seat"])))
+            else:
+                log(state, base.say("{player} has nothing left to discard.", player=name(skipped["seat"])))
             continue
         stage = state["stage"]
         if state["reaction"] is not None:
@@ -195,14 +202,27 @@ def reveal_event(state: State) -> None:
         state["event"] = None
         state["effects"] = [{"do": "elections"}]
         state["stage"] = "effects"
-        log(state, f"End of round {state['round']}: the Government has fallen, so Elections are held first.")
+        log(
+            state,
+            base.say(
+                "End of round {round}: the Government has fallen, so Elections are held first.", round=state["round"]
+            ),
+        )
         return
     eid = state["events"].pop(0)
     event = state["deck"]["events"][eid]
     state["event"] = eid
     state["effects"] = [dict(effect) for effect in event["effects"]]
     state["stage"] = "effects"
-    log(state, f"End of round {state['round']}: the Event {event['name']} ({event['gloss']}) is revealed.")
+    log(
+        state,
+        base.say(
+            "End of round {round}: the Event {name} ({gloss}) is revealed.",
+            round=state["round"],
+            name=event["name"],
+            gloss=event["gloss"],
+        ),
+    )
 
 
 def next_effect(state: State) -> None:
@@ -231,14 +251,16 @@ def start_round(state: State) -> None:
     for p in state["players"]:
         p["neutral"] = None
         p["sideways"] = False
-    log(state, f"Round {state['round']} begins with {name(state['first'])}.")
+    log(state, base.say("Round {round} begins with {player}.", round=state["round"], player=name(state["first"])))
 
 
 def end_game(state: State, reason: str) -> None:
     state["stage"] = "over"
     state["end_reason"] = reason
-    why = "the Troika has arrived" if reason == "troika" else "the Treasury and the Title pile are empty"
-    log(state, f"The game is over: {why}.")
+    if reason == "troika":
+        log(state, base.say("The game is over: the Troika has arrived."))
+    else:
+        log(state, base.say("The game is over: the Treasury and the Title pile are empty."))
 
 
 # --- prompts --------------------------------------------------------------------------------
@@ -294,10 +316,17 @@ def answer_prompt(state: State, seat: int, action: Action) -> None:
     elif kind == "overflow":
         player(state, seat)["table"].remove(action["card"])
         player(state, seat)["hand"].append(action["card"])
-        log(state, f"{name(seat)} takes {group_label(state, action['card'])} back into hand (4 per Family).")
+        log(
+            state,
+            base.say(
+                "{player} takes {card} back into hand (4 per Family).",
+                player=name(seat),
+                card=group_label(state, action["card"]),
+            ),
+        )
     elif action["type"] == "discard_money":
         table.pay_to_treasury(state, seat, 1)
-        log(state, f"{name(seat)} returns 1 Mega-Euro to the Treasury (hand limit).")
+        log(state, base.say("{player} returns 1 Mega-Euro to the Treasury (hand limit).", player=name(seat)))
     else:
         table.discard_anywhere(state, seat, action["card"])
         if kind == "discard":
@@ -318,17 +347,32 @@ def pressure(state: State, prompt: dict[str, Any], yes: bool) -> None:
         if yes:
             table.pay_to_treasury(state, seat, amount)
             table.receive(state, prompt["player"], amount)
-            log(state, f"The Government ({name(seat)}) pays {amount} Mega-Euro to {name(prompt['player'])}.")
+            log(
+                state,
+                base.say(
+                    "The Government ({player}) pays {amount} Mega-Euro to {other}.",
+                    player=name(seat),
+                    amount=amount,
+                    other=name(prompt["player"]),
+                ),
+            )
         else:
-            log(state, f"The Government ({name(seat)}) refuses to pay.")
+            log(state, base.say("The Government ({player}) refuses to pay.", player=name(seat)))
             state["prompts"].insert(0, {"kind": "bring_down", "seat": prompt["player"], "amount": amount})
     elif yes:
         table.pay_to_treasury(state, seat, amount)
         state["government"] = state["government_card"] = None
         state["snap_elections"] = True
-        log(state, f"{name(seat)} pays {amount} Mega-Euro: the Government falls; Elections at the end of the round.")
+        log(
+            state,
+            base.say(
+                "{player} pays {amount} Mega-Euro: the Government falls; Elections at the end of the round.",
+                player=name(seat),
+                amount=amount,
+            ),
+        )
     else:
-        log(state, f"{name(seat)} leaves the Government standing.")
+        log(state, base.say("{player} leaves the Government standing.", player=name(seat)))
 
 
 # --- turn actions ---------------------------------------------------------------------------
@@ -336,18 +380,25 @@ def pressure(state: State, prompt: dict[str, Any], yes: bool) -> None:
 
 def choose_leader(state: State, seat: int, action: Action) -> None:
     player(state, seat)["choice"] = action["leader"]
-    log(state, f"{name(seat)} has chosen a Leader.")
+    log(state, base.say("{player} has chosen a Leader.", player=name(seat)))
     if all(p["choice"] is not None for p in state["players"]):
         for other, p in enumerate(state["players"]):
             p["leader"] = p["choice"]
             card = state["deck"]["leaders"][p["leader"]]
             log(
                 state,
-                f"{name(other)} leads with {card['name']} ({card['colour']}, {card['power']} Power, "
-                f"{card['votes']} Votes, {card['income']} Income).",
+                base.say(
+                    "{player} leads with {name} ({colour}, {power} Power, {votes} Votes, {income} Income).",
+                    player=name(other),
+                    name=card["name"],
+                    colour=colour_word(card["colour"]),
+                    power=card["power"],
+                    votes=card["votes"],
+                    income=card["income"],
+                ),
             )
         state["stage"] = "draw"
-        log(state, f"Round 1 begins with {name(state['first'])}.")
+        log(state, base.say("Round 1 begins with {player}.", player=name(state["first"])))
 
 
 def draw(state: State, seat: int, action: Action) -> None:
@@ -391,29 +442,45 @@ def place(state: State, seat: int, action: Action) -> None:
     p = player(state, seat)
     gid = action["card"]
     p["hand"].remove(gid)
-    text = f"{name(seat)} places {group_label(state, gid)} on the table"
     if "take" in action:
         p["table"].remove(action["take"])
         p["hand"].append(action["take"])
-        text += f" and takes {group_label(state, action['take'])} back into hand"
+        said = base.say(
+            "{player} places {card} on the table and takes {other} back into hand.",
+            player=name(seat),
+            card=group_label(state, gid),
+            other=group_label(state, action["take"]),
+        )
+    else:
+        said = base.say("{player} places {card} on the table.", player=name(seat), card=group_label(state, gid))
     table.put_on_table(state, seat, gid, action.get("column"))
-    log(state, text + ".")
+    log(state, said)
     organized(state)
 
 
 def take_back(state: State, seat: int, action: Action) -> None:
     player(state, seat)["table"].remove(action["card"])
     player(state, seat)["hand"].append(action["card"])
-    log(state, f"{name(seat)} takes {group_label(state, action['card'])} back into hand.")
+    log(
+        state,
+        base.say("{player} takes {card} back into hand.", player=name(seat), card=group_label(state, action["card"])),
+    )
     organized(state)
 
 
 def replace(state: State, seat: int, action: Action) -> None:
     table.discard_from_hand(state, seat, action["card"])
-    log(state, f"{name(seat)} discards {group_label(state, action['card'])} and draws a new Group card.")
+    log(
+        state,
+        base.say(
+            "{player} discards {card} and draws a new Group card.",
+            player=name(seat),
+            card=group_label(state, action["card"]),
+        ),
+    )
     gid = table.draw_group(state, seat)
     assert gid is not None  # the card just discarded can always be drawn again
-    log(state, f"You drew {group_label(state, gid)}.", to=[seat])
+    log(state, base.say("You drew {card}.", card=group_label(state, gid)), to=[seat])
     organized(state)
 
 
@@ -453,20 +520,29 @@ def take_income(state: State, seat: int, action: Action) -> None:
     table.pay_to_treasury(state, seat, spent)
     p["money"] -= action["offshore"]
     p["offshore_money"] += action["offshore"]
-    text = f"{name(seat)} takes Income ({table.metric(state, seat, 'income')} Mega-Euro)"
-    if bought:
-        text += f", buys Deposit Title(s) {', '.join(map(str, bought))}"
-        if spent:
-            text += f" paying {spent} Mega-Euro from hand"
-    text += f" and receives {gained} Mega-Euro from the Treasury"
-    if action["offshore"]:
-        text += f"; puts {action['offshore']} Mega-Euro in the Offshore"
-    log(state, text + ".")
+    paying = base.say(" paying {money} Mega-Euro from hand", money=spent) if spent else ""
+    titles = ", ".join(map(str, bought))
+    buys = base.say(", buys Deposit Title(s) {titles}{paying}", titles=titles, paying=paying) if bought else ""
+    offshore = (
+        base.say("; puts {money} Mega-Euro in the Offshore", money=action["offshore"]) if action["offshore"] else ""
+    )
+    log(
+        state,
+        base.say(
+            "{player} takes Income ({income} Mega-Euro){buys} and receives {gained} Mega-Euro "
+            "from the Treasury{offshore}.",
+            player=name(seat),
+            income=table.metric(state, seat, "income"),
+            buys=buys,
+            gained=gained,
+            offshore=offshore,
+        ),
+    )
     state["stage"] = "end_turn"
 
 
 def pass_turn(state: State, seat: int, action: Action) -> None:
-    log(state, f"{name(seat)} passes.")
+    log(state, base.say("{player} passes.", player=name(seat)))
     state["stage"] = "end_turn"
 
 

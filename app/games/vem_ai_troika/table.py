@@ -21,17 +21,26 @@ def name(seat: int) -> str:
     return base.seat_label(seat)
 
 
-def log(state: State, text: str, to: list[int] | None = None) -> None:
-    state["log"].append(base.log_entry(text, to))
+def log(state: State, message: base.Message | str, to: list[int] | None = None) -> None:
+    """Add a log line (a message; a text only from the advanced game's lines not yet messages)."""
+    state["log"].append(base.log_entry(message, to))
+
+
+def colour_word(colour: str) -> base.Message:
+    """A Family's colour, as a message."""
+    words = {"gold": base.say("gold"), "blue": base.say("blue"), "red": base.say("red")}
+    return words.get(colour) or base.say("grey")
 
 
 def group(state: State, gid: int) -> dict[str, Any]:
     return state["deck"]["groups"][gid]
 
 
-def group_label(state: State, gid: int) -> str:
+def group_label(state: State, gid: int) -> base.Message:
     card = group(state, gid)
-    return f"{card['name']} ({card['colour']}, {card['power']} Power)"
+    return base.say(
+        "{name} ({colour}, {power} Power)", name=card["name"], colour=colour_word(card["colour"]), power=card["power"]
+    )
 
 
 def player(state: State, seat: int) -> dict[str, Any]:
@@ -197,7 +206,7 @@ def draw_group(state: State, seat: int) -> int | None:
         state["draw_pile"] = state["discards"]
         state["discards"] = []
         base.rng(state).shuffle(state["draw_pile"])
-        log(state, "The discarded Group cards are shuffled into a new Group pile.")
+        log(state, base.say("The discarded Group cards are shuffled into a new Group pile."))
     gid = state["draw_pile"].pop(0)
     player(state, seat)["hand"].append(gid)
     return gid
@@ -216,11 +225,11 @@ def take_draw(state: State, seat: int, what: str) -> None:
     if what == "group":
         gid = draw_group(state, seat)
         assert gid is not None  # "group" is offered only while a card can be drawn (draw_choices)
-        log(state, f"{name(seat)} draws a Group card.")
-        log(state, f"You drew {group_label(state, gid)}.", to=[seat])
+        log(state, base.say("{player} draws a Group card.", player=name(seat)))
+        log(state, base.say("You drew {card}.", card=group_label(state, gid)), to=[seat])
     else:
         paid = receive(state, seat, DRAW_MONEY)
-        log(state, f"{name(seat)} takes {paid} Mega-Euro from the Treasury.")
+        log(state, base.say("{player} takes {money} Mega-Euro from the Treasury.", player=name(seat), money=paid))
 
 
 def draw_choices(state: State) -> list[str]:
@@ -244,12 +253,18 @@ def discard_from_table(state: State, seat: int, gid: int) -> None:
 
 def discard_anywhere(state: State, seat: int, gid: int) -> None:
     """Discard a Group card from ``seat``'s hand or table, face up, and log it."""
-    where = "hand" if gid in player(state, seat)["hand"] else "table"
-    if where == "hand":
+    if gid in player(state, seat)["hand"]:
         discard_from_hand(state, seat, gid)
+        log(
+            state,
+            base.say("{player} discards {card} from their hand.", player=name(seat), card=group_label(state, gid)),
+        )
     else:
         discard_from_table(state, seat, gid)
-    log(state, f"{name(seat)} discards {group_label(state, gid)} from their {where}.")
+        log(
+            state,
+            base.say("{player} discards {card} from their table.", player=name(seat), card=group_label(state, gid)),
+        )
 
 
 def pay_to_treasury(state: State, seat: int, amount: int) -> None:
