@@ -1,0 +1,80 @@
+"""A real browser plays a turn of Vem aí a Troika in Portuguese: a pt-PT browser (its
+Accept-Language) gets the room in Portuguese, chooses its Leader, draws and passes by clicking the
+Portuguese buttons, reads the log in Portuguese with the players' names, and the header's switch
+turns the page to English and is remembered on the next visit. The other seat plays through the
+API, which stays in English. Screenshots at the desktop and phone sizes."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Page, expect
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+
+
+def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browser, live, screenshots):
+    api = httpx.Client(base_url=live)
+    options = {"first_player": "0"}
+    created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": options})
+    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
+    tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])
+    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+
+    context = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(page.locator("html")).to_have_attribute("lang", "pt-PT")
+    expect(page.locator("#connection .label")).to_have_text("ligado")
+    expect(page.locator(".language-switch button[value=pt-PT]")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#prompt")).to_contain_text("Escolha o seu Líder")
+    expect(page.locator("#treasury .pile-label")).to_have_text("Tesouro")
+
+    # The Leaders: Ana clicks one of hers, Bruno chooses through the API.
+    page.locator("#leader-choice .card-button").first.click()
+    wait_for_version(page, 1)
+    expect(page.locator(".log-lines")).to_contain_text("Ana escolheu um Líder.")
+    bruno = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[1])).json()
+    choice = bruno["legal_actions"][0]["action"]
+    api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[1]), json={"version": 1, "action": choice})
+    wait_for_version(page, 2)
+    expect(page.locator("#prompt")).to_contain_text("A sua vez:")
+    expect(page.locator(".log-lines")).to_contain_text("A ronda 1 começa com Ana.")
+
+    # Ana's turn, by clicking the Portuguese buttons: draw a Group card, then pass.
+    page.get_by_role("button", name="Comprar uma carta de Grupo", exact=True).click()
+    wait_for_version(page, 3)
+    log = page.locator(".log-lines")
+    expect(log).to_contain_text("Ana compra uma carta de Grupo.")
+    expect(log).to_contain_text("Comprou ")  # her own line: the card she drew
+    expect(page.locator("#prompt")).to_contain_text("escolha uma ação")
+    expect(page.locator("#flash")).to_have_text("")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shots = screenshots(page, "vem-portuguese-turn")
+    assert all(path.stat().st_size > 10_000 for path in shots)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    page.locator("#actions").get_by_role("button", name="Passar", exact=True).click()
+    wait_for_version(page, 4)
+    expect(log).to_contain_text("Ana passa.")
+    expect(page.locator("#prompt")).to_contain_text("Bruno está a comprar.")
+    english = api.get(f"/api/rooms/{room}/view", headers={**auth(tokens[0]), "Accept-Language": "pt-PT"}).json()
+    assert "Ana passes." in [line["text"] for line in english["log"]]  # the API keeps its English
+
+    # The header's switch: English now, and on the next visit.
+    page.locator(".language-switch button[value=en]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(page.locator(".log-lines")).to_contain_text("Ana passes.")
+    expect(page.locator("#prompt")).to_contain_text("Bruno is drawing.")
+    page.goto("/")
+    expect(page.locator("h2").first).to_have_text("New room")
+    context.close()
