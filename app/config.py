@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     head_timeout_seconds: float = 10.0
     max_body_bytes: int = 64 * 1024
     max_sockets_per_seat: int = 8
+    max_streams_per_seat: int = 4  # event streams and waiting long-polls (app.api.streams)
+    stream_keepalive_seconds: float = 7.0
     max_spectators_per_room: int = 100
     log_level: str = "info"
     bot_delay_seconds: float = 0.8

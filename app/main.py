@@ -18,15 +18,18 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from app.api.body_limit import BodyLimit
 from app.api.contract import install_contract
 from app.api.errors import ErrorBoundary, install_error_handlers
+from app.api.events import Events
 from app.api.head import HeadAsGet
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
+from app.api.streams import router as streams_router
 from app.config import Settings, get_settings
 from app.db.database import Database
 from app.db.engine import migrate_async
 from app.files import project_file
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
+from app.realtime.caps import SocketCaps
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
 from app.rooms.live_games import LiveGames
@@ -38,7 +41,6 @@ from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
-from app.web.caps import SocketCaps
 from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
@@ -70,8 +72,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
-        app.state.delivery = Delivery(app.state.payloads, app.state.social)
+        app.state.events = Events(app.state.rooms, app.state.payloads, app.state.social)
+        app.state.delivery = Delivery(app.state.payloads, app.state.social, app.state.events)
         app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
+        app.state.streams = SocketCaps(settings.max_streams_per_seat, settings.max_spectators_per_room, "streams")
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, app.state.play, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms, app.state.lobby)
@@ -113,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # is refused before anything else reads it.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
     app.include_router(api_router)
+    app.include_router(streams_router)
     app.include_router(live_router)
     app.include_router(pages_router)
     app.include_router(replays_router)

@@ -47,6 +47,8 @@ def test_no_generated_request_makes_the_server_fail(request, backend, sqlite_url
         operations = [result.ok() for result in schema.get_all_operations()]
         assert len(operations) >= 12
         for operation in operations:
+            if operation.path.endswith("/stream"):
+                continue  # an event stream does not end (tests/test_streams.py covers it)
 
             @given(
                 case=operation.as_strategy(),
@@ -68,6 +70,8 @@ def test_no_generated_request_makes_the_server_fail(request, backend, sqlite_url
                 for name in list(params):
                     if data.draw(st.integers(0, 3)) == 0:
                         params[name] = data.draw(ODD_PATH_VALUES)
+                if isinstance(case.query, dict) and isinstance(case.query.get("wait"), int):
+                    case.query["wait"] = min(case.query["wait"], 1)  # a long-poll may wait a minute
                 headers = {"Authorization": f"Bearer {token}"} if with_token else {}
                 case.call_and_validate(base_url=base, headers=headers, checks=[not_a_server_error])
 

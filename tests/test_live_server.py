@@ -69,12 +69,12 @@ async def every_view(client, room_id, tokens):
 
 
 async def until_version(ws, version: int, timeout: float = 5.0) -> dict:
-    """The first pushed JSON view at ``version`` (skipping presence and chat events)."""
+    """The first pushed ``view`` event at ``version`` (skipping the other events)."""
 
     async def wait():
         while True:
             message = json.loads(await ws.recv())
-            if message.get("version") == version:
+            if message["event"] == "view" and message["version"] == version:
                 return message
 
     return await asyncio.wait_for(wait(), timeout)
@@ -100,7 +100,9 @@ async def test_each_socket_gets_its_own_seats_view_after_every_move(sqlite_url):
                 reply = await play(client, room_id, tokens, 1, random.Random(1))
                 pushed = [await until_version(ws, 1) for ws in (ws0, ws1, spectator)]
                 assert pushed[2]["connected"] == [0, 1], "both seats' sockets count as present"
-                assert reply == {**pushed[reply["seat"]], "duplicate": False}, "the reply is the mover's push"
+                assert {"event": "view", **reply} == {**pushed[reply["seat"]], "duplicate": False}, (
+                    "the reply is the mover's push (which is typed as a view event)"
+                )
                 for seat, message in enumerate(pushed[:2]):
                     hands = [p["hand"] for p in message["view"]["players"]]
                     assert hands[seat] == message["view"]["hand"] and hands[1 - seat] is None

@@ -197,18 +197,37 @@ class Record(Closed):
     outcome: Outcome | None
 
 
+class ViewEvent(Payload):
+    """A seat's whole view (the payload GET /view answers), sent for every change of the room
+    or its game (``app.api.events``)."""
+
+    event: Literal["view"]
+
+
+class EndEvent(Closed):
+    """Sent once the game is over or the room closed, after the final view."""
+
+    event: Literal["end"]
+    version: int
+    status: Literal["finished", "closed"]
+    outcome: Outcome | None
+
+
 class PresenceEvent(Closed):
-    """Pushed on a socket when only presence changed."""
+    """Sent when only presence changed."""
 
     event: Literal["presence"]
     connected: list[int]
 
 
 class ChatEvent(Closed):
-    """Pushed on a socket with the chat lines new since the last push."""
+    """Sent with the chat lines new since the last event."""
 
     event: Literal["chat"]
     messages: list[ChatMessage]
 
 
-Push = Annotated[Payload | PresenceEvent | ChatEvent, Field(description="one JSON frame of the live socket")]
+Push = Annotated[
+    ViewEvent | PresenceEvent | ChatEvent | EndEvent,
+    Field(discriminator="event", description="one JSON frame of the live socket, one line of the event stream"),
+]

@@ -32,6 +32,8 @@ from app.api.answers import (
 from app.api.answers import Chat as ChatAnswer
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
 from app.api.errors import answers
+from app.api.events import Follower
+from app.api.streams import After, Following, StreamCaps, Wait, poll
 from app.games.registry import GAMES
 from app.rooms import records
 from app.rooms.live_games import LiveGames
@@ -255,11 +257,24 @@ async def start_room(
     return with_duplicate(text, duplicate)
 
 
-@router.get("/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(401, 403, 404))
-async def get_view(room_id: str, rooms: Rooms, views: Views, auth: Auth):
+@router.get("/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(401, 403, 404, 429))
+async def get_view(
+    room_id: str,
+    rooms: Rooms,
+    views: Views,
+    auth: Auth,
+    follow: Following,
+    caps: StreamCaps,
+    after: After = None,
+    wait: Wait = 0,
+):
+    """Your seat's view (a spectator's without a token). Long-poll with ``after`` and ``wait``
+    (``app.api.streams``): answered once the room is past version ``after`` or changes, or after
+    ``wait`` seconds."""
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
-    return json_text(await views.text(room_id, seat))
+    follower = Follower(room_id, seat, auth.optional())
+    return json_text(await poll(rooms, follow, views, caps, follower, after, wait))
 
 
 @router.get(

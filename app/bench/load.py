@@ -68,7 +68,7 @@ class Seat:
             self.room.tally.messages += 1
             self.room.tally.message_bytes += len(text)
             view = browser.read_frame(text) if html else orjson.loads(text)
-            if view is not None and view.get("version", -1) >= self.version:
+            if view is not None and view.get("event", "view") == "view" and view.get("version", -1) >= self.version:
                 # only what the driver uses: whole views held by thousands of seats made the
                 # driver's own garbage collections long enough to show in the latencies
                 self.view = {key: view.get(key) for key in ("version", "status", "legal_actions")}

@@ -56,11 +56,11 @@ async def until_finished(http: httpx.AsyncClient, room_id: str, poll: float) -> 
 
 
 async def watch_until_finished(base: str, room_id: str) -> None:
-    """A spectator's socket (JSON payloads) on the room until its game ends."""
+    """A spectator's socket (JSON events) on the room until its game ends."""
     url = base.replace("http", "ws", 1) + f"/ws/rooms/{room_id}?format=json"
     async with connect(url, additional_headers={"Origin": base}) as ws:
         async for message in ws:
-            if orjson.loads(message)["status"] != "playing":
+            if orjson.loads(message)["event"] == "end":
                 return
 
 

@@ -63,3 +63,9 @@ class TooMany(RoomError):
     def __init__(self, message: str | Message, retry_after: int):
         super().__init__(message, retry_after=retry_after)
         self.headers = {"Retry-After": str(retry_after)}
+
+
+class TooManyStreams(RoomError):
+    """One more event stream (or waiting poll) than a seat or a room's spectators may hold."""
+
+    status, code = 429, "too_many_streams"

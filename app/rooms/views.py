@@ -128,6 +128,17 @@ class Built:
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
         return self.info is info and self.frozen is (live.frozen if live else None) and self.connected == connected
 
+    def made(self, key: Hashable, make: Callable[[Built], str]) -> str:
+        """The text ``make`` makes of this build, made once per ``key``."""
+        text = self.texts.get(key)
+        if text is None:
+            text = self.texts[key] = make(self)
+        return text
+
+    def json(self, seat: int | None) -> str:
+        """The seat's payload as JSON text."""
+        return self.made(("json", seat), lambda built: encode(built.payload(seat)))
+
     def payload(self, seat: int | None) -> dict[str, Any]:
         """The seat's payload; the first one asked for is built with every connected seat's
         (the engine shares its public part between them)."""
@@ -165,7 +176,7 @@ class Payloads:
 
     async def text(self, room_id: str, seat: int | None) -> str:
         """The JSON payload of ``seat`` (None: spectator) at the room's current version."""
-        return await self.made(room_id, ("json", seat), lambda built: encode(built.payload(seat)))
+        return await self.made(room_id, ("json", seat), lambda built: built.json(seat))
 
     async def text_at(self, room_id: str, seat: int | None, version: int) -> str:
         """The JSON payload of ``seat`` as it was at ``version`` (the first result of a resent
@@ -179,7 +190,7 @@ class Payloads:
         return self.made_of(info, live, await self.social.present(room_id), key, make)
 
     def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
-        return self.made_of(info, live, connected, ("json", seat), lambda built: encode(built.payload(seat)))
+        return self.made_of(info, live, connected, ("json", seat), lambda built: built.json(seat))
 
     def made_of(
         self,
@@ -194,10 +205,7 @@ class Payloads:
             built = Built(info, live, live.frozen if live else None, connected)
         self._built[info.id] = built
         hold_at_most(self._built, self.held)
-        text = built.texts.get(key)
-        if text is None:
-            text = built.texts[key] = make(built)
-        return text
+        return built.made(key, make)
 
     def chat_made_of(
         self, room_id: str, messages: list[dict[str, Any]], key: Hashable, make: Callable[[list[dict[str, Any]]], str]

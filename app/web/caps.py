@@ -1,45 +1,14 @@
-"""Caps on the live sockets one server instance holds open: at most ``per_seat`` for one seat
-(its token) and ``spectators`` for one room's spectators. ``admit`` counts a socket for as long
-as it is open, or says why it was refused; counts are per instance, like presence.
-"""
+"""The live sockets' caps as a typed dependency: the app's one :class:`SocketCaps` for
+websockets (``app.realtime.caps``; the event streams of ``app.api.streams`` have their own)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-
-class SocketCaps:
-    def __init__(self, per_seat: int, spectators: int):
-        self.per_seat, self.spectators = per_seat, spectators
-        self._open: Counter[tuple[str, int | None]] = Counter()
-
-    @contextmanager
-    def admit(self, room_id: str, seat: int | None) -> Iterator[str | None]:
-        """Yield None and count the socket while the block runs, or yield the refusal's reason
-        (the socket is then not counted)."""
-        key = (room_id, seat)
-        if seat is None and self._open[key] >= self.spectators:
-            yield f"too many spectators in this room (at most {self.spectators})"
-            return
-        if seat is not None and self._open[key] >= self.per_seat:
-            yield f"too many sockets for this seat (at most {self.per_seat})"
-            return
-        self._open[key] += 1
-        try:
-            yield None
-        finally:
-            self._open[key] -= 1
-            if not self._open[key]:
-                del self._open[key]
-
-    def open(self, room_id: str, seat: int | None) -> int:
-        return self._open[(room_id, seat)]
+from app.realtime.caps import SocketCaps
 
 
 def socket_caps(connection: HTTPConnection) -> SocketCaps:

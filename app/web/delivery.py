@@ -4,50 +4,43 @@ For each change of a room, each (seat, format) is built once (``app.rooms.views.
 and the same text goes to every socket of that seat, to the reply of its move and to its page;
 all spectators share one build. The HTML fragment is rendered from the same cached payload as
 the JSON. A change of presence or chat alone sends no view: presence goes out as the presence
-strip alone (HTML, swapped in out of band) or ``{"event": "presence", "connected": [...]}``
-(JSON), a chat line as that line appended to the chat log (HTML) or ``{"event": "chat",
-"messages": [...]}`` (JSON). Each :class:`Viewer` remembers the last chat line it was sent.
+strip alone (HTML, swapped in out of band), a chat line as that line appended to the chat log.
+The JSON format speaks the typed events of ``app.api.events`` (``view``, ``presence``, ``chat``,
+``end``), as the event stream does. Each :class:`Viewer` remembers the last chat line it was sent.
 HTML is built once per change, seat and language (``app.i18n``): each reader gets their own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.api.events import Events, Follower, after, last_id
 from app.i18n import ENGLISH
 from app.realtime.bus import Change
 from app.rooms.social import Social
-from app.rooms.views import Built, Payloads, encode
+from app.rooms.views import Payloads
 from app.web.render import chat_lines_fragment, chat_log_fragment, main_fragment, presence_fragment
 
 HTML, JSON = "html", "json"
 
 
 @dataclass
-class Viewer:
-    """One socket's reader: its room, seat (None: spectator), token, format, language (of the
-    HTML) and the id of the last chat line it was sent."""
+class Viewer(Follower):
+    """One socket's reader (``app.api.events.Follower``), the format it reads and the language
+    of its HTML."""
 
-    room_id: str
-    seat: int | None
-    token: str | None
-    format: str
-    lang: str = ENGLISH
-    chat_seen: int = 0
-
-
-def last_id(messages: list[dict[str, Any]]) -> int:
-    return messages[-1]["id"] if messages else 0
+    format: str = field(default=HTML, kw_only=True)
+    lang: str = field(default=ENGLISH, kw_only=True)
 
 
 class Delivery:
-    def __init__(self, payloads: Payloads, social: Social):
-        self.payloads, self.social = payloads, social
+    def __init__(self, payloads: Payloads, social: Social, events: Events):
+        self.payloads, self.social, self.events = payloads, social, events
 
     async def main(self, room_id: str, seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
         """The seat's ``#room-main`` as the room is now (a page, a form's reply, a push)."""
@@ -63,41 +56,39 @@ class Delivery:
         )
         return text, last_id(messages)
 
-    async def view(self, viewer: Viewer) -> str:
+    async def first(self, viewer: Viewer) -> list[str]:
+        """What a socket is sent when it opens: its view (JSON: and the end if the room is
+        over; HTML: and the chat log)."""
         if viewer.format == JSON:
-            return await self.payloads.text(viewer.room_id, viewer.seat)
-        return await self.main(viewer.room_id, viewer.seat, viewer.token, viewer.lang)
-
-    async def first(self, viewer: Viewer) -> str:
-        """What a socket is sent when it opens: the whole view (HTML: and the chat log)."""
-        view = await self.view(viewer)
-        if viewer.format == JSON:
-            viewer.chat_seen = last_id(await self.social.messages(viewer.room_id))
-            return view
+            return await self.events.first(viewer)
+        view = await self.main(viewer.room_id, viewer.seat, viewer.token, viewer.lang)
         chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
-        return view + chat
+        return [view + chat]
 
     async def frames(self, viewer: Viewer, change: Change) -> list[str]:
-        """What a socket is sent for a change: the view if the room or its game changed (or
-        events were missed), else the presence strip if presence changed; new chat lines."""
+        """What a socket is sent for a change (JSON: ``app.api.events.Events.frames``; HTML:
+        the view if the room or its game changed, or events were missed, else the presence
+        strip if presence changed; new chat lines, all in one frame). Raises ``Revoked`` if the
+        viewer's token lost its seat."""
+        if viewer.format == JSON:
+            return await self.events.frames(viewer, change)
         frames = []
         if change.version is not None or change.everything:
-            frames.append(await self.view(viewer))
+            await self.events.check_seated(viewer)
+            frames.append(await self.main(viewer.room_id, viewer.seat, viewer.token, viewer.lang))
         elif change.presence:
             frames.append(await self.presence(viewer))
-        if change.everything and viewer.format == HTML:
+        if change.everything:
             chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
             frames.append(chat)
-        elif change.chat or change.everything:
+        elif change.chat:
             lines = await self.chat_lines(viewer)
             if lines:
                 frames.append(lines)
-        return ["".join(frames)] if viewer.format == HTML and frames else frames
+        return ["".join(frames)] if frames else []
 
     async def presence(self, viewer: Viewer) -> str:
         seat, token, lang = viewer.seat, viewer.token, viewer.lang
-        if viewer.format == JSON:
-            return await self.payloads.made(viewer.room_id, ("presence", JSON), presence_event)
         return await self.payloads.made(
             viewer.room_id,
             ("presence", HTML, seat, lang),
@@ -105,8 +96,8 @@ class Delivery:
         )
 
     async def chat_lines(self, viewer: Viewer) -> str | None:
-        """The chat lines after the last one the viewer was sent (HTML: the whole log if it had
-        none, replacing "no messages yet"), or None if there are none."""
+        """The chat lines after the last one the viewer was sent (the whole log if it had none,
+        replacing "no messages yet"), or None if there are none."""
         messages = await self.social.messages(viewer.room_id)
         seen, seat, lang = viewer.chat_seen, viewer.seat, viewer.lang
         viewer.chat_seen = last_id(messages)
@@ -114,21 +105,11 @@ class Delivery:
             return None
         key: Hashable
         make: Callable[[list[dict[str, Any]]], str]
-        if viewer.format == JSON:
-            key, make = ("lines", JSON, seen), lambda m: encode({"event": "chat", "messages": after(m, seen)})
-        elif seen == 0:
+        if seen == 0:
             key, make = ("log", seat, lang), lambda m: chat_log_fragment(m, seat, lang)
         else:
             key, make = ("lines", HTML, seat, seen, lang), lambda m: chat_lines_fragment(after(m, seen), seat, lang)
         return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
-
-
-def after(messages: list[dict[str, Any]], seen: int) -> list[dict[str, Any]]:
-    return [m for m in messages if m["id"] > seen]
-
-
-def presence_event(built: Built) -> str:
-    return encode({"event": "presence", "connected": sorted(built.connected)})
 
 
 def delivery(request: HTTPConnection) -> Delivery:

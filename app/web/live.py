@@ -7,9 +7,12 @@ listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past th
 (``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
 change of the room or its game published on the event bus, the viewer gets its current view:
 HTML fragments for the browser (swapped by id by htmx's ws extension) or, with ``format=json``,
-the same JSON payload as GET /api/rooms/<id>/view (the HTML in the language of the handshake's
-``lang`` cookie or ``Accept-Language``, as the page's); a change of presence or chat alone sends
-only a small frame (``app.web.delivery``, which builds each seat's frames once per change).
+the typed events of ``app.api.events`` (a ``view`` is the same payload as GET
+/api/rooms/<id>/view; ``presence``, ``chat`` and ``end`` as the event stream sends them); a
+change of presence or chat alone sends only a small frame (``app.web.delivery``, which builds
+each seat's frames once per change; the HTML in the language of the handshake's ``lang``
+cookie or ``Accept-Language``, as the page's). A socket whose token loses its seat (the host reissued the
+seat's link) is closed with 1008 at the room's next change.
 Incoming frames are not commands (moves go through the validated POST routes); a frame over the
 size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
 failure while serving (the database down, say) closes the socket with 1011 and a reason.
@@ -27,6 +30,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import Chat, Configured, Rooms
+from app.api.events import Revoked
 from app.db.faults import log_failure, outage
 from app.rooms.errors import RoomError
 from app.rooms.live_games import LiveGames
@@ -42,6 +46,7 @@ POLICY_VIOLATION = 1008
 TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
+REVOKED = "this seat's link was reissued by the host"
 
 
 def origin_allowed(ws: WebSocket, allowed: set[str]) -> bool:
@@ -82,7 +87,7 @@ async def room_socket(
         if refusal:
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
-        viewer = Viewer(room_id, seat, token, "json" if format == "json" else "html", language_of(ws))
+        viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
         await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes)
 
 
@@ -109,10 +114,14 @@ async def serve(
             if seat is not None:
                 await social.connected(room_id, seat)
                 present = True
-            await ws.send_text(await delivery.first(viewer))
+            for frame in await delivery.first(viewer):
+                await ws.send_text(frame)
             while (change := await subscription.next()) is not None:
                 for frame in await delivery.frames(viewer, change):
                     await ws.send_text(frame)
+        except Revoked:
+            with contextlib.suppress(Exception):
+                await ws.close(code=POLICY_VIOLATION, reason=REVOKED)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the viewer left (sending on a socket that is closing raises RuntimeError)
         except Exception as exc:

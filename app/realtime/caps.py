@@ -1,0 +1,40 @@
+"""Caps on the live connections one server instance holds open (websockets, or event streams
+and waiting polls, each kind with its own ``SocketCaps``): at most ``per_seat`` for one seat (its
+token) and ``spectators`` for one room's spectators. ``admit`` counts a connection for as long as
+it is open, or says why it was refused; counts are per instance, like presence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class SocketCaps:
+    def __init__(self, per_seat: int, spectators: int, what: str = "sockets"):
+        self.what = what
+        self.per_seat, self.spectators = per_seat, spectators
+        self._open: Counter[tuple[str, int | None]] = Counter()
+
+    @contextmanager
+    def admit(self, room_id: str, seat: int | None) -> Iterator[str | None]:
+        """Yield None and count the socket while the block runs, or yield the refusal's reason
+        (the socket is then not counted)."""
+        key = (room_id, seat)
+        if seat is None and self._open[key] >= self.spectators:
+            yield f"too many spectators in this room (at most {self.spectators})"
+            return
+        if seat is not None and self._open[key] >= self.per_seat:
+            yield f"too many {self.what} for this seat (at most {self.per_seat})"
+            return
+        self._open[key] += 1
+        try:
+            yield None
+        finally:
+            self._open[key] -= 1
+            if not self._open[key]:
+                del self._open[key]
+
+    def open(self, room_id: str, seat: int | None) -> int:
+        return self._open[(room_id, seat)]
