@@ -210,3 +210,28 @@ async def test_the_log_is_said_in_the_readers_language_with_the_players_names(cl
     assert "Round 1 begins" not in log and "Seat " not in log
     api_log = (await client.get(f"/api/rooms/{room_id}/view", headers={"Accept-Language": "pt-PT"})).json()["log"]
     assert api_log[0]["text"].startswith(f"Round 1 begins: {first} starts")  # the API stays English
+
+
+RULES = ROOT / "templates" / "rules"
+TRANSLATED_RULES = ["troika.html"]
+RULING = re.compile(r"<dt>([A-Z]\d+)\b")
+ANCHOR = re.compile(r'\bid="([^"]+)"')
+
+
+@pytest.mark.parametrize("name", TRANSLATED_RULES)
+def test_a_rules_page_has_its_portuguese_with_the_same_rulings_and_sections(name):
+    """A rules page is written in Portuguese as a whole (templates/rules/pt-PT): it cites the
+    same rulings, keeps the same anchors and has as many sections as the English page."""
+    english, portuguese = (RULES / name).read_text(), (RULES / "pt-PT" / name).read_text()
+    assert RULING.findall(portuguese) == RULING.findall(english)
+    assert ANCHOR.findall(portuguese) == ANCHOR.findall(english)
+    for tag in ("<h2", "<h3", "<dt>", "<li", "<table"):
+        assert portuguese.count(tag) == english.count(tag), tag
+
+
+async def test_the_rules_pages_follow_the_readers_language(client):
+    portuguese = (await client.get("/rules/troika", headers={"Accept-Language": "pt-PT"})).text
+    assert "Chamar &#34;Troika!&#34;" in portuguese or 'Chamar "Troika!"' in portuguese
+    assert "Calling" not in portuguese and '<html lang="pt-PT">' in portuguese
+    english = (await client.get("/rules/troika", headers={"Accept-Language": "en"})).text
+    assert 'Calling "Troika!"' in english and "Chamar" not in english

@@ -308,11 +308,19 @@ async def rules_index(request: Request):
     return page(request, "rules/index.html", {"games": GAMES.values()})
 
 
+def rules_template(name: str, request: Request) -> str:
+    """A rules page in the reader's language: ``rules/<lang>/<name>`` where that translation of
+    the whole page exists (a rules page is prose, written in each language as a whole), else
+    ``rules/<name>``, the English."""
+    translated = f"rules/{language_of(request)}/{name}"
+    return translated if (TEMPLATES_DIR / translated).exists() else f"rules/{name}"
+
+
 @router.get("/rules/{slug}", response_class=HTMLResponse)
 async def rules_page(slug: str, request: Request):
     if slug not in GAMES:
         raise HTTPException(404, "no such game")
-    return page(request, f"rules/{slug}.html", {"game": GAMES[slug]})
+    return page(request, rules_template(f"{slug}.html", request), {"game": GAMES[slug]})
 
 
 @router.get("/rules/{slug}/{part}", response_class=HTMLResponse)
@@ -323,4 +331,4 @@ async def rules_extra_page(slug: str, part: str, request: Request):
         raise HTTPException(404, "no such page")
     game = GAMES[slug]
     extra = game.rules_context() if hasattr(game, "rules_context") else {}
-    return page(request, template, {"game": game, **extra})
+    return page(request, rules_template(f"{slug}-{part}.html", request), {"game": game, **extra})
