@@ -46,6 +46,11 @@ class Conflict(RoomError):
     status, code = 409, "conflict"
 
 
+class Stale(Conflict):
+    """A move chosen from a view that another move has since superseded (same answer as any
+    conflict; the browser pages explain it in plain words)."""
+
+
 class Illegal(RoomError):
     status, code = 422, "illegal_action"
 

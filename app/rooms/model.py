@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, overload
 
 from app.games.base import Action, Game, State, freeze, public_options, say, thaw
-from app.rooms.errors import BadRequest, Conflict
+from app.rooms.errors import BadRequest, Stale
 
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 64
@@ -248,7 +248,7 @@ def check_version(live: LiveGame, seat: int, version: int) -> None:
     """Raise Conflict unless an action made against ``version`` may still land (module doc)."""
     if version == live.version:
         return
-    stale = Conflict(
+    stale = Stale(
         say(
             "your view is out of date (you acted on version {version}, the game is at {current}); reload and try again",
             version=version,

@@ -17,7 +17,7 @@ from app.db.models import ActionRecord, utcnow
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused
+from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import advance, check_action, check_key, check_version
 
@@ -84,7 +84,7 @@ class Play:
                 games.db, room_id, seat, action, live.version, status, version, idempotency_key, now
             ):
                 games.forget(room_id)
-                raise Conflict("another move landed first", version=await storage.current_version(games.db, room_id))
+                raise Stale("another move landed first", version=await storage.current_version(games.db, room_id))
             advance(game, live, seat, new_state)
             await games.moved(info, live.version, status, now)
         return live.version, False

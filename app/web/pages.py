@@ -17,10 +17,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
-from app.games.base import MAX_DECK_BYTES, say, spoken
+from app.games.base import MAX_DECK_BYTES, N_, say, spoken
 from app.games.registry import GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
-from app.rooms.errors import BadRequest, RoomError
+from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
 from app.web.delivery import Deliver, Delivery
@@ -128,8 +128,16 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
 
 
 async def room_page_for(
-    request: Request, rooms: LiveGames, delivery: Delivery, room_id: str, seat: int | None, token: str | None
+    request: Request,
+    rooms: LiveGames,
+    delivery: Delivery,
+    room_id: str,
+    seat: int | None,
+    token: str | None,
+    grace: float = 0,
 ):
+    """A room's page; ``grace`` is the lobby's autopilot grace, after which the host may hand an
+    absent player's seat to a bot (the page's button waits for it)."""
     await rooms.refresh(room_id)
     lang = language_of(request)
     main = await delivery.main(room_id, seat, token, lang)
@@ -138,7 +146,7 @@ async def room_page_for(
     return page(
         request,
         "room.html",
-        {"info": info, "seat": seat, "token": token, "main": main, "chat": chat},
+        {"info": info, "seat": seat, "token": token, "main": main, "chat": chat, "grace": round(grace)},
     )
 
 
@@ -155,9 +163,9 @@ async def join_room(room_id: str, request: Request, lobby: Lobbying):
 
 
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
-async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver):
+async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver, lobby: Lobbying):
     seat = await rooms.seat_of(room_id, token)
-    return await room_page_for(request, rooms, delivery, room_id, seat, token)
+    return await room_page_for(request, rooms, delivery, room_id, seat, token, lobby.autopilot_grace.total_seconds())
 
 
 async def seat_form(
@@ -172,7 +180,8 @@ async def seat_form(
     """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
     or empty) and, if ``room``, the fresh room, each swapped in by id. The room is the very text
     the seat's sockets are pushed (rendered once: ``app.web.delivery``); the chat is not sent,
-    as its new line reaches the page through the socket."""
+    as its new line reaches the page through the socket. A refusal is also flagged by the
+    ``X-Refused`` header, so the page keeps what was typed (a chat line)."""
     seat = await rooms.seat_of(room_id, token)
     form = await request.form()
     lang = language_of(request)
@@ -183,7 +192,7 @@ async def seat_form(
         message = spoken(exc.said, translations(lang).gettext)
     flash = fragment(lang, "fragments/flash.html", message=message)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
-    return HTMLResponse(flash + main)
+    return HTMLResponse(flash + main, headers={"X-Refused": "1"} if message else None)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
@@ -256,6 +265,11 @@ async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     return RedirectResponse("/", status_code=303)
 
 
+SUPERSEDED = N_(
+    "Another move was made just before your click, so yours was not played. The table is up to date now: choose again."
+)
+
+
 def resend_key(version: int, action: Any) -> str:
     """A browser click's idempotency key: one seat never makes the same move twice at one
     version, so a click resent after a dropped connection is recognised and applied once."""
@@ -274,7 +288,10 @@ async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Pl
         version = whole_number(form.get("version"))
         if version is None:
             raise BadRequest("that request was malformed")
-        await play.act(room_id, seat, action, version, resend_key(version, action))
+        try:
+            await play.act(room_id, seat, action, version, resend_key(version, action))
+        except Stale:
+            raise Stale(SUPERSEDED) from None  # the answer brings the table as it is now
 
     return await seat_form(request, rooms, delivery, room_id, token, move)
 

@@ -1,6 +1,7 @@
 // Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links, the
 // room details folded on a phone, the turn timer's countdown and clearing the chat box once a
-// message is sent (no inline handlers: the Content-Security-Policy forbids them).
+// message is sent, unless it was refused (no inline handlers: the Content-Security-Policy
+// forbids them).
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -43,7 +44,8 @@
   document.addEventListener("htmx:wsAfterMessage", tick);
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;
-    if (form.classList && form.classList.contains("chat-form") && event.detail.successful) form.reset();
+    var refused = event.detail.xhr && event.detail.xhr.getResponseHeader("X-Refused");
+    if (form.classList && form.classList.contains("chat-form") && event.detail.successful && !refused) form.reset();
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");

@@ -3,7 +3,8 @@
 // with form="its id": the ticked hand cards, the target radios). A control named like a list in
 // the base (e.g. "cards") collects every ticked value; other controls give one value; digits
 // become numbers. Ticks survive the live re-renders while the form's data-keep key is the same,
-// and data-summary forms show a running total. The server still validates every action.
+// and data-summary forms show a running total; an attack or an answer that cannot be legal yet
+// (no target, no card, too weak) disables its button, saying why. The server validates anyway.
 (function () {
   if (window.vemTable) return;
   window.vemTable = true;
@@ -45,16 +46,34 @@
     if (out) out.textContent = text;
   }
 
+  // The submit button is disabled, with the reason as its title, while the choice cannot be legal.
+  function gate(form, reason) {
+    var button = form.querySelector("button[type=submit]");
+    if (!button || button.dataset.offline) return;
+    if (!("title" in button.dataset)) button.dataset.title = button.title;
+    button.disabled = Boolean(reason);
+    button.title = reason || button.dataset.title;
+  }
+
+  function ticks(form) {
+    return controls(form).filter(function (el) { return el.name === "cards" && el.checked; }).length;
+  }
+
   function summarize(form) {
     var kind = form.dataset.summary;
     var action = build(form);
+    var button = form.querySelector("button[type=submit]") || { dataset: {} };
     if (kind === "attack") {
       var mode = form.querySelector("input[name=mode]:checked");
       var target = controls(form).filter(function (el) { return el.name === "target" && el.checked; })[0];
-      show(form, "total", parseInt(mode ? mode.dataset.basePower : "0", 10) + sum(form, "power"));
+      var total = parseInt(mode ? mode.dataset.basePower : "0", 10) + sum(form, "power");
+      show(form, "total", total);
       show(form, "defence", target ? target.dataset.defence : "?");
+      gate(form, !target ? button.dataset.needTarget : !ticks(form) ? button.dataset.needCards
+        : total <= parseInt(target.dataset.defence, 10) ? button.dataset.tooWeak : "");
     } else if (kind === "add") {
       show(form, "total", parseInt(form.querySelector(".summary").dataset.own, 10) + sum(form, "power"));
+      gate(form, ticks(form) ? "" : button.dataset.needCards);
     } else if (kind === "votes") {
       var own = parseInt(form.querySelector(".summary").dataset.own, 10);
       show(form, "total", own + sum(form, "votes") + (parseInt(action.money, 10) || 0));

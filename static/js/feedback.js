@@ -1,0 +1,103 @@
+// Feedback where the player looks. A refusal is the #flash toast, fixed in the viewport; it
+// closes on a click or after a while. A request the server could not answer shows the same
+// toast. While the live socket is down every control of the room is disabled under a visible
+// "not connected" note, and comes back with the fresh view the socket sends on reconnecting.
+// The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
+// room) from when this page first saw the player away. No inline handlers (the CSP).
+(function () {
+  var TOAST_MS = 8000;
+  var offline = false;
+  var hideTimer = null;
+  var awaySince = {};
+
+  function room() { return document.querySelector(".room-shell"); }
+
+  function toast(text) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    if (text) flash.textContent = text;
+    flash.classList.toggle("shown", flash.textContent.trim() !== "");
+    clearTimeout(hideTimer);
+    if (flash.classList.contains("shown")) {
+      hideTimer = setTimeout(function () { flash.classList.remove("shown"); }, TOAST_MS);
+    }
+  }
+
+  function pause() {
+    document.querySelectorAll(".room-shell form button, .room-shell form input, .room-shell form select")
+      .forEach(function (el) {
+        if (el.disabled) return;
+        el.disabled = true;
+        el.dataset.offline = "1";
+      });
+  }
+
+  function setOffline(down) {
+    offline = down;
+    var note = document.getElementById("offline-note");
+    if (note) note.hidden = !down;
+    if (down) return pause();
+    document.querySelectorAll("[data-offline]").forEach(function (el) {
+      el.disabled = false;
+      delete el.dataset.offline;
+    });
+    waitForGrace();
+  }
+
+  function waitForGrace() {
+    var shell = room();
+    if (!shell) return;
+    var grace = parseInt(shell.dataset.grace || "0", 10) * 1000;
+    var now = Date.now();
+    var shown = {};
+    document.querySelectorAll("button[data-away]").forEach(function (button) {
+      var seat = button.dataset.away;
+      shown[seat] = true;
+      if (!(seat in awaySince)) awaySince[seat] = now;
+      var wait = awaySince[seat] + grace - now;
+      if (wait > 0) {
+        if (!button.dataset.ready) button.dataset.ready = button.title;
+        button.disabled = true;
+        button.title = shell.dataset.graceTitle;
+        setTimeout(waitForGrace, wait + 100);
+      } else if (button.dataset.ready !== undefined && !offline) {
+        button.disabled = false;
+        button.title = button.dataset.ready;
+      }
+    });
+    Object.keys(awaySince).forEach(function (seat) { if (!shown[seat]) delete awaySince[seat]; });
+  }
+
+  function afterSwap() {
+    if (offline) pause();
+    waitForGrace();
+  }
+
+  document.addEventListener("htmx:wsClose", function () { setOffline(true); });
+  document.addEventListener("htmx:wsError", function () { setOffline(true); });
+  document.addEventListener("htmx:wsOpen", function () { setOffline(false); });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.target && event.target.id === "flash") toast();
+    afterSwap();
+  });
+  document.addEventListener("htmx:wsAfterMessage", afterSwap);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (offline && event.target.closest && event.target.closest(".room-shell")) {
+      event.preventDefault();
+      toast(document.getElementById("offline-note").textContent);
+    }
+  });
+  function failed(event) {
+    var shell = room();
+    if (!shell) return;
+    var status = event.detail.xhr && event.detail.xhr.status;
+    toast(shell.dataset.failed + (status ? " (" + status + ")" : ""));
+  }
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("click", function (event) {
+    if (event.target.id === "flash") event.target.classList.remove("shown");
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", waitForGrace);
+  else waitForGrace();
+})();

@@ -1,0 +1,162 @@
+"""Feedback where people look, in a real browser: a refusal is a toast inside the viewport (on
+a phone too), a click superseded by another move is explained in plain words, a refused chat
+line stays in the box, controls are disabled while the live connection is down (with a
+visible note) and while a move cannot be legal (Vem aí's Attack and Defend, the host's "Let a
+bot play" during the grace period), each saying why in its title."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.browser_games import DESKTOP, PHONE, auth, screenshot, started_room, wait_for_version
+from tests.servers import free_port, server_process
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0
+
+
+def seat_page(browser, live: str, path: str, size: dict) -> Page:
+    page = browser.new_context(base_url=live, viewport=size).new_page()
+    page.goto(path)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    return page
+
+
+def test_a_superseded_click_is_explained_in_a_toast_inside_the_viewport(browser, live):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    for size in (PHONE, DESKTOP):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        mover, version = view["to_act"][0], view["version"]
+        first, second = (seat_page(browser, live, f"/rooms/{room}/seat/{tokens[mover]}", size) for _ in range(2))
+        first.get_by_role("button", name="Turn one up").click()
+        wait_for_version(second, version + 1)
+        # The second tab's click was chosen from the table before that move (as when it crosses
+        # the push): its forms still carry the old version.
+        second.evaluate(f"document.querySelectorAll('input[name=version]').forEach(i => i.value = '{version}')")
+        second.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        second.locator("#table-up button.tile-button").first.click()
+        toast = second.locator("#flash")
+        expect(toast).to_contain_text("Another move was made just before your click, so yours was not played.")
+        assert "reload" not in toast.inner_text()
+        assert in_viewport(second, "#flash"), "the refusal shows where the player is looking"
+        assert second.locator("#room-main").get_attribute("data-version") == str(version + 1)
+        screenshot(second, "feedback-superseded")
+        toast.click()
+        expect(toast).to_be_hidden()
+        second.locator("#table-up button.tile-button").first.click()  # the fresh table's click lands
+        wait_for_version(first, version + 2)
+
+
+def test_a_refused_chat_line_stays_in_the_input(browser, live):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", PHONE)
+    box = page.get_by_label("Chat message")
+    flash = page.locator("#flash")
+    for i in range(12):  # at most 5 lines every 10 seconds (a window may turn over meanwhile)
+        box.fill(f"line {i}")
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator(f"#chat-log li:has-text('line {i}'), #flash.shown").first).to_be_visible()
+        if flash.is_visible():
+            break
+        expect(box).to_have_value("")
+    expect(flash).to_contain_text("slow down")
+    assert in_viewport(page, "#flash")
+    expect(box).to_have_value(f"line {i}")
+    assert page.locator(f"#chat-log li:has-text('line {i}')").count() == 0
+    screenshot(page, "feedback-chat-refused")
+
+
+# The page's live socket (htmx's ws extension keeps its wrapper on the ws-connect element).
+SOCKET = "document.querySelector('[ws-connect]')['htmx-internal-data'].webSocket"
+
+
+def test_while_the_connection_is_down_moves_are_disabled_under_a_visible_note(browser, live):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    mover = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    for size in (PHONE, DESKTOP):
+        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[mover]}", size)
+        button = page.get_by_role("button", name="Turn one up")
+        expect(page.locator("#offline-note")).to_be_hidden()
+        page.evaluate(f"{SOCKET}.socket.close()")  # the connection drops (and is not retried)
+        expect(page.locator("#offline-note")).to_be_visible()
+        expect(page.locator("#offline-note")).to_contain_text("Not connected")
+        expect(button).to_be_disabled()
+        expect(page.get_by_role("button", name="Send")).to_be_disabled()
+        screenshot(page, "feedback-offline")
+        page.evaluate(f"{SOCKET}.init()")  # and comes back
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+        expect(page.locator("#offline-note")).to_be_hidden()
+        expect(button).to_be_enabled()
+        page.context.close()
+
+
+def attack_chance(api: httpx.Client, room: str, tokens: list[str]) -> int:
+    """Play Vem aí with random moves (never attacking) until a seat may attack; that seat."""
+    rng = random.Random(11)
+    for _ in range(400):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        seat = view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        actions = [item["action"] for item in legal["legal_actions"]]
+        if any(a["type"] == "attack" for a in actions):
+            return seat
+        quiet = [a for a in actions if a["type"] not in ("pass", "stop")] or actions
+        body = {"version": legal["version"], "action": rng.choice(quiet)}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    raise AssertionError("no attack came up")
+
+
+def test_vem_attack_and_defend_are_disabled_until_they_can_be_legal(browser, live):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2)
+    seat = attack_chance(api, room, tokens)
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[seat]}", PHONE)
+    attack = page.locator("#vem-attack button[type=submit]")
+    expect(attack).to_be_disabled()
+    expect(attack).to_have_attribute("title", "Pick a target on an opponent's table first")
+    legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
+    chosen = min((i["action"] for i in legal if i["action"]["type"] == "attack"), key=lambda a: len(a["cards"]))
+    page.locator(f'label.target:has(input[value="{chosen["target"]}"])').click()
+    expect(attack).to_have_attribute("title", "Tick at least one card from your hand")
+    page.locator(f"#vem-attack input[name=mode][value={chosen['mode']}]").check()
+    for gid in chosen["cards"]:
+        page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
+    expect(attack).to_be_enabled()
+    screenshot(page, "feedback-attack-ready")
+    version = int(page.locator("#room-main").get_attribute("data-version"))
+    attack.click()
+    wait_for_version(page, version + 1)
+    defender = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[1 - seat]}", PHONE)
+    defend = defender.locator("#vem-add button[type=submit]")
+    if defender.locator("#your-hand label.pick").count():
+        expect(defend).to_be_disabled()
+        expect(defend).to_have_attribute("title", "Tick a card from your hand first")
+        defender.locator("#your-hand label.pick").first.click()
+        expect(defend).to_be_enabled()
+    screenshot(defender, "feedback-defend")
+
+
+def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_url):
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="4") as (_, live):
+        api = httpx.Client(base_url=live)
+        room, tokens = started_room(api, "troika", 2)
+        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
+        button = page.get_by_role("button", name="Let a bot play", exact=True)
+        expect(button).to_be_disabled()
+        expect(button).to_have_attribute("title", re.compile("away for 4 seconds"))
+        screenshot(page, "feedback-grace")
+        expect(button).to_be_enabled(timeout=10_000)
+        expect(button).to_have_attribute("title", "A strong bot plays this seat until its player takes it back")
+        button.click()
+        expect(page.locator("#presence")).to_contain_text("strong bot")
+        assert page.locator("#flash").inner_text() == ""
