@@ -213,7 +213,7 @@ async def test_the_log_is_said_in_the_readers_language_with_the_players_names(cl
 
 
 RULES = ROOT / "templates" / "rules"
-TRANSLATED_RULES = ["troika.html", "triatri.html"]
+TRANSLATED_RULES = ["troika.html", "triatri.html", "vem-ai-a-troika.html"]
 RULING = re.compile(r"<dt>([A-Z]\d+)\b")
 ANCHOR = re.compile(r'\bid="([^"]+)"')
 
