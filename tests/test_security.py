@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import re
 import subprocess
 import sys
 import time
@@ -67,9 +68,17 @@ def assert_secure_page(response) -> None:
     assert inline_code(response.text) == [], where
 
 
+def without_jinja(source: str) -> str:
+    """A template's HTML with its Jinja expressions and tags blanked: a quote inside
+    ``title="{{ _("away") if x else y }}"`` would otherwise end the attribute early for the
+    parser and make words of the expression look like attributes (``online`` like ``on...``)."""
+    return re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "x", source, flags=re.DOTALL)
+
+
 def test_no_template_or_script_relies_on_inline_code():
     for template in sorted(TEMPLATES.rglob("*.html")):
-        assert inline_code(template.read_text()) == [], template.name
+        assert inline_code(without_jinja(template.read_text())) == [], template.name
+    assert inline_code(without_jinja('<a title="{{ _("on") }}" onclick="x()">')) == ["<a onclick=...>"]
 
 
 async def test_every_page_type_carries_the_security_headers(client):
