@@ -166,11 +166,27 @@ class Lobby:
         next_room, opened = (
             (info.next_room, False) if info.next_room else await self._open_next_room(room_id, seat, token)
         )
-        name = info.seats[seat]
+        try:
+            return await self._take_next_seat(next_room, room_id, seat, info.seats[seat], token, opened)
+        except Conflict:
+            # the same player asking through another instance at the same moment took it first
+            self.games.forget(next_room)
+            after = await self.games.room(next_room)
+            again = again_token(after.seed, room_id, seat, token)
+            if after.token_hashes.get(hash_token(again)) == seat:
+                return next_room, again, True
+            raise
+
+    async def _take_next_seat(
+        self, next_room: str, room_id: str, seat: int, name: str, token: str, opened: bool
+    ) -> tuple[str, str, bool]:
+        """The player's own seat in the next room, taken unless it is theirs already."""
         async with self.games.changing(next_room) as (session, after):
             again = again_token(after.seed, room_id, seat, token)
             if after.token_hashes.get(hash_token(again)) == seat:  # seated when opened, or asked before
                 return next_room, again, not opened
+            if after.status == "closed":
+                raise Conflict("the next game was closed: everyone left it")
             require_open(after, "the next game has already started")
             if seat in after.seats:
                 raise Conflict("your seat in the next game was taken while you were away")

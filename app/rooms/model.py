@@ -156,9 +156,9 @@ class RoomInfo:
             "held_until": iso(self.held_until),
         }
 
-    def held(self, now: datetime) -> bool:
+    def held(self, now: datetime | None = None) -> bool:
         """Whether the free seats still wait for the players of the game before (play again)."""
-        return self.held_until is not None and now < self.held_until
+        return self.held_until is not None and (now or datetime.now(UTC)) < self.held_until
 
     def turn_deadline(self) -> datetime | None:
         """When the seats awaited now run out of time (None without a turn timer)."""

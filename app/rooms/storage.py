@@ -187,12 +187,14 @@ async def add_room(session: AsyncSession, host_name: str, host_token_hash: str, 
 async def add_seat(
     session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str = BOT_TOKEN_HASH, bot: str | None = None
 ) -> None:
-    """Commit a newly taken seat; a concurrent taker of the same seat makes this a 409."""
+    """Commit a newly taken seat; a concurrent taker of the same seat (through another instance)
+    makes this a 409, whether its row meets this one at the flush or at the commit."""
     session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=token_hash, bot=bot))
-    await touch(session, room_id)
     try:
+        await touch(session, room_id)
         await session.commit()
     except IntegrityError:
+        await session.rollback()
         raise Conflict("that seat was just taken; try again") from None
 
 

@@ -90,9 +90,11 @@ async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
 
 
 async def lobby_lists(rooms: LiveGames) -> dict[str, list[RoomInfo]]:
-    """The lobby's listed rooms: those waiting for players, and the games in play to watch."""
+    """The lobby's listed rooms: those waiting for players (not those whose free seats still
+    wait for the players of the game before: play again), and the games in play to watch."""
+    waiting = await rooms.list_rooms("open", limit=50, listed_only=True)
     return {
-        "open_rooms": await rooms.list_rooms("open", limit=50, listed_only=True),
+        "open_rooms": [info for info in waiting if not info.held()],
         "playing_rooms": await rooms.list_rooms("playing", limit=50, listed_only=True),
     }
 
