@@ -163,13 +163,20 @@ class Lines:
 
         return await asyncio.wait_for(read(), timeout)
 
-    async def ended(self, timeout: float = 10.0) -> bool:
-        """Whether the server closes the stream (with no more events) within ``timeout``."""
-        try:
-            await asyncio.wait_for(self.next(timeout), timeout)
-        except StopAsyncIteration:
-            return True
-        return False
+    async def ended(self, timeout: float = 10.0, events_before: bool = False) -> bool:
+        """Whether the server closes the stream within ``timeout``, with no more events (or any
+        number of them, with ``events_before``)."""
+
+        async def read():
+            try:
+                while True:
+                    await self.next(timeout)
+                    if not events_before:
+                        return False
+            except StopAsyncIteration:
+                return True
+
+        return await asyncio.wait_for(read(), timeout)
 
 
 async def test_streams_and_polls_follow_moves_made_through_another_instance(postgres_url):

@@ -103,6 +103,14 @@ class Removed(Closed):
     removed: int
 
 
+class Reissued(Closed):
+    """A seat's new private link, answered to the host only (the old one no longer works)."""
+
+    seat: int
+    token: str = Field(description="the seat's new token, for its player")
+    url: str = Field(description="the seat's new private page, on this server: /rooms/<id>/seat/<token>")
+
+
 class AutopilotSet(Closed):
     seat: int
     bot: BotLevel | None

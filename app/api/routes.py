@@ -26,6 +26,7 @@ from app.api.answers import (
     NextSeat,
     Payload,
     Record,
+    Reissued,
     Removed,
     Room,
 )
@@ -239,6 +240,21 @@ async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms:
     host = await auth.seat_in(rooms, room_id)
     await lobby.set_autopilot(room_id, host, seat, body.bot)
     return answer({"seat": seat, "bot": body.bot})
+
+
+@router.post(
+    "/api/rooms/{room_id}/seats/{seat}/reissue",
+    response_model=Reissued,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409),
+)
+async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
+    """Host only: give the seat of an absent player (no socket or stream open) a new private
+    link, when they lost theirs; the old token stops working at once. Answered to the host
+    alone: pass the link on to the player."""
+    host = await auth.seat_in(rooms, room_id)
+    token = await lobby.reissue(room_id, host, seat)
+    return answer({"seat": seat, "token": token, "url": f"/rooms/{room_id}/seat/{token}"})
 
 
 @router.post(

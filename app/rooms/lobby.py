@@ -1,4 +1,5 @@
-"""Lobby commands: creating a room, taking and leaving seats, bots, autopilot, the start.
+"""Lobby commands: creating a room, taking and leaving seats, bots, autopilot, the start, a
+seat's reissued link.
 
 Each command checks its rules against the room's facts as the database holds them, under the
 room's lock (``LiveGames.changing``), writes through ``app.rooms.storage`` and, once committed,
@@ -26,6 +27,7 @@ from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound
 from app.rooms.live_games import LiveGames
 from app.rooms.model import BOT_LEVELS, RoomInfo, check_key, clean_name, hash_token
 from app.rooms.records import seed_hash
+from app.rooms.social import seat_connected
 
 TURN_TIMER_PRESETS = (0, 30, 60, 120, 300)
 MIN_JOIN_KEY_LENGTH = 16  # a join's key stands for its token: it must not be guessable
@@ -282,6 +284,26 @@ class Lobby:
             if by_seat is not None and by_seat != seat:
                 await self._require_absent(session, info, seat)
             await storage.set_seat_bot(session, room_id, seat, level)
+
+    async def reissue(self, room_id: str, by_seat: int, seat: int) -> str:
+        """The host gives an absent player's seat a new private link (they lost theirs): the
+        seat's new token, which only the host is answered. The old token holds the seat no more
+        from the commit on: its reads are refused, and its sockets and streams closed at the
+        room's change (``app.api.events``). Refused for the host's own seat, a bot's, a seat
+        whose player has a socket or stream open, and a room whose game is over."""
+        async with self.games.changing(room_id) as (session, info):
+            require_host(info, by_seat, say("only the host can reissue a seat's link"))
+            if info.status not in ("open", "playing"):
+                raise Conflict("the game is over")
+            if seat not in info.humans:
+                raise NotFound("no player sits in that seat")
+            if seat == by_seat:
+                raise Conflict("that is your own seat: your link still works")
+            if await seat_connected(session, room_id, seat):
+                raise Conflict("that player is connected: only an absent player's link can be reissued")
+            token = secrets.token_urlsafe(24)
+            await storage.set_seat_token(session, room_id, seat, hash_token(token))
+        return token
 
     async def _require_absent(self, session: AsyncSession, info: RoomInfo, seat: int) -> None:
         """409 unless the seat's player is absent: no socket of theirs open, and none closed,

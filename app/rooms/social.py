@@ -8,7 +8,8 @@ heartbeat, and rows not refreshed for ``STALE_AFTER`` are ignored, so a crashed 
 leaves a seat "connected". Presence is cached per room until a presence event for the room; as
 rows going stale make no event, each heartbeat publishes one for every room whose rows went
 stale since the one before. ``last_present`` tells when a seat last had a socket open (the host
-may hand only an absent player's seat to a bot).
+may hand only an absent player's seat to a bot), ``seat_connected`` whether it has one now (the
+host may reissue only an absent player's link).
 """
 
 from __future__ import annotations
@@ -54,6 +55,19 @@ async def last_present(session: AsyncSession, room_id: str, seat: int) -> dateti
     if any(sockets > 0 and aware(seen_at) > now - STALE_AFTER for sockets, seen_at in rows):
         return now
     return max((aware(seen_at) for _, seen_at in rows), default=None)
+
+
+async def seat_connected(session: AsyncSession, room_id: str, seat: int) -> bool:
+    """Whether the seat has a socket or stream open on a live instance now."""
+    rows = await session.exec(
+        select(Presence.seat).where(
+            Presence.room_id == room_id,
+            Presence.seat == seat,
+            Presence.sockets > 0,
+            Presence.seen_at > utcnow() - STALE_AFTER,
+        )
+    )
+    return rows.first() is not None
 
 
 class Social:

@@ -223,6 +223,15 @@ async def set_seat_bot(session: AsyncSession, room_id: str, seat: int, level: st
     await session.commit()
 
 
+async def set_seat_token(session: AsyncSession, room_id: str, seat: int, token_hash: str) -> None:
+    """Give the seat a new token (its link reissued), committed: the old one holds it no more."""
+    await session.exec(
+        update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(token_hash=token_hash)
+    )
+    await touch(session, room_id)
+    await session.commit()
+
+
 async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> bool:
     """Open to playing, with the start's idempotency key, committed; False if the room was no
     longer open."""

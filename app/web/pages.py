@@ -244,6 +244,25 @@ async def replace_by_bot(
     return await seat_form(request, rooms, delivery, room_id, token, replace)
 
 
+@router.post("/rooms/{room_id}/seat/{token}/reissue/{target}", response_class=HTMLResponse)
+async def reissue_link(
+    room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+):
+    """The host gives an absent player's seat a new private link (``Lobby.reissue``), shown in
+    the host's answer alone."""
+    seat = await rooms.seat_of(room_id, token)
+    await request.form()
+    lang = language_of(request)
+    link = None
+    try:
+        link = str(request.base_url).rstrip("/") + seat_url(room_id, await lobby.reissue(room_id, seat, target))
+        said = say("A new private link for this seat (the old one no longer works); give it to its player:")
+    except RoomError as exc:
+        said = exc.said
+    flash = fragment(lang, "fragments/flash.html", message=spoken(said, translations(lang).gettext), link=link)
+    return HTMLResponse(flash + await delivery.main(room_id, seat, token, lang))
+
+
 @router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)
 async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat, delivery: Deliver):
     async def post(seat: int, form: Any) -> None:

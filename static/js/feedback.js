@@ -1,5 +1,5 @@
 // Feedback where the player looks. A refusal is the #flash toast, fixed in the viewport; it
-// closes on a click or after a while. A request the server could not answer shows the same
+// closes on a click or after a while (a seat's reissued link only on a click). A request the server could not answer shows the same
 // toast. While the live socket is down every control of the room is disabled under a visible
 // "not connected" note, and comes back with the fresh view the socket sends on reconnecting.
 // The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
@@ -18,7 +18,8 @@
     if (text) flash.textContent = text;
     flash.classList.toggle("shown", flash.textContent.trim() !== "");
     clearTimeout(hideTimer);
-    if (flash.classList.contains("shown")) {
+    // a reissued seat link stays until closed: the host has to copy it
+    if (flash.classList.contains("shown") && !flash.querySelector(".new-link")) {
       hideTimer = setTimeout(function () { flash.classList.remove("shown"); }, TOAST_MS);
     }
   }

@@ -1,0 +1,122 @@
+"""A lost seat link (``Lobby.reissue``): the host gives an absent player's seat a new private
+link, answered to the host alone; the old token stops working at once, for reads, moves,
+sockets, streams and waiting polls; hostile callers and seat numbers are refused."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+import app.rooms.lobby as lobby_module
+from tests.conftest import auth, create_started_room
+from tests.test_live_server import ws_url
+from tests.test_sockets import close_of, in_process_server
+from tests.test_streams import Lines
+
+
+def reissue(client, room_id: str, seat, token: str | None) -> httpx.Response:
+    headers = auth(token) if token else {}
+    return client.post(f"/api/rooms/{room_id}/seats/{seat}/reissue", headers=headers)
+
+
+async def test_the_host_reissues_an_absent_players_link_and_the_old_one_stops_working(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    r = await reissue(client, room_id, 1, tokens[0])
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    new = answer["token"]
+    assert answer == {"seat": 1, "token": new, "url": f"/rooms/{room_id}/seat/{new}"} and new != tokens[1]
+    assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(new))).json()["seat"] == 1
+    for path in ("view", "legal-actions", "log"):
+        r = await client.get(f"/api/rooms/{room_id}/{path}", headers=auth(tokens[1]))
+        assert r.status_code == 403, (path, r.text)
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", headers=auth(tokens[1]), json={"version": 0, "action": {"type": "x"}}
+    )
+    assert r.status_code == 403
+    assert (await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers={"accept": "text/html"})).status_code == 403
+    assert (await client.get(f"/rooms/{room_id}/seat/{new}", headers={"accept": "text/html"})).status_code == 200
+    # Shown to the host only: no other answer carries the new token.
+    for headers in ({}, auth(tokens[2]), auth(new)):
+        for path in ("", "/view", "/log", "/chat"):
+            assert new not in (await client.get(f"/api/rooms/{room_id}{path}", headers=headers)).text
+    # Reissued again, the second link replaces the first.
+    newer = (await reissue(client, room_id, 1, tokens[0])).json()["token"]
+    assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(new))).status_code == 403
+    assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(newer))).json()["seat"] == 1
+
+
+@pytest.mark.parametrize(
+    ("seat", "statuses"),
+    [
+        ("1.0", (400, 422)),
+        ("+1", (400, 422)),
+        (" 1", (400, 422)),
+        ("one", (400, 422)),
+        ("9" * 40, (404,)),
+        ("3", (404,)),
+        ("-1", (404,)),
+        ("2", (404,)),  # a bot's seat: no player, no link
+        ("0", (409,)),  # the host's own seat
+    ],
+)
+async def test_bad_seat_numbers_are_refused(client, seat, statuses):
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})
+    await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))
+    r = await reissue(client, room_id, seat, host)
+    assert r.status_code in statuses and set(r.json()) >= {"error", "message"}, r.text
+
+
+async def test_only_the_host_may_reissue_and_only_in_a_live_room(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    _, others = await create_started_room(client, "troika", 3)
+    assert (await reissue(client, room_id, 2, tokens[1])).status_code == 403
+    assert (await reissue(client, room_id, 2, others[0])).status_code == 403
+    assert (await reissue(client, room_id, 2, None)).status_code == 401
+    assert (await reissue(client, "nosuchroom", 2, tokens[0])).status_code == 404
+    r = await client.post(f"/api/rooms/{room_id}/seats/2/reissue", headers={"Authorization": "Basic eA=="})
+    assert r.status_code == 401
+    # Nothing changed: every old token still holds its seat.
+    for seat, token in enumerate(tokens):
+        assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()["seat"] == seat
+
+
+async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_close(sqlite_url, monkeypatch):
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base, timeout=30) as client:
+        room_id, tokens = await create_started_room(client, "troika", 3)
+        headers = {"Origin": base}
+        async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as ws:
+            await ws.recv()
+            r = await reissue(client, room_id, 1, tokens[0])
+            assert r.status_code == 409 and "connected" in r.json()["message"]
+        async with client.stream("GET", f"/api/rooms/{room_id}/stream", headers=auth(tokens[2])) as response:
+            await Lines(response).next()
+            assert (await reissue(client, room_id, 2, tokens[0])).status_code == 409, "a stream is presence"
+        # A socket, a stream and a poll opened just as the host reissues (the presence check
+        # passed before they were counted): each is cut at the change.
+        monkeypatch.setattr(lobby_module, "seat_connected", lambda *_: asyncio.sleep(0, False))
+        async with (
+            connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as ws,
+            connect(ws_url(base, room_id, tokens[1], "html"), additional_headers=headers) as page,
+            client.stream("GET", f"/api/rooms/{room_id}/stream", headers=auth(tokens[1])) as response,
+        ):
+            lines = Lines(response)
+            assert json.loads(await ws.recv())["seat"] == 1 and (await lines.next())["seat"] == 1
+            await page.recv()
+            poll = asyncio.create_task(
+                client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[1]))
+            )
+            await asyncio.sleep(0.3)
+            assert (await reissue(client, room_id, 1, tokens[0])).status_code == 200
+            for socket in (ws, page):
+                close = await close_of(socket)
+                assert close.code == 1008 and "reissued" in close.reason
+            r = await asyncio.wait_for(poll, 10)
+            assert r.status_code == 403 and "reissued" in r.json()["message"]
+            assert await lines.ended(events_before=True)  # (presence events came before)
