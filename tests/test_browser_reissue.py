@@ -35,6 +35,8 @@ def test_the_host_reissues_a_lost_link_from_the_room_page(browser, live, screens
     assert url.startswith(f"{live}/rooms/{room}/seat/") and lost not in url
     expect(ana.locator("#flash")).to_contain_text("the old one no longer works")
     screenshots(ana, "reissue-link")
+    ana.wait_for_timeout(8500)  # longer than a refusal's toast lasts: the link stays to be copied
+    expect(link).to_be_visible()
 
     # The other players' pages never see it.
     carla_page = browser.new_context(base_url=live).new_page()
