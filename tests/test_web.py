@@ -109,3 +109,26 @@ async def test_a_click_resent_after_a_dropped_connection_is_applied_once(client)
     assert 'class="flash"' in first.text and 'class="flash"' in again.text, "no error either time"
     record = (await client.get(f"/api/rooms/{room_id}/view")).json()
     assert record["version"] == 1
+
+
+def test_the_pages_gettext_says_what_jinjas_own_says():
+    """``app.web.render.quick_gettext`` keeps each translation, but says exactly what Jinja's
+    new-style gettext says: the translation as markup, variables escaped into it, ``%%`` read
+    as ``%`` with or without variables."""
+    import jinja2
+
+    from app.i18n import translations
+    from app.web.render import PAGES
+
+    source = (
+        '{{ _("Power") }}|{{ _("hand %(count)s/6", count="<b>") }}|{{ _("100%% sure") }}|'
+        '{% trans name="<i>" %}{{ name }} wins!{% endtrans %}'
+    )
+    for lang, pages in PAGES.items():
+        jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+        jinjas.install_gettext_translations(translations(lang), newstyle=True)
+        expected = jinjas.from_string(source).render()
+        assert pages.env.from_string(source).render() == expected
+        assert pages.env.from_string(source).render() == expected  # from what it kept
+        assert "&lt;b&gt;" in expected and "100% sure" in expected
+    assert PAGES["pt-PT"].env.from_string('{{ _("Power") }}').render() == "Poder"
