@@ -20,6 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Replaying
+from app.games.base import say
 from app.rooms.errors import BadRequest
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay, Step
@@ -35,7 +36,7 @@ def whole(text: str | None, name: str) -> int | None:
     if text is None or text == "":
         return None
     if not (text.isascii() and text.isdigit() and len(text) <= 9):
-        raise BadRequest(f"{name} must be a whole number")
+        raise BadRequest(say("{name} must be a whole number", name=name))
     return int(text)
 
 
@@ -48,7 +49,7 @@ def viewpoint(text: str | None, players: int) -> int | str | None:
         return EVERYONE
     seat = whole(text, "as")
     if seat is None or seat >= players:
-        raise BadRequest(f"as must be {SPECTATOR}, {EVERYONE} or a seat from 0 to {players - 1}")
+        raise BadRequest(say("as must be spectator, everyone or a seat from 0 to {last}", last=players - 1))
     return seat
 
 
@@ -109,7 +110,7 @@ async def upload_record(request: Request, replays: Replaying) -> Response:
         raise BadRequest("choose a record file")
     text = await upload.read(MAX_RECORD_BYTES + 1)
     if len(text) > MAX_RECORD_BYTES:
-        raise BadRequest(f"a record file is at most {MAX_RECORD_BYTES // 1024} KB")
+        raise BadRequest(say("a record file is at most {size} KB", size=MAX_RECORD_BYTES // 1024))
     try:
         key = replays.upload(text)
     except RecordError as exc:
