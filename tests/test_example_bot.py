@@ -1,0 +1,68 @@
+"""The reference bot (``examples/arena_bot.py``) plays a whole game of each kind against a live
+server, as a third party would run it: its own process, the invite link, the documented API;
+and it imports nothing from the project (the standard library and httpx only)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import auth
+from tests.servers import free_port, server_process
+
+BOT = Path(__file__).resolve().parents[1] / "examples" / "arena_bot.py"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('bot')}/arena.db"
+    with server_process(url, free_port(), BOT_DELAY_SECONDS="0", BOT_BUDGET_SECONDS="0.02") as (_, base):
+        yield base
+
+
+def test_the_bot_imports_only_the_standard_library_and_httpx():
+    imported = set()
+    for node in ast.walk(ast.parse(BOT.read_text())):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported - sys.stdlib_module_names == {"httpx"}, imported
+
+
+@pytest.mark.parametrize(("game", "seats"), [("troika", 3), ("triatri", 2), ("vem-ai-a-troika", 2)])
+def test_the_bot_joins_by_the_invite_link_and_plays_to_the_end(server, game, seats):
+    api = httpx.Client(base_url=server)
+    created = api.post("/api/rooms", json={"game": game, "seats": seats, "name": "Ana"}).json()
+    room, host = created["room"]["id"], created["token"]
+    for _ in range(seats - 2):
+        api.post(f"/api/rooms/{room}/seats", json={"bot": "random"}, headers=auth(host))
+    api.put(f"/api/rooms/{room}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
+    bot = subprocess.Popen(
+        [sys.executable, str(BOT), f"{server}/rooms/{room}", "--name", "Robo", "--seed", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while "Robo" not in [s["name"] for s in api.get(f"/api/rooms/{room}").json()["seats"]]:
+            assert time.monotonic() < deadline and bot.poll() is None, "the bot did not take a seat"
+            time.sleep(0.1)
+        assert api.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+        output, _ = bot.communicate(timeout=180)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0, output
+    info = api.get(f"/api/rooms/{room}").json()
+    assert info["status"] == "finished" and "game over at version" in output, output
+    robo = next(s["seat"] for s in info["seats"] if s["name"] == "Robo")
+    record = api.get(f"/api/rooms/{room}/record").json()
+    moves = [a for a in record["actions"] if a["seat"] == robo]
+    assert moves and f"after {len(moves)} moves of mine" in output, output
