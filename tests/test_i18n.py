@@ -235,3 +235,11 @@ async def test_the_rules_pages_follow_the_readers_language(client):
     assert "Calling" not in portuguese and '<html lang="pt-PT">' in portuguese
     english = (await client.get("/rules/troika", headers={"Accept-Language": "en"})).text
     assert 'Calling "Troika!"' in english and "Chamar" not in english
+
+
+async def test_the_vem_ai_card_list_and_an_events_text_follow_the_readers_language(client):
+    page = (await client.get("/rules/vem-ai-a-troika/cards", headers={"Accept-Language": "pt-PT"})).text
+    assert "Vem aí a Troika: as cartas" in page and "O jogo acaba depois de resolvido este Evento." in page
+    assert "The game ends once" not in page
+    english = (await client.get("/rules/vem-ai-a-troika/cards")).text
+    assert "The game ends once this Event has been resolved." in english

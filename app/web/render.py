@@ -94,7 +94,9 @@ def environment(lang: str) -> jinja2.Environment:
     catalog = translations(lang)
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
+    translate = catalog.gettext
     env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo)
+    env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     return env
 
 

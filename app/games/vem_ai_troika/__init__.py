@@ -71,7 +71,8 @@ View keys (``view(state, seat)``; seat None is a spectator)
 -----------------------------------------------------------
 A *group card* is ``{"id", "name", "gloss", "colour", "type", "power", "votes", "income"}``;
 a *leader* is ``{"id", "name", "gloss", "colour", "power", "votes", "income", "bonus"}``; an
-*event* is ``{"id", "name", "gloss", "points", "text"}``.
+*event* is ``{"id", "name", "gloss", "points", "text", "said"}`` (``said``: the text as a
+message, ``base.say``, for a reader of another language).
 
 phase               "leaders", "turn", "event", "elections" or "over"
 step                the stage ("draw", "action", "organize", "attack", "campaign", ...) or the

@@ -76,6 +76,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
 
+from app.games import base
 from app.games.vem_ai_troika import card_actions, effects
 
 COLOURS = ("gold", "blue", "red", "grey")
@@ -279,7 +280,7 @@ def check_leader(card: Any, path: str) -> dict[str, Any]:
 
 
 def check_event(card: Any, path: str) -> dict[str, Any]:
-    need_keys(card, path, {"name", "gloss", "role", "points", "effects", "text"})
+    need_keys(card, path, {"name", "gloss", "role", "points", "effects", "text", "said"})  # text, said: rewritten
     if "text" in card and not isinstance(card["text"], str):
         fail(f"{path}.text", "must be a string")
     bounded(card.get("text", ""), f"{path}.text", EVENT_TEXT_LENGTH)
@@ -293,7 +294,9 @@ def check_event(card: Any, path: str) -> dict[str, Any]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= 4:
         fail(f"{path}.effects", "must be a list of 1-4 effects")
     event["effects"] = [effects.check_effect(e, f"{path}.effects[{i}]") for i, e in enumerate(raw)]
-    event["text"] = effects.describe_event(event)
+    said = effects.event_message(event)
+    event["said"] = said  # the text as a message, for a reader of another language
+    event["text"] = base.spoken(said)
     return event
 
 

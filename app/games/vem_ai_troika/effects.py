@@ -44,13 +44,6 @@ from app.games.vem_ai_troika import advanced, table
 from app.games.vem_ai_troika.table import log, name
 
 METRICS = ("power", "votes", "income", "money", "consensus")
-METRIC_WORDS = {
-    "power": "Power on the table",
-    "votes": "Votes on the table",
-    "income": "Income",
-    "money": "Mega-Euro in hand",
-    "consensus": "Consensuses",
-}
 SOURCES = ("any", "hand", "table")
 FIELDS = {
     "receive": {"who", "amount"},
@@ -112,45 +105,99 @@ def check_effect(effect: Any, path: str) -> dict[str, Any]:
 # --- describing -----------------------------------------------------------------------------
 
 
-def who_words(selector: Any) -> str:
+def who_words(selector: Any) -> base.Message:
+    """Whom an effect hits, as a message opening the effect's sentence."""
     if selector == "all":
-        return "every player"
+        return base.say("Every player")
     if selector == "government":
-        return "the Government"
+        return base.say("The Government")
     ((how, what),) = selector.items()
-    return f"the player with the {how} {METRIC_WORDS[what]} (every tied player)"
+    return {
+        ("most", "power"): base.say("The player with the most Power on the table (every tied player)"),
+        ("fewest", "power"): base.say("The player with the fewest Power on the table (every tied player)"),
+        ("most", "votes"): base.say("The player with the most Votes on the table (every tied player)"),
+        ("fewest", "votes"): base.say("The player with the fewest Votes on the table (every tied player)"),
+        ("most", "income"): base.say("The player with the most Income (every tied player)"),
+        ("fewest", "income"): base.say("The player with the fewest Income (every tied player)"),
+        ("most", "money"): base.say("The player with the most Mega-Euro in hand (every tied player)"),
+        ("fewest", "money"): base.say("The player with the fewest Mega-Euro in hand (every tied player)"),
+        ("most", "consensus"): base.say("The player with the most Consensuses (every tied player)"),
+        ("fewest", "consensus"): base.say("The player with the fewest Consensuses (every tied player)"),
+    }[how, what]
+
+
+def payee_words(selector: Any) -> base.Message:
+    """Whom an effect pays, as a message inside a sentence."""
+    if selector == "all":
+        return base.say("every player")
+    if selector == "government":
+        return base.say("the Government")
+    ((how, what),) = selector.items()
+    return {
+        ("most", "power"): base.say("the player with the most Power on the table (every tied player)"),
+        ("fewest", "power"): base.say("the player with the fewest Power on the table (every tied player)"),
+        ("most", "votes"): base.say("the player with the most Votes on the table (every tied player)"),
+        ("fewest", "votes"): base.say("the player with the fewest Votes on the table (every tied player)"),
+        ("most", "income"): base.say("the player with the most Income (every tied player)"),
+        ("fewest", "income"): base.say("the player with the fewest Income (every tied player)"),
+        ("most", "money"): base.say("the player with the most Mega-Euro in hand (every tied player)"),
+        ("fewest", "money"): base.say("the player with the fewest Mega-Euro in hand (every tied player)"),
+        ("most", "consensus"): base.say("the player with the most Consensuses (every tied player)"),
+        ("fewest", "consensus"): base.say("the player with the fewest Consensuses (every tied player)"),
+    }[how, what]
+
+
+def discard_words(who: base.Message, count: int, source: str) -> base.Message:
+    if count == 1:
+        return {
+            "hand": base.say("{who} discards 1 Group card from their hand.", who=who),
+            "table": base.say("{who} discards 1 Group card from their table.", who=who),
+        }.get(source) or base.say("{who} discards 1 Group card from their hand or table.", who=who)
+    return {
+        "hand": base.say("{who} discards {count} Group cards from their hand.", who=who, count=count),
+        "table": base.say("{who} discards {count} Group cards from their table.", who=who, count=count),
+    }.get(source) or base.say("{who} discards {count} Group cards from their hand or table.", who=who, count=count)
+
+
+def effect_message(effect: dict[str, Any]) -> base.Message:
+    """One effect as a message, e.g. 'The Government receives 3 Mega-Euro from the Treasury.'"""
+    do = effect["do"]
+    if do == "elections":
+        return base.say("Elections are held; the winner becomes the Government and keeps this card.")
+    if do == "end_game":
+        return base.say("The game ends once this Event has been resolved.")
+    who = who_words(effect["who"])
+    if do == "receive":
+        return base.say("{who} receives {amount} Mega-Euro from the Treasury.", who=who, amount=effect["amount"])
+    if do == "pay":
+        payee = payee_words(effect["to"]) if "to" in effect else base.say("the Treasury")
+        return base.say("{who} pays {amount} Mega-Euro to {payee}.", who=who, amount=effect["amount"], payee=payee)
+    if do == "discard":
+        return discard_words(who, effect["count"], effect["from"])
+    if do == "draw":
+        return base.say("{who} draws 1 Group card or takes 2 Mega-Euro.", who=who)
+    return base.say("{who} becomes the interim Government and keeps this card (only if one player qualifies).", who=who)
+
+
+def event_message(event: dict[str, Any]) -> base.Message:
+    """All of an Event's effects as one message, with the points it is worth when kept."""
+    said = [effect_message(effect) for effect in event["effects"]]
+    if event["points"]:
+        said.append(base.say("Worth {points} Victory Points to the player who keeps it.", points=event["points"]))
+    message = said.pop()
+    while said:  # sentences one after another: "{first} {rest}"
+        message = base.say("{first} {rest}", first=said.pop(), rest=message)
+    return message
 
 
 def describe_effect(effect: dict[str, Any]) -> str:
-    """One effect in plain English, e.g. 'The Government receives 3 Mega-Euro from the Treasury.'"""
-    do = effect["do"]
-    if do == "elections":
-        return "Elections are held; the winner becomes the Government and keeps this card."
-    if do == "end_game":
-        return "The game ends once this Event has been resolved."
-    who = who_words(effect["who"])
-    if do == "receive":
-        text = f"{who} receives {effect['amount']} Mega-Euro from the Treasury."
-    elif do == "pay":
-        payee = who_words(effect["to"]) if "to" in effect else "the Treasury"
-        text = f"{who} pays {effect['amount']} Mega-Euro to {payee}."
-    elif do == "discard":
-        count = effect["count"]
-        where = {"any": "hand or table", "hand": "hand", "table": "table"}[effect["from"]]
-        text = f"{who} discards {count} Group card{'s' if count > 1 else ''} from their {where}."
-    elif do == "draw":
-        text = f"{who} draws 1 Group card or takes 2 Mega-Euro."
-    else:
-        text = f"{who} becomes the interim Government and keeps this card (only if one player qualifies)."
-    return text[0].upper() + text[1:]
+    """One effect in plain English."""
+    return base.spoken(effect_message(effect))
 
 
 def describe_event(event: dict[str, Any]) -> str:
     """All of an Event's effects in plain English, with the points it is worth when kept."""
-    text = " ".join(describe_effect(effect) for effect in event["effects"])
-    if event["points"]:
-        text += f" Worth {event['points']} Victory Points to the player who keeps it."
-    return text
+    return base.spoken(event_message(event))
 
 
 # --- resolving ------------------------------------------------------------------------------

@@ -46,7 +46,8 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
 
 def event_view(state: State, eid: int) -> dict[str, Any]:
     card = state["deck"]["events"][eid]
-    return {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"], "text": card["text"]}
+    shown = {"id": eid, "name": card["name"], "gloss": card["gloss"], "points": card["points"], "text": card["text"]}
+    return {**shown, "said": card["said"]}
 
 
 def player_view(state: State, seat: int) -> dict[str, Any]:
