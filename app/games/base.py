@@ -193,7 +193,7 @@ class Game(Protocol):
         if listed is not None and (legacy or same_json(listed, action)):
             return listed
         self.explain(state, seat, action)
-        raise IllegalAction(f"'{action['type']}' is not allowed now with those values")
+        raise IllegalAction(say("'{type}' is not allowed now with those values", type=action["type"]))
 
     def stored_form(self, action: Any) -> Any:
         """``action`` as a log would hold it had it been accepted, as far as that is known with
@@ -276,7 +276,7 @@ class Whole:
     """A whole number from 0 to ``MAX_WHOLE``."""
 
     def read(self, name: str, value: Any) -> int:
-        require(whole(value), f"'{name}' must be a whole number from 0 to {MAX_WHOLE}")
+        require(whole(value), say("'{name}' must be a whole number from 0 to {most}", name=name, most=MAX_WHOLE))
         return value
 
 
@@ -287,7 +287,11 @@ class OneOf:
     choices: tuple[str, ...]
 
     def read(self, name: str, value: Any) -> str:
-        require(type(value) is str and value in self.choices, f"'{name}' must be one of: {', '.join(self.choices)}")
+        choices = ", ".join(self.choices)
+        require(
+            type(value) is str and value in self.choices,
+            say("'{name}' must be one of: {choices}", name=name, choices=choices),
+        )
         return value
 
 
@@ -303,7 +307,7 @@ class Ids:
             and len(value) <= self.most
             and all(whole(v) for v in value)
             and len(set(value)) == len(value),
-            f"'{name}' must be a list of at most {self.most} distinct card ids",
+            say("'{name}' must be a list of at most {most} distinct card ids", name=name, most=self.most),
         )
         return sorted(value)
 
@@ -325,9 +329,11 @@ def read_fields(action: Action, schema: Mapping[str, FieldType]) -> Action:
     required = {"type", *(name for name, field in schema.items() if not isinstance(field, Omittable))}
     if not required <= action.keys() <= {"type", *schema}:
         optional = [name for name in schema if name not in required]
-        also = f" (and optionally {', '.join(optional)})" if optional else ""
+        also = say(" (and optionally {fields})", fields=", ".join(optional)) if optional else ""
         fields = ", ".join(["type", *(name for name in schema if name in required)])
-        raise IllegalAction(f"'{kind}' takes exactly the fields: {fields}{also}")
+        raise IllegalAction(
+            say("'{type}' takes exactly the fields: {fields}{also}", type=kind, fields=fields, also=also)
+        )
     return {"type": kind, **{name: field.read(name, action[name]) for name, field in schema.items() if name in action}}
 
 

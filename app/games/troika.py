@@ -566,7 +566,8 @@ class Troika(base.Game):
             base.require(kind not in TURN_START_TYPES, "you already turned a tile up: now take, discard or pass")
         base.require(kind != "troika" or state["num_players"] >= 3, '"Troika!" can only be called with 3 to 5 players')
         base.require(
-            kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT, f"your hand already holds {HAND_LIMIT} tiles"
+            kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT,
+            base.say("your hand already holds {count} tiles", count=HAND_LIMIT),
         )
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
