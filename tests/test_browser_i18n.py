@@ -78,3 +78,24 @@ def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browse
     page.goto("/")
     expect(page.locator("h2").first).to_have_text("New room")
     context.close()
+
+
+def test_the_portuguese_pages_fit_a_phone(browser, live, screenshots):
+    """Portuguese runs longer than English: the lobby and the rules pages still fit 360 px."""
+    context = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    for path in (
+        "/",
+        "/rules",
+        "/rules/troika",
+        "/rules/triatri",
+        "/rules/vem-ai-a-troika",
+        "/rules/vem-ai-a-troika/cards",
+    ):
+        page.goto(path)
+        expect(page.locator("html")).to_have_attribute("lang", "pt-PT")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+    page.goto("/rules/vem-ai-a-troika")
+    shots = screenshots(page, "vem-rules-portuguese")
+    assert all(path.stat().st_size > 10_000 for path in shots)
+    context.close()
