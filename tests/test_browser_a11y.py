@@ -1,0 +1,123 @@
+"""Accessibility, checked by axe-core (bundled by axe-playwright-python, injected by Playwright:
+never from a CDN) on every page and in every phase of every game, for a seat and a spectator,
+at desktop and phone sizes: no violation of serious or critical impact. Also the skip link,
+the status line as a live region and keyboard focus after an update."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests.browser_games import DESKTOP, PHONE, random_moves, screenshot, started_room, wait_for_version
+
+AXE = Axe()
+SERIOUS = ("serious", "critical")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """Each serious or critical violation as its rule and the first few elements it names."""
+    results = AXE.run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+        if v["impact"] in SERIOUS
+    ]
+
+
+def phase_of(page: Page) -> str:
+    felt = page.locator("#room-main .felt")
+    if not felt.count():
+        return page.locator("#room-main").get_attribute("data-status") or "?"
+    return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
+
+
+def test_the_pages_have_no_serious_accessibility_violation(browser, live):
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
+    paths = [
+        "/",
+        "/rules",
+        "/rules/troika",
+        "/rules/triatri",
+        "/rules/vem-ai-a-troika",
+        "/rules/vem-ai-a-troika/cards",
+        f"/rooms/{created['room']['id']}",
+        f"/rooms/{created['room']['id']}/seat/{created['token']}",
+        "/rooms/no-such-room",
+    ]
+    found = {}
+    for size in (DESKTOP, PHONE):
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        for path in paths:
+            page.goto(path)
+            if problems := serious_violations(page):
+                found[f"{size['width']} {path}"] = problems
+    assert found == {}, json.dumps(found, indent=1)
+
+
+@pytest.mark.parametrize("game, seats, seed", [("troika", 3, 1), ("triatri", 3, 2), ("vem-ai-a-troika", 2, 3)])
+def test_every_phase_of_every_game_has_no_serious_accessibility_violation(browser, live, game, seats, seed):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, game, seats)
+    pages = []
+    for size, path in ((DESKTOP, f"/rooms/{room}/seat/{tokens[0]}"), (PHONE, f"/rooms/{room}")):
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        page.goto(path)
+        pages.append(page)
+    found, checked = {}, set()
+    for version in random_moves(api, room, tokens, seed):
+        for page in pages:
+            wait_for_version(page, version)
+            key = f"{page.viewport_size['width']} {phase_of(page)}"
+            key += " (to act)" if page.locator("#room-main").get_attribute("data-your-turn") == "1" else ""
+            if key in checked:
+                continue
+            checked.add(key)
+            if problems := serious_violations(page):
+                found[key] = problems
+    assert found == {}, json.dumps(found, indent=1)
+    assert {"1280 over/", "390 over/"} & {k.rsplit("/", 1)[0] + "/" for k in checked}, checked
+    assert any(k.endswith("(to act)") for k in checked), checked
+
+
+ACTIVE = """() => { const e = document.activeElement;
+  return {tag: e.tagName.toLowerCase(), cls: e.className, text: e.textContent.trim().slice(0, 80),
+          inTable: !!e.closest('#room-main .felt')}; }"""
+
+
+def test_skip_link_live_status_and_focus_after_each_update(browser, live):
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    mover = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[mover]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    # The skip link comes first and takes the keyboard to the content.
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    expect(page.locator(".skip-link")).to_be_visible()
+    screenshot(page, "a11y-skip-link")
+    page.keyboard.press("Enter")
+    expect(page.locator("main#main")).to_be_focused()
+    # The status line is announced from a live region that outlives the pushes.
+    live_region = page.locator("#status-live")
+    assert live_region.get_attribute("aria-live") == "polite"
+    expect(live_region).to_contain_text("Your turn")
+    # A move made with the keyboard: the focus lands on the next move, then on the status line.
+    page.get_by_role("button", name="Turn one up").focus()
+    page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+    active = page.evaluate(ACTIVE)
+    assert active["tag"] == "button" and active["inTable"], active
+    page.keyboard.press("Enter")  # that next move (the first tile on offer, or a discard)
+    wait_for_version(page, 2)
+    active = page.evaluate(ACTIVE)
+    assert "status-line" in active["cls"], active
+    expect(live_region).to_contain_text("waiting for")
+    screenshot(page, "a11y-focus-after-move")
+    # The log is reachable by keyboard.
+    assert page.locator(".log-lines").get_attribute("tabindex") == "0"
