@@ -6,6 +6,7 @@ comes from the ``lang`` cookie, else Accept-Language; the header's switch rememb
 from __future__ import annotations
 
 import gettext
+import json
 import random
 import re
 import tomllib
@@ -15,6 +16,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import _parse_mappings_from_toml
 from babel.messages.pofile import read_po
+from markupsafe import escape
 
 from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
@@ -255,3 +257,18 @@ async def test_a_refusal_is_said_in_the_readers_language(client):
     assert "first turn a face-down tile face up" in english
     missing = await client.get("/rooms/nope", headers={"Accept-Language": "pt-PT", "Accept": "text/html"})
     assert missing.status_code == 404 and "essa sala não existe" in missing.text
+
+
+async def test_the_advanced_cards_actions_read_in_the_readers_language(client):
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 3, options={"advanced": True})
+    info, live = await client.app.state.rooms.game_state(room_id)
+    deck, pt = live.state["deck"], translations("pt-PT").gettext
+    in_portuguese = room_fragment(info, live, 0, tokens[0], lang="pt-PT")
+    in_english = room_fragment(info, live, 0, tokens[0])
+    hands = [live.state["deck"]["groups"][gid]["hand_action"] for gid in live.state["players"][0]["hand"]]
+    leaders = [deck["leaders"][lid]["table_action"] for lid in live.state["players"][0]["offer"]]
+    for action in hands + leaders:
+        english = spoken(json.loads(action["said"]))
+        assert english == action["text"] and escape(english) in in_english
+        assert escape(spoken(json.loads(action["said"]), pt)) in in_portuguese
+        assert escape(english) not in in_portuguese

@@ -45,6 +45,14 @@ def say(msg: str, **args: Any) -> Message:
     return {"msg": msg, "args": args}
 
 
+def one_after_another(messages: list[Message]) -> Message:
+    """Sentences said one after another, a space between them, as one message."""
+    said = messages[-1]
+    for message in reversed(messages[:-1]):
+        said = say("{first} {rest}", first=message, rest=said)
+    return said
+
+
 def N_(text: str) -> str:
     """Marks a fixed English text (an option's description) for the catalogs; it is translated
     where it is shown."""

@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+import orjson
 from fastapi import Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
@@ -97,6 +98,7 @@ def environment(lang: str) -> jinja2.Environment:
     translate = catalog.gettext
     env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo)
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
+    env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     return env
 
 

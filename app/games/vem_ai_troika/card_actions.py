@@ -110,27 +110,60 @@ def check_effect(effect: Any, when: str, path: str) -> dict[str, Any]:
 
 # --- describing -----------------------------------------------------------------------------
 
-SENTENCES = {
-    "receive": "Take {amount} Mega-Euro from the Treasury.",
-    "draw": "Draw {count} Group card(s).",
-    "take_money": "Take up to {amount} Mega-Euro from an opponent's hand.",
-    "fine": "An opponent pays {amount} Mega-Euro to the Treasury; one who cannot returns a Deposit Title.",
-    "discount": "Until the end of your turn each Deposit Title costs {price} Mega-Euro.",
-    "cancel": "Cancel the Hand Action of the card another player has just played, even on their turn.",
-    "control_votes": "In the Pre-Campaign, give the Votes of one Group on the table to a candidate you name "
-    "for this Election (Consensuses do not change).",
-    "votes": "Gain {amount} Votes in this Election.",
-    "neutralise": "Until the end of the {until}, an opponent's Leader counts 0 Power, 0 Votes and 0 Income "
-    "and cannot use its Table Action.",
-    "pay_or_fall": "The Government may pay you {amount} Mega-Euro; if it does not, you may pay {amount} to the "
-    "Treasury to bring it down, and Elections are held at the end of the round.",
-    "swap": "Swap a Group you control with a Group of the same colour an opponent controls.",
-    "attack_bonus": "Add {amount} Power to your attack.",
-}
+
+def sentence(effect: dict[str, Any]) -> base.Message:
+    """One card action effect in words, as a message."""
+    do, amount = effect["do"], effect.get("amount")
+    if do == "receive":
+        return base.say("Take {amount} Mega-Euro from the Treasury.", amount=amount)
+    if do == "draw":
+        return base.say("Draw {count} Group card(s).", count=effect["count"])
+    if do == "take_money":
+        return base.say("Take up to {amount} Mega-Euro from an opponent's hand.", amount=amount)
+    if do == "fine":
+        return base.say(
+            "An opponent pays {amount} Mega-Euro to the Treasury; one who cannot returns a Deposit Title.",
+            amount=amount,
+        )
+    if do == "discount":
+        return base.say("Until the end of your turn each Deposit Title costs {price} Mega-Euro.", price=effect["price"])
+    if do == "cancel":
+        return base.say("Cancel the Hand Action of the card another player has just played, even on their turn.")
+    if do == "control_votes":
+        return base.say(
+            "In the Pre-Campaign, give the Votes of one Group on the table to a candidate you name "
+            "for this Election (Consensuses do not change)."
+        )
+    if do == "votes":
+        return base.say("Gain {amount} Votes in this Election.", amount=amount)
+    if do == "neutralise" and effect["until"] == "round":
+        return base.say(
+            "Until the end of the round, an opponent's Leader counts 0 Power, 0 Votes and 0 Income "
+            "and cannot use its Table Action."
+        )
+    if do == "neutralise":
+        return base.say(
+            "Until the end of the turn, an opponent's Leader counts 0 Power, 0 Votes and 0 Income "
+            "and cannot use its Table Action."
+        )
+    if do == "pay_or_fall":
+        return base.say(
+            "The Government may pay you {amount} Mega-Euro; if it does not, you may pay {amount} to the "
+            "Treasury to bring it down, and Elections are held at the end of the round.",
+            amount=amount,
+        )
+    if do == "swap":
+        return base.say("Swap a Group you control with a Group of the same colour an opponent controls.")
+    return base.say("Add {amount} Power to your attack.", amount=amount)
+
+
+def action_message(effects: list[dict[str, Any]]) -> base.Message:
+    """A card action's effects in words, as one message."""
+    return base.one_after_another([sentence(e) for e in effects])
 
 
 def describe(effects: list[dict[str, Any]]) -> str:
-    return " ".join(SENTENCES[e["do"]].format(**e) for e in effects)
+    return base.spoken(action_message(effects))
 
 
 # --- choices --------------------------------------------------------------------------------

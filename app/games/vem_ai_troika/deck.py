@@ -217,7 +217,7 @@ def need_flag(card: dict[str, Any], key: str, path: str) -> bool:
 
 
 def check_hand_action(action: Any, where: str) -> dict[str, Any]:
-    need_keys(action, where, {"when", "text", "effects", "first", "discard_only", "reconstructed"})
+    need_keys(action, where, {"when", "text", "said", "effects", "first", "discard_only", "reconstructed"})
     when = need_choice(action, "when", where, HAND_ACTION_TIMES)
     checked: dict[str, Any] = {"when": when}
     for flag in ("first", "discard_only", "reconstructed"):
@@ -228,12 +228,18 @@ def check_hand_action(action: Any, where: str) -> dict[str, Any]:
     if "text" in action:  # ignored, as an Event's, but bounded like every deck text
         need_text(action, "text", where, HAND_ACTION_LENGTH)
     checked["effects"] = card_actions.check_effects(action["effects"], when, f"{where}.effects")
-    checked["text"] = card_actions.describe(checked["effects"])
-    return checked
+    return described(checked)
+
+
+def described(action: dict[str, Any]) -> dict[str, Any]:
+    """A card action with its effects in words: ``text`` in English and ``said``, the message in
+    JSON text (a card view stays flat: the table memoises a card's HTML by its values)."""
+    said = card_actions.action_message(action["effects"])
+    return {**action, "text": base.spoken(said), "said": base.freeze(said).decode()}
 
 
 def check_table_action(action: Any, where: str) -> dict[str, Any]:
-    need_keys(action, where, {"name", "when", "cost", "effects", "reconstructed", "text"})
+    need_keys(action, where, {"name", "when", "cost", "effects", "reconstructed", "text", "said"})
     when = need_choice(action, "when", where, card_actions.TABLE_TIMINGS)
     checked: dict[str, Any] = {
         "name": need_text(action, "name", where, CARD_NAME_LENGTH),
@@ -242,8 +248,7 @@ def check_table_action(action: Any, where: str) -> dict[str, Any]:
         "effects": card_actions.check_effects(action.get("effects"), when, f"{where}.effects"),
         "reconstructed": need_flag(action, "reconstructed", where),
     }
-    checked["text"] = card_actions.describe(checked["effects"])
-    return checked
+    return described(checked)
 
 
 def check_group(card: Any, path: str) -> dict[str, Any]:

@@ -184,10 +184,7 @@ def event_message(event: dict[str, Any]) -> base.Message:
     said = [effect_message(effect) for effect in event["effects"]]
     if event["points"]:
         said.append(base.say("Worth {points} Victory Points to the player who keeps it.", points=event["points"]))
-    message = said.pop()
-    while said:  # sentences one after another: "{first} {rest}"
-        message = base.say("{first} {rest}", first=said.pop(), rest=message)
-    return message
+    return base.one_after_another(said)
 
 
 def describe_effect(effect: dict[str, Any]) -> str:

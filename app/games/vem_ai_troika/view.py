@@ -29,7 +29,8 @@ def group_view(state: State, gid: int, seat: int | None = None, from_hand: bool 
     if table.advanced(state):
         action = card["hand_action"]
         shown["variable"] = describe_bonuses(card)
-        shown.update({f"hand_{key}": action[key] for key in ("when", "text", "first", "discard_only", "reconstructed")})
+        keys = ("when", "text", "said", "first", "discard_only", "reconstructed")
+        shown.update({f"hand_{key}": action.get(key) for key in keys})
         if seat is not None:
             shown.update({f"now_{key}": table.group_value(state, seat, gid, key, from_hand) for key in VALUES})
     return {"id": gid, **shown}
@@ -40,7 +41,8 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
     shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income", "bonus")}
     if table.advanced(state):
         shown["variable"] = describe_bonuses(card)
-        shown.update({f"table_action_{key}": card["table_action"][key] for key in ("name", "when", "cost", "text")})
+        keys = ("name", "when", "cost", "text", "said")
+        shown.update({f"table_action_{key}": card["table_action"][key] for key in keys})
     return {"id": lid, **shown}
 
 
