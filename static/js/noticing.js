@@ -1,0 +1,117 @@
+// Noticing what changed. Before each push replaces the table, the pieces in every table area
+// with an id (tiles, cards, gems, coins, figures: PIECES) are noted; after it, a piece that was
+// not there before gets the class "fresh" (a short transition, off under prefers-reduced-motion,
+// and an outline that stays until the next update). While the tab is hidden the reference
+// stays the table as last seen, so coming back shows everything since. The tab's title says
+// "Your turn" while it is; and, if the player turned them on (off by default, kept in
+// localStorage), a sound and a browser notification say so when the turn comes.
+(function () {
+  var PIECES = ".tile, .tt-card, .gem-count, .supply-line, .vem-card, .coins, .title-chip, .token, .gov-chip, " +
+    ".metrics dd, .count, .slot-cards, .badge.turn";
+  var seen = null;  // the pieces of the table as the player last saw it
+  var pending = null;
+  var baseTitle = document.title;
+  var wasMyTurn = null;
+
+  function signature(el) {
+    return el.className.replace(/\bfresh\b/g, "").trim() + "|" + el.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function snapshot() {
+    var areas = {};
+    document.querySelectorAll("#room-main .felt [id]").forEach(function (area) {
+      var counts = {};
+      area.querySelectorAll(PIECES).forEach(function (piece) {
+        var key = signature(piece);
+        counts[key] = (counts[key] || 0) + 1;
+      });
+      areas[area.id] = counts;
+    });
+    return areas;
+  }
+
+  function markFresh(before) {
+    document.querySelectorAll("#room-main .felt [id]").forEach(function (area) {
+      var old = before[area.id];
+      if (!old) return;
+      var left = Object.assign({}, old);
+      area.querySelectorAll(PIECES).forEach(function (piece) {
+        var key = signature(piece);
+        if (left[key]) left[key] -= 1;
+        else piece.classList.add("fresh");
+      });
+    });
+  }
+
+  function settings() {
+    try { return JSON.parse(localStorage.getItem("arena-alerts") || "{}"); } catch (e) { return {}; }
+  }
+
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    var audio = new Context();
+    var tone = audio.createOscillator();
+    var gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  }
+
+  function yourTurn() {
+    var main = document.getElementById("room-main");
+    var shell = document.querySelector(".room-shell");
+    if (!main || !shell) return;
+    var mine = main.dataset.yourTurn === "1";
+    document.title = mine ? shell.dataset.yourTurnTitle + " · " + baseTitle : baseTitle;
+    if (mine && wasMyTurn === false) {
+      var chosen = settings();
+      if (chosen.sound) beep();
+      if (chosen.notify && document.hidden && window.Notification && Notification.permission === "granted") {
+        var status = main.querySelector(".status-line");
+        new Notification(shell.dataset.yourTurnTitle, { body: status ? status.textContent.replace(/\s+/g, " ").trim() : "" });
+      }
+    }
+    wasMyTurn = mine;
+  }
+
+  function showSettings() {
+    var chosen = settings();
+    document.querySelectorAll("[data-alert]").forEach(function (box) { box.checked = Boolean(chosen[box.dataset.alert]); });
+  }
+
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.dataset || !box.dataset.alert) return;
+    var chosen = settings();
+    chosen[box.dataset.alert] = box.checked;
+    localStorage.setItem("arena-alerts", JSON.stringify(chosen));
+    if (box.dataset.alert === "notify" && box.checked && window.Notification && Notification.permission === "default") {
+      Notification.requestPermission();
+    }
+  });
+  // htmx announces an out-of-band swap's end once per element settled with it: compare once.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "room-main") return;
+    if (seen === null || !document.hidden) seen = snapshot();
+    pending = seen;
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (!pending || !event.detail.target || event.detail.target.id !== "room-main") return;
+    markFresh(pending);
+    pending = null;
+    yourTurn();
+  });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) seen = snapshot(); });
+  function start() {
+    var title = document.querySelector("title");
+    baseTitle = title ? title.textContent : document.title;
+    showSettings();
+    yourTurn();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
