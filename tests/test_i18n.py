@@ -20,6 +20,7 @@ from markupsafe import escape
 
 from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
+from app.games.vem_ai_troika.deck import bonuses_message
 from app.i18n import LOCALES, choose, from_accept_language, translations
 from app.web.render import room_fragment
 from tests.conftest import create_started_room
@@ -243,6 +244,7 @@ async def test_the_vem_ai_card_list_and_an_events_text_follow_the_readers_langua
     page = (await client.get("/rules/vem-ai-a-troika/cards", headers={"Accept-Language": "pt-PT"})).text
     assert "Vem aí a Troika: as cartas" in page and "O jogo acaba depois de resolvido este Evento." in page
     assert "The game ends once" not in page
+    assert "que controla" in page and "you control" not in page  # the variable values, the card actions
     english = (await client.get("/rules/vem-ai-a-troika/cards")).text
     assert "The game ends once this Event has been resolved." in english
 
@@ -272,3 +274,8 @@ async def test_the_advanced_cards_actions_read_in_the_readers_language(client):
         assert english == action["text"] and escape(english) in in_english
         assert escape(spoken(json.loads(action["said"]), pt)) in in_portuguese
         assert escape(english) not in in_portuguese
+    cards = [deck["groups"][gid] for gid in live.state["players"][0]["hand"]]
+    cards += [deck["leaders"][lid] for lid in live.state["players"][0]["offer"]]
+    varied = [bonuses_message(card) for card in cards if card.get("variable")]
+    for said in varied:
+        assert escape(spoken(said)) in in_english and escape(spoken(said, pt)) in in_portuguese

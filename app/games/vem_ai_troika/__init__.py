@@ -133,7 +133,7 @@ from typing import Any, ClassVar
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
-from app.games.vem_ai_troika.deck import default_deck, describe_bonuses, validate_deck
+from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 
 __all__ = ["GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
@@ -228,7 +228,7 @@ class VemAiTroika(base.Game):
         """The card list page shows the default deck, each card's variable values in words."""
         deck = default_deck()
         for card in deck["groups"] + deck["leaders"]:
-            card["variable_text"] = describe_bonuses(card)
+            card["variable_text"], card["variable_said"] = describe_bonuses(card), bonuses_json(card)
         return {"deck": deck}
 
     def label(self, action: Action, state: State | None = None) -> base.Message:

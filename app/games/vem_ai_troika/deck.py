@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from app.games import base
-from app.games.vem_ai_troika import card_actions, effects
+from app.games.vem_ai_troika import card_actions, effects, table
 
 COLOURS = ("gold", "blue", "red", "grey")
 LEADER_COLOURS = ("blue", "red", "grey")
@@ -185,21 +185,55 @@ def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
     return checked
 
 
-BONUS_WORDS = {
-    "type": "per {of} Group you control",
-    "colour": "per {of} Group you control",
-    "colour_pair": "per two {of} Groups you control",
-    "table_colour_pair": "per two {of} Groups on the whole table",
-    "named": "if you control {of}",
-}
+def type_word(kind: str) -> base.Message:
+    """A Group type, as a message."""
+    return {
+        "marginal": base.say("marginal"),
+        "spiritual": base.say("spiritual"),
+        "financial": base.say("financial"),
+        "infrastructure": base.say("infrastructure"),
+        "justice": base.say("justice"),
+        "media": base.say("media"),
+        "professional": base.say("professional"),
+        "social": base.say("social"),
+    }.get(kind) or base.say("public")
+
+
+def bonus_message(bonus: dict[str, Any]) -> base.Message:
+    """One variable value in words, e.g. '+1 Votes per media Group you control'."""
+    figure = {"power": base.say("Power"), "votes": base.say("Votes")}.get(bonus["adds"]) or base.say("Income")
+    per, of, amount = bonus["per"], bonus["of"], bonus["amount"]
+    if per == "named":
+        return base.say("+{amount} {adds} if you control {of}", amount=amount, adds=figure, of=of)
+    word = type_word(of) if per == "type" else table.colour_word(of)
+    if per in ("type", "colour"):
+        return base.say("+{amount} {adds} per {of} Group you control", amount=amount, adds=figure, of=word)
+    if per == "colour_pair":
+        return base.say("+{amount} {adds} per two {of} Groups you control", amount=amount, adds=figure, of=word)
+    return base.say("+{amount} {adds} per two {of} Groups on the whole table", amount=amount, adds=figure, of=word)
+
+
+def bonuses_message(card: dict[str, Any]) -> base.Message | None:
+    """A card's variable values in words, as one message (None if it has none)."""
+    said = [bonus_message(b) for b in card.get("variable", [])]
+    if not said:
+        return None
+    message = said[-1]
+    for earlier in reversed(said[:-1]):
+        message = base.say("{first}; {rest}", first=earlier, rest=message)
+    return message
 
 
 def describe_bonuses(card: dict[str, Any]) -> str:
     """A card's variable values in words, e.g. '+1 Votes per media Group you control' ('' if none)."""
-    return "; ".join(
-        f"+{b['amount']} {b['adds'].capitalize()} " + BONUS_WORDS[b["per"]].format(of=b["of"])
-        for b in card.get("variable", [])
-    )
+    said = bonuses_message(card)
+    return "" if said is None else base.spoken(said)
+
+
+def bonuses_json(card: dict[str, Any]) -> str | None:
+    """:func:`bonuses_message` as JSON text (a card view stays flat), or None."""
+    said = bonuses_message(card)
+    return None if said is None else base.freeze(said).decode()
 
 
 def check_variable(card: dict[str, Any], path: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.games.base import State
 from app.games.vem_ai_troika import attack, card_actions, scoring, table
-from app.games.vem_ai_troika.deck import describe_bonuses
+from app.games.vem_ai_troika.deck import bonuses_json, describe_bonuses
 from app.games.vem_ai_troika.engine import working_copy
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
@@ -28,7 +28,7 @@ def group_view(state: State, gid: int, seat: int | None = None, from_hand: bool 
     shown["type"] = card.get("type")
     if table.advanced(state):
         action = card["hand_action"]
-        shown["variable"] = describe_bonuses(card)
+        shown["variable"], shown["variable_said"] = describe_bonuses(card), bonuses_json(card)
         keys = ("when", "text", "said", "first", "discard_only", "reconstructed")
         shown.update({f"hand_{key}": action.get(key) for key in keys})
         if seat is not None:
@@ -40,7 +40,7 @@ def leader_view(state: State, lid: int) -> dict[str, Any]:
     card = state["deck"]["leaders"][lid]
     shown = {key: card[key] for key in ("name", "gloss", "colour", "power", "votes", "income", "bonus")}
     if table.advanced(state):
-        shown["variable"] = describe_bonuses(card)
+        shown["variable"], shown["variable_said"] = describe_bonuses(card), bonuses_json(card)
         keys = ("name", "when", "cost", "text", "said")
         shown.update({f"table_action_{key}": card["table_action"][key] for key in keys})
     return {"id": lid, **shown}
