@@ -132,7 +132,7 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
         views = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json() for t in tokens]
         if not views[0]["to_act"] or done == set(GOALS):
             break
-        seat = views[0]["to_act"][0]
+        seat = next(s for s in views[0]["to_act"] if views[s]["your_turn"])  # a window lists answered seats too
         view = views[seat]["view"]
         item = choose(view, legal_of(api, room, tokens[seat]), done, seat < 2, r)
         action, goal = item["action"], goal_of(item["action"])
@@ -158,6 +158,9 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
         if goal == "support":
             expect(page.locator("#prompt")).to_contain_text("Support?")
             shots += screenshots(page, "vem-advanced-support")
+            page.set_viewport_size({"width": 390, "height": 844})  # the forms fit a phone's width
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            page.set_viewport_size({"width": 1280, "height": 800})
         click_advanced(page, action)
         for p in pages:
             wait_for_version(p, views[0]["version"] + 1)
@@ -172,7 +175,7 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
             state = after[seat]
             while state["reaction"] is not None:  # the other seats let it be, through the API
                 now = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
-                other = now["to_act"][0]
+                other = next(s for s in now["to_act"] if s != seat and legal_of(api, room, tokens[s]))
                 answer = {"type": "no_reaction", "round": False}
                 api.post(
                     f"/api/rooms/{room}/actions",
