@@ -258,14 +258,15 @@ def test_a_hand_action_is_declared_instead_of_power_and_dis_funcionarios_must_op
     assert {"type": "add", "cards": [dis], "actions": [dis]} not in adds and {"type": "add", "cards": [dis]} in adds
 
 
-def test_meninas_boas_neutralises_the_defending_leader_until_the_end_of_the_round():
+@pytest.mark.parametrize("card", ["Meninas Boas", "TV Irritante"])
+def test_meninas_boas_and_tv_irritante_neutralise_the_defending_leader_until_the_end_of_the_round(card):
     state = adv(
-        hands={0: ["Meninas Boas", "Sindicatos"], 1: ["Revisão"]},
+        hands={0: [card, "Sindicatos"], 1: ["Revisão"]},
         tables={1: ["Pensionistas"]},
         money={1: 3},
         events=[E["Subsídio de Natal"]],
     )
-    gid = G["Meninas Boas"]
+    gid = G[card]
     state = act(
         state,
         0,
@@ -323,20 +324,23 @@ def test_a_table_action_costs_its_price_once_per_round_and_the_leader_straighten
 # --- the Pre-Campaign -----------------------------------------------------------------------------
 
 
-def test_o_homem_do_povo_controls_a_groups_votes_face_down_until_the_reveal():
+@pytest.mark.parametrize(
+    ("card", "other"), [("O Homem do Povo", "Comentadores Políticos"), ("Comentadores Políticos", "O Homem do Povo")]
+)
+def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until_the_reveal(card, other):
     state = adv(
-        hands={0: ["O Homem do Povo"], 1: ["Comentadores Políticos"]},
+        hands={0: [card], 1: [other]},
         tables={0: ["Revisão"], 1: ["Pensionistas", "Expesso", "Procuradoria", "Autarcas"]},
         events=[ELECTIONS[0]],
     )
     state = end_round(state)
     assert state["stage"] == "precampaign" and GAME.to_act(state) == {0}
-    move = {"type": "precampaign", "card": G["O Homem do Povo"], "group": G["Pensionistas"], "candidate": 0}
+    move = {"type": "precampaign", "card": G[card], "group": G["Pensionistas"], "candidate": 0}
     assert move in GAME.legal_actions(state, 0)
     state = act(state, 0, move)
-    seen = json.dumps(GAME.view(state, 1)) + json.dumps(GAME.view(state, None))
+    seen = json.dumps(GAME.view(state, 1), ensure_ascii=False) + json.dumps(GAME.view(state, None), ensure_ascii=False)
     assert GAME.view(state, 1)["players"][0]["precampaign_count"] == 1
-    assert "Homem do Povo" not in seen and '"candidate"' not in seen
+    assert card not in seen and '"candidate"' not in seen
     table_votes = {s: GAME.view(state, 0)["players"][s]["votes"] for s in (0, 1)}
     consensus = GAME.view(state, 0)["players"][1]["consensus"]
     state = act(state, 0, {"type": "precampaign_done"})
