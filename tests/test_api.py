@@ -169,14 +169,21 @@ async def test_an_idempotency_key_makes_a_resend_land_once(client):
 async def test_illegal_action_is_422_with_the_engines_reason(client):
     room_id, tokens = await create_started_room(client, "troika", 2)
     seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
-    for action in ({"type": "take_up", "value": 99}, {"type": "fly"}, {}):
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions",
+        headers=auth(tokens[seat]),
+        json={"version": 0, "action": {"type": "take_up", "value": 99}},
+    )
+    assert r.status_code == 422, r.text  # well-formed, but the rules refuse it
+    assert r.json()["error"] == "illegal_action" and r.json()["version"] == 0
+    for action in ({"type": "fly"}, {}, {"type": "take_up"}, {"type": "take_up", "value": "9"}):
         r = await client.post(
             f"/api/rooms/{room_id}/actions",
             headers=auth(tokens[seat]),
             json={"version": 0, "action": action},
         )
-        assert r.status_code == 422, r.text
-        assert r.json()["error"] == "illegal_action" and r.json()["version"] == 0
+        assert r.status_code == 400, r.text  # no action of the game has that shape
+        assert r.json()["error"] == "invalid_request" and r.json()["message"].startswith("action"), r.text
     r = await client.post(
         f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json={"action": {"type": "pass"}}
     )

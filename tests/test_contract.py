@@ -1,8 +1,9 @@
 """The published contract is checked against reality (issue 17, point 2): full games of every
 game and seat count, played through the API by random legal moves against a live server, have
-every answer and every socket push validated against the schemas of /openapi.json (JSON Schema
-validation of its components, with every object closed), so a schema that drifts from the code
-fails here. Errors are checked too, and that every status answered is one the call declares."""
+every answer validated against the schemas of /openapi.json and every socket push against the
+messages of /asyncapi.json (JSON Schema validation of their components, with every object
+closed), so a schema that drifts from the code fails here. Errors are checked too, and that
+every status answered is one the call declares."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import random
 from typing import Any
 
 import httpx
-import jsonschema
+import jsonschema_rs
 import pytest
 from websockets.asyncio.client import connect
 
@@ -21,7 +22,8 @@ from tests.conftest import auth
 from tests.test_live_server import ws_url
 from tests.test_sockets import in_process_server
 
-CASES = [(slug, n) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
+CASES = [(slug, n, {}) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
+CASES += [("vem-ai-a-troika", 3, {"advanced": True})]  # the advanced game's views and actions
 NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]
 MOVES_AT_MOST = 3000
 
@@ -29,25 +31,31 @@ MOVES_AT_MOST = 3000
 class Contract:
     """The schemas of one OpenAPI document, as JSON Schema validators."""
 
-    def __init__(self, document: dict[str, Any]):
-        self.document = document
-        self.validators: dict[str, jsonschema.Draft202012Validator] = {}
+    def __init__(self, document: dict[str, Any], slug: str):
+        self.document, self.slug = document, slug
+        self.validators: dict[str, jsonschema_rs.Draft202012Validator] = {}
         self.checked = 0
 
-    def validator(self, schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    def validator(self, schema: dict[str, Any]) -> jsonschema_rs.Draft202012Validator:
         key = json.dumps(schema, sort_keys=True)
         if key not in self.validators:
             root = {**schema, "components": self.document["components"]}
-            self.validators[key] = jsonschema.Draft202012Validator(root)
+            self.validators[key] = jsonschema_rs.Draft202012Validator(root)
         return self.validators[key]
 
     def component(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{name}"}
 
     def check(self, value: Any, schema: dict[str, Any], where: str) -> None:
-        errors = sorted(self.validator(schema).iter_errors(value), key=lambda e: list(e.path))
-        assert not errors, f"{where}: {errors[0].message} at {list(errors[0].path)}"
+        errors = list(self.validator(schema).iter_errors(value))
+        assert not errors, f"{where}: {errors[0].message} at {list(errors[0].instance_path)}"
         self.checked += 1
+
+    def payload(self, payload: Any, where: str) -> None:
+        """Check a payload's view against its own game's view schema too (the payload's schema
+        allows any game's view; this names the field that is wrong)."""
+        if isinstance(payload, dict) and payload.get("view") is not None:
+            self.check(payload["view"], self.component(GAMES[self.slug].view_type.__name__), f"{where}: the view")
 
     def answer(self, response: httpx.Response, path: str) -> Any:
         """Check an answer against what its operation declares for its status; its JSON."""
@@ -56,6 +64,7 @@ class Contract:
         status = str(response.status_code)
         assert status in declared, f"{method} {path} answered {status}, which it does not declare"
         body = response.json()
+        self.payload(body, f"{method} {path}")
         self.check(body, declared[status]["content"]["application/json"]["schema"], f"{method} {path} {status}")
         return body
 
@@ -70,9 +79,10 @@ async def listen(ws, frames: list[str]) -> None:
         frames.append(frame)
 
 
-async def play_a_whole_game(client, contract, base, slug, seats, rng) -> dict[str, Any]:
+async def play_a_whole_game(client, contract, base, slug, seats, options, rng) -> dict[str, Any]:
     room = "/api/rooms/{room_id}"
-    r, created = await call(client, contract, "POST", "/api/rooms", json={"game": slug, "seats": seats, "name": "Ana"})
+    body = {"game": slug, "seats": seats, "name": "Ana", "options": options}
+    r, created = await call(client, contract, "POST", "/api/rooms", json=body)
     assert r.status_code == 201
     room_id, tokens = created["room"]["id"], [created["token"]]
     at = {"room_id": room_id}
@@ -95,9 +105,13 @@ async def play_a_whole_game(client, contract, base, slug, seats, rng) -> dict[st
         for move in range(MOVES_AT_MOST):
             if reply["status"] != "playing":
                 break
-            seat = rng.choice(reply["to_act"])
-            _, legal = await call(client, contract, "GET", room + "/legal-actions", at, headers=auth(tokens[seat]))
-            options = [a["action"] for a in legal["legal_actions"]]
+            options: list[dict[str, Any]] = []
+            for seat in rng.sample(reply["to_act"], len(reply["to_act"])):  # a seat that may act now
+                at_seat = auth(tokens[seat])
+                _, legal = await call(client, contract, "GET", room + "/legal-actions", at, headers=at_seat)
+                options = [a["action"] for a in legal["legal_actions"]]
+                if options:  # a reaction window awaits seats that have answered already
+                    break
             choice = rng.choice([a for a in options if a["type"] != "troika"] or options)
             if move % 25 == 0:  # every viewer's view, the log and a refused move now and then
                 for viewer in frames:
@@ -134,18 +148,24 @@ async def settle(frames: dict[int | None, list[str]], version: int) -> None:
     raise AssertionError(f"not every socket had the push of version {version}")
 
 
-def check_pushes(contract: Contract, frames: dict[int | None, list[str]]) -> None:
-    push = contract.component("Push")
+def check_pushes(socket: Contract, frames: dict[int | None, list[str]]) -> None:
+    """Check every frame against the AsyncAPI document: one of the socket's messages."""
+    messages = socket.document["components"]["messages"].values()
+    any_frame = {"oneOf": [message["payload"] for message in messages]}
     for seat, got in frames.items():
         assert got, f"seat {seat} had no push"
         for frame in dict.fromkeys(got):  # each distinct frame once
-            contract.check(json.loads(frame), push, f"push to seat {seat}")
+            socket.check(json.loads(frame), any_frame, f"push to seat {seat}")
+            socket.payload(json.loads(frame), f"push to seat {seat}")
 
 
-@pytest.mark.parametrize(("slug", "seats"), CASES)
-async def test_every_answer_and_push_of_a_whole_game_matches_the_published_schemas(sqlite_url, slug, seats):
+@pytest.mark.parametrize(("slug", "seats", "options"), CASES)
+async def test_every_answer_and_push_of_a_whole_game_matches_the_published_schemas(sqlite_url, slug, seats, options):
     async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
-        contract = Contract((await client.get("/openapi.json")).json())
-        played = await play_a_whole_game(client, contract, base, slug, seats, random.Random(f"{slug}{seats}"))
-        check_pushes(contract, played["frames"])
+        contract = Contract((await client.get("/openapi.json")).json(), slug)
+        rng = random.Random(f"{slug}{seats}{options}")
+        played = await play_a_whole_game(client, contract, base, slug, seats, options, rng)
+        socket = Contract((await client.get("/asyncapi.json")).json(), slug)
+        assert socket.document["asyncapi"].startswith("3.")
+        check_pushes(socket, played["frames"])
         assert contract.checked > 50

@@ -3,7 +3,9 @@
 A move is accepted only as a listed legal action with the same JSON types (5.0 is not 5, true
 is not 1, "5" is not 5), or, for the actions an engine takes without listing them (Vem aí
 attacks and campaigns), as its strict schema allows; whatever the request's spelling, the log
-keeps the engine's form. Request fields (``version``, seat numbers) are strict integers, on the
+keeps the engine's form. An action that fits none of the game's published action types is a
+malformed request (400, issue 17); one that fits but is not allowed now is an illegal move
+(422). Request fields (``version``, seat numbers) are strict integers, on the
 move front door and on the FastAPI route alike. Logs stored before this (with 5.0 or true for a
 listed 5 or 1) still replay, on both databases, and the room plays on.
 """
@@ -20,8 +22,10 @@ import psycopg
 import pytest
 
 from app.api.moves import MoveFrontDoor
+from app.api.shapes import read_action
 from app.games.base import IllegalAction, same_json
 from app.games.registry import GAMES
+from app.rooms.errors import InvalidRequest
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
 from tests.test_moves import straight_to_the_route
@@ -83,6 +87,15 @@ def get(value, path):
     return value
 
 
+def fits(slug, action):
+    """Whether ``action`` is one of the game's published action types (app.api.shapes)."""
+    try:
+        read_action(slug, action)
+    except InvalidRequest:
+        return False
+    return True
+
+
 def refusable(variants, listed):
     """The variants that are not, by chance, exactly another listed action (a place without its
     'take' is a plain place)."""
@@ -104,8 +117,9 @@ async def post_move(client, room_id, token, version, action):
 
 
 async def probe(client, room_id, tokens, seat, rng, most=10):
-    """Send type-confused variants of the seat's legal actions: every one is refused with 422
-    as an illegal move, and the room's version does not move."""
+    """Send type-confused variants of the seat's legal actions: every one is refused, with 400
+    if it fits none of the game's action types (a float for a whole number, a field more or
+    fewer) and with 422 as an illegal move if it does, and the room's version does not move."""
     version, listed = await legal_of(client, room_id, tokens[seat])
     by_type = {}
     for action in listed:
@@ -113,10 +127,11 @@ async def probe(client, room_id, tokens, seat, rng, most=10):
     chosen = [rng.choice(actions) for actions in by_type.values()]
     variants = refusable([v for action in chosen for v in confused(action)], listed)
     sent = rng.sample(variants, min(most, len(variants)))
+    slug = (await client.get(f"/api/rooms/{room_id}")).json()["game"]
     for variant in sent:
         r = await post_move(client, room_id, tokens[seat], version, variant)
-        assert r.status_code == 422, (variant, r.status_code, r.text)
-        assert r.json()["error"] == "illegal_action", (variant, r.text)
+        expected = (422, "illegal_action") if fits(slug, variant) else (400, "invalid_request")
+        assert (r.status_code, r.json()["error"]) == expected, (variant, r.text)
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == version
     return [action["type"] for action in chosen]
 
@@ -201,7 +216,7 @@ async def test_a_float_leader_is_refused_and_the_other_seat_still_chooses(client
     leader = offered[0]["leader"]
     for bad in (float(leader), True, str(leader)):
         r = await post_move(client, room_id, tokens[0], version, {"type": "choose_leader", "leader": bad})
-        assert r.status_code == 422 and r.json()["error"] == "illegal_action", r.text
+        assert r.status_code == 400 and r.json()["error"] == "invalid_request", r.text
     r = await post_move(client, room_id, tokens[1], version, (await legal_of(client, room_id, tokens[1]))[1][0])
     assert r.status_code == 200, r.text
     r = await post_move(client, room_id, tokens[0], version, offered[0])
@@ -229,7 +244,7 @@ async def test_float_place_and_income_are_refused_not_a_server_error(client):
     ]
     for action in bad:
         r = await post_move(client, room_id, tokens[seat], version, action)
-        assert r.status_code == 422 and r.json()["error"] == "illegal_action", (action, r.text)
+        assert r.status_code == 400 and r.json()["error"] == "invalid_request", (action, r.text)
     r = await post_move(client, room_id, tokens[seat], version, income)
     assert r.status_code == 200, r.text
 

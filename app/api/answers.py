@@ -12,6 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.shapes import AnyAction, AnyView
+from app.games.base import OutcomeJSON
+
 BotLevel = Literal["random", "strong"]
 Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 
@@ -126,16 +129,8 @@ class LogLine(Closed):
     args: dict[str, Any] = Field(description=MESSAGE_ARGS)
 
 
-class Outcome(Closed):
-    scores: list[int]
-    winners: list[int]
-    ranking: list[int] = Field(description="seats, best first")
-    places: list[int] = Field(description="each seat's place, 1 the best; tied seats share a place (1, 1, 3)")
-    details: dict[str, Any] = Field(description="the game's own scoring breakdown")
-
-
 class LabelledAction(Closed):
-    action: dict[str, Any]
+    action: AnyAction
     label: str = Field(description="a short button label, in English")
     msg: str = Field(description=MESSAGE_ID)
     args: dict[str, Any] = Field(description=MESSAGE_ARGS)
@@ -150,10 +145,10 @@ class Payload(Closed):
     status: Literal["open", "playing", "finished", "closed"]
     to_act: list[int] = Field(description="the seats whose move is awaited")
     your_turn: bool
-    view: dict[str, Any] | None = Field(description="the game's view for this seat; None before the start")
+    view: AnyView | None = Field(description="the game's view for this seat; None before the start")
     legal_actions: list[LabelledAction] = Field(description="the moves this seat may make now")
     log: list[LogLine] = Field(description="the last lines of the log this seat may read")
-    outcome: Outcome | None
+    outcome: OutcomeJSON | None
     connected: list[int] = Field(description="the seats with a live socket open")
 
 
@@ -187,7 +182,7 @@ class Chat(Closed):
 class RecordedAction(Closed):
     seq: int
     seat: int
-    action: dict[str, Any]
+    action: AnyAction
 
 
 class Record(Closed):
@@ -202,7 +197,7 @@ class Record(Closed):
     seed_hash: str
     players: list[str | None]
     actions: list[RecordedAction]
-    outcome: Outcome | None
+    outcome: OutcomeJSON | None
 
 
 class ViewEvent(Payload):
@@ -218,7 +213,7 @@ class EndEvent(Closed):
     event: Literal["end"]
     version: int
     status: Literal["finished", "closed"]
-    outcome: Outcome | None
+    outcome: OutcomeJSON | None
 
 
 class PresenceEvent(Closed):

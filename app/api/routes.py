@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SkipValidation
 
 from app.api.answers import (
     AutopilotSet,
@@ -34,6 +34,7 @@ from app.api.answers import Chat as ChatAnswer
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
 from app.api.errors import answers
 from app.api.events import Follower
+from app.api.shapes import AnyAction, read_action
 from app.api.streams import After, Following, StreamCaps, Wait, poll
 from app.games.registry import GAMES
 from app.rooms import records
@@ -110,8 +111,11 @@ class Autopilot(StrictBody):
 
 
 class SubmitAction(StrictBody):
+    model_config = ConfigDict(strict=True, extra="forbid")  # a field more is a mistake in a move
     version: int = Field(description="the version of the view this action was chosen from")
-    action: dict[str, Any] = Field(description="one of the objects listed by legal-actions")
+    # read by the room's game in reply_to_move (app.api.shapes), not here: which game it is
+    # is known once the room is
+    action: Annotated[AnyAction, SkipValidation] = Field(description="one of the objects listed by legal-actions")
     idempotency_key: str | None = Field(
         default=None, description="optional: a resend with the same key is applied once"
     )
@@ -273,7 +277,9 @@ async def start_room(
     return with_duplicate(text, duplicate)
 
 
-@router.get("/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(401, 403, 404, 429))
+@router.get(
+    "/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(400, 401, 403, 404, 429)
+)
 async def get_view(
     room_id: str,
     rooms: Rooms,
@@ -316,6 +322,7 @@ async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Pl
 async def reply_to_move(
     room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads, auth: Credentials
 ) -> Response:
+    read_action((await rooms.room(room_id)).game, body.action)
     seat = await auth.seat_in(rooms, room_id)
     version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
     if duplicate:  # the first result: the payload at the version the move landed at

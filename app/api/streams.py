@@ -24,7 +24,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
@@ -55,7 +55,7 @@ def ascii_whole(value: object) -> object:
     return value
 
 
-WholeNumber = Annotated[int, BeforeValidator(ascii_whole)]
+WholeNumber = Annotated[int, BeforeValidator(ascii_whole), Field(ge=0, le=10**18 - 1)]  # as published
 After = Annotated[
     WholeNumber | None,
     Query(description="the version of the last view you hold: wait for a newer one (see `wait`)"),

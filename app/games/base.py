@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import orjson
+from typing_extensions import TypedDict
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -85,6 +86,25 @@ class IllegalAction(Exception):
         self.said = say(reason) if isinstance(reason, str) else reason
         self.reason = spoken(self.said)
         super().__init__(self.reason)
+
+
+class SpokenMessage(TypedDict):
+    """A message shown in a view: its English ``text``, and its id and arguments (``Message``)
+    for a reader of another language."""
+
+    text: str
+    msg: str
+    args: dict[str, Any]
+
+
+class OutcomeJSON(TypedDict):
+    """The shape of :meth:`Outcome.to_json`: how a finished game ended, as views and records show it."""
+
+    scores: list[int]
+    winners: list[int]
+    ranking: list[int]  # seats, best first
+    places: list[int]  # each seat's place, 1 the best; tied seats share one (1, 1, 3)
+    details: dict[str, Any]  # the game's own scoring breakdown
 
 
 @dataclass(frozen=True)
@@ -158,6 +178,11 @@ class Game(Protocol):
     # action types accepted without being looked up in ``legal_actions`` (a choice among
     # thousands of card combinations), each with the schema of its fields besides "type"
     unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {}
+    # the typed definitions of the game's actions (a union of ``TypedDict``s, one per action
+    # type, each naming its ``type`` as a literal) and of its ``view``: they document both, and
+    # the API publishes them as JSON Schema and reads a move's action by them
+    action_type: ClassVar[Any]
+    view_type: ClassVar[Any]
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
 

@@ -31,6 +31,8 @@ on the player count: 2 players use 2-6 of each colour and 2 fakes, 3 players 2-7
 * Scoring: +1 per full red-blue-green set, then -2 per two-colour pair among the rest, then
   each gem left is worth the supply count of its colour. Ties: more gems held, else a draw.
 
+The actions and the view below are typed in ``app.games.triatri_types`` (the API publishes them).
+
 Actions
 -------
 ``{"type": "commit", "card": id}`` (start reveal), ``{"type": "choose_gem", "colour":
@@ -75,6 +77,7 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, OptionSpec, Outcome, State
+from app.games.triatri_types import TriATriAction, TriATriView
 
 COLOURS = ("red", "blue", "green")
 BEATS: dict[str | None, str] = {"red": "green", "green": "blue", "blue": "red"}  # key beats value
@@ -500,6 +503,8 @@ class TriATri(base.Game):
     min_players = 2
     max_players = 4
     fixed_keys = ()
+    action_type = TriATriAction
+    view_type = TriATriView
     options = (
         OptionSpec(
             "bga_three_player_rule",

@@ -54,6 +54,8 @@ Decisions where the rulings (T1-T10 in docs/rulings.md) are silent
 - "pass" is offered only when none of A, B, C is possible. Step 1 always turns a tile face
   up, so option A is always possible afterwards and passing cannot occur in normal play.
 
+The actions and the view below are typed in ``app.games.troika_types`` (the API publishes them).
+
 Actions
 -------
 {"type": "troika"} | {"type": "reveal", "tile": "unknown" | <marked id>}
@@ -86,6 +88,7 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, Outcome, State
+from app.games.troika_types import TroikaAction, TroikaView
 
 TILES = tuple(v for v in range(1, 16) for _ in range(7 if v == 7 else 3))
 ROUNDS = 3
@@ -514,6 +517,8 @@ class Troika(base.Game):
     min_players = 2
     max_players = 5
     fixed_keys = ()
+    action_type = TroikaAction
+    view_type = TroikaView
     options = (base.first_player_option(5),)
 
     def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:

@@ -30,6 +30,12 @@ class BadRequest(RoomError):
     status, code = 400, "bad_request"
 
 
+class InvalidRequest(RoomError):
+    """A request of the wrong shape, as FastAPI's own validation of a body answers it."""
+
+    status, code = 400, "invalid_request"
+
+
 class Unauthorized(RoomError):
     status, code = 401, "unauthorized"
 

@@ -44,6 +44,8 @@ Options: ``advanced`` (the advanced rules; the deck must carry the advanced fiel
 (a deck dict checked by :func:`deck.validate_deck`; None is the default deck) and
 ``first_player`` (round 1's first player: "random", the default, or a seat number).
 
+The actions and the view below are typed in ``app.games.vem_ai_troika.types`` (the API publishes them).
+
 Actions (card ids are indexes into the deck's lists; only their holder sees hand ids)
 --------------------------------------------------------------------------------------
 ``{"type": "choose_leader", "leader": id}``; ``{"type": "draw", "what": "group"|"money"}``
@@ -135,6 +137,7 @@ from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
 from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
+from app.games.vem_ai_troika.types import VemAction, VemView
 
 __all__ = ["GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
 
@@ -150,6 +153,8 @@ class VemAiTroika(base.Game):
     min_players = 2
     max_players = 4
     fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
+    action_type = VemAction
+    view_type = VemView
     unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {  # chosen by ticking cards
         "attack": attack.FIELDS,
         "campaign": elections.FIELDS,
