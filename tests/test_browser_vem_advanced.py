@@ -26,8 +26,9 @@ ACTIONS = {
     "blue": {"when": "elections", "effects": [{"do": "votes", "amount": 2}]},
     "grey": {"when": "any", "effects": [{"do": "receive", "amount": 1}]},
 }
-WIDER_THAN_SCREEN = """[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right
-    > window.innerWidth + 1 && !e.closest('.table-scroll')).slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)"""
+WIDER_THAN_SCREEN = """[...document.querySelectorAll('body *')]
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll'))
+    .slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)"""
 GOALS = ("table_action", "attack_action", "react", "support", "precampaign")
 
 
