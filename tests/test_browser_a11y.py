@@ -48,6 +48,7 @@ def test_the_pages_have_no_serious_accessibility_violation(browser, live):
         f"/rooms/{created['room']['id']}",
         f"/rooms/{created['room']['id']}/seat/{created['token']}",
         "/rooms/no-such-room",
+        f"/rooms/{created['room']['id']}/log",
     ]
     found = {}
     for size in (DESKTOP, PHONE):
@@ -121,3 +122,12 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
     screenshot(page, "a11y-focus-after-move")
     # The log is reachable by keyboard.
     assert page.locator(".log-lines").get_attribute("tabindex") == "0"
+    # The whole log: its own page, numbered from the first line, reached from the room.
+    href = page.locator(".log a[href$='/log']").get_attribute("href")
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        page.goto(href)
+        expect(page.locator(".log-page")).to_have_attribute("start", "1")
+        expect(page.locator(".log-page li").first).to_contain_text("Round 1 begins")
+        assert serious_violations(page) == []
+        screenshot(page, "a11y-whole-log")

@@ -89,6 +89,7 @@ def test_no_other_page_scrolls_sideways_on_a_phone_and_card_names_wrap_between_w
         f"/rooms/{created['room']['id']}",
         f"/rooms/{created['room']['id']}/seat/{created['token']}",
         "/rooms/no-such-room",
+        f"/rooms/{created['room']['id']}/log",
     ]
     problems = {}
     for size in PHONES:

@@ -148,6 +148,7 @@ class Payload(Closed):
     view: AnyView | None = Field(description="the game's view for this seat; None before the start")
     legal_actions: list[LabelledAction] = Field(description="the moves this seat may make now")
     log: list[LogLine] = Field(description="the last lines of the log this seat may read")
+    log_total: int = Field(description="how many lines of the log this seat may read in all (GET /log has them)")
     outcome: OutcomeJSON | None
     connected: list[int] = Field(description="the seats with a live socket open")
 

@@ -53,6 +53,7 @@ def seat_views(
                 "view": None,
                 "legal_actions": [],
                 "log": [],
+                "log_total": 0,
                 "outcome": None,
                 "connected": present,
             }
@@ -77,10 +78,17 @@ def seat_views(
             "view": shown[seat],
             "legal_actions": legal,
             "log": with_names(visible_log(state.get("log", []), seat, LOG_TAIL), info.seats),
+            "log_total": readable_lines(state.get("log", []), seat),
             "outcome": outcome.to_json() if outcome else None,
             "connected": present,
         }
     return payloads
+
+
+def readable_lines(log: list[dict[str, Any]], seat: int | None) -> int:
+    """How many lines of ``log`` the seat may read (a spectator: the public ones), so the tail in
+    the payload is numbered as in the whole log."""
+    return sum(1 for entry in log if entry["to"] is None or (seat is not None and seat in entry["to"]))
 
 
 def labelled_legal_actions(game: Game, state: State, seat: int | None, to_act: Iterable[int]) -> list[dict[str, Any]]:

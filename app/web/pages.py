@@ -10,9 +10,9 @@ import hashlib
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
@@ -24,7 +24,7 @@ from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
 from app.web.delivery import Deliver, Delivery
-from app.web.render import TEMPLATES_DIR, fragment, language_of, page
+from app.web.render import TEMPLATES_DIR, fragment, language_of, page, speaker
 
 router = APIRouter(include_in_schema=False)
 Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
@@ -155,6 +155,50 @@ async def room_page_for(
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 async def room_page(room_id: str, request: Request, rooms: Rooms, delivery: Deliver):
     return await room_page_for(request, rooms, delivery, room_id, None, None)
+
+
+LOG_PAGE = 100  # lines per page of the whole log
+LogPageNumber = Annotated[str | None, Query(alias="page", max_length=12)]  # read strictly by whole_number
+
+
+async def log_page_for(
+    request: Request, rooms: LiveGames, room_id: str, seat: int | None, token: str | None, number: str | None
+):
+    """The whole log the viewer may read, a page of LOG_PAGE lines at a time, numbered from the
+    first line of the game (by default the last page, the newest lines)."""
+    await rooms.refresh(room_id)
+    info = await rooms.room(room_id)
+    lines = await rooms.log(room_id, seat)
+    pages = max(1, -(-len(lines) // LOG_PAGE))
+    chosen = pages if number is None else whole_number(number)
+    if chosen is None or not 1 <= chosen <= pages:
+        raise BadRequest(f"choose a page of the log from 1 to {pages}")
+    first = (chosen - 1) * LOG_PAGE
+    room = seat_url(room_id, token) if token else f"/rooms/{room_id}"
+    return page(
+        request,
+        "log.html",
+        {
+            "info": info,
+            "said": speaker(language_of(request), info.public()),
+            "lines": lines[first : first + LOG_PAGE],
+            "start": first + 1,
+            "number": chosen,
+            "pages": pages,
+            "room_url": room,
+        },
+    )
+
+
+@router.get("/rooms/{room_id}/log", response_class=HTMLResponse)
+async def log_page(room_id: str, request: Request, rooms: Rooms, number: LogPageNumber = None):
+    return await log_page_for(request, rooms, room_id, None, None, number)
+
+
+@router.get("/rooms/{room_id}/seat/{token}/log", response_class=HTMLResponse)
+async def seat_log_page(room_id: str, token: str, request: Request, rooms: Rooms, number: LogPageNumber = None):
+    seat = await rooms.seat_of(room_id, token)
+    return await log_page_for(request, rooms, room_id, seat, token, number)
 
 
 @router.post("/rooms/{room_id}/join")
