@@ -252,8 +252,10 @@ class Lobby:
             require_host(info, by_seat, say("only the host can add bots"))
             require_open(info, "bots can be added before the game starts")
             seat = first_free_seat(info) if seat is None else seat
+            if seat not in range(info.num_seats):  # a number the room has no seat for
+                raise NotFound("no such seat")
             if seat not in info.free_seats:
-                raise Conflict(say("seat {seat} is not free", seat=seat) if isinstance(seat, int) else "no such seat")
+                raise Conflict(say("seat {seat} is not free", seat=seat))
             await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
         return seat
 
