@@ -127,6 +127,7 @@ async def test_head_is_answered_wherever_get_is(client):
         (f"/api/rooms/{room_id}/view", auth(tokens[0])),
         (f"/api/rooms/{room_id}/legal-actions", auth(tokens[0])),
         ("/openapi.json", {}),
+        ("/asyncapi.json", {}),
         ("/healthz", {}),
         ("/static/css/arena.css", {}),
     ]:
