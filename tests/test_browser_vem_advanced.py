@@ -53,10 +53,11 @@ def goal_of(action: dict) -> str | None:
     return kind if kind in ("table_action", "react", "support", "precampaign") else None
 
 
-def keep_blue(view: dict, items: list[dict]) -> list[dict]:
-    """Discards and placings that spare blue cards (they are wanted for the Pre-Campaign)."""
+def keep_wanted(view: dict, items: list[dict]) -> list[dict]:
+    """Discards and placings that spare blue and red cards (wanted for the Pre-Campaign and
+    for reactions)."""
     colour = {c["id"]: c["colour"] for c in view["hand"]}
-    spare = [i for i in items if colour.get(i["action"].get("card")) != "blue"]
+    spare = [i for i in items if colour.get(i["action"].get("card")) not in ("blue", "red")]
     return spare or items
 
 
@@ -73,6 +74,8 @@ def choose(view: dict, legal: list[dict], done: set[str], page_seat: bool, r: ra
                     attacks = [i for i in legal if goal_of(i["action"]) == goal and i["action"]["mode"] == "control"]
                     return min(attacks or [item], key=lambda i: len(i["action"]["cards"]))
                 return item
+    elif "hand_action" in by_type and "react" not in done:  # the API seat gives the pages a card to cancel
+        return by_type["hand_action"][0]
     elif "attack" in by_type and "support" not in done and view["round"] >= 2:
         control = [i for i in by_type["attack"] if i["action"]["mode"] == "control" and not i["action"].get("actions")]
         if control:  # the API seat attacks so that a page seat may support
@@ -86,10 +89,10 @@ def choose(view: dict, legal: list[dict], done: set[str], page_seat: bool, r: ra
     if "campaign" in by_type:
         return next(i for i in by_type["campaign"] if not i["action"]["cards"] and not i["action"]["money"])
     if "discard" in by_type:
-        return keep_blue(view, by_type["discard"])[0]
+        return keep_wanted(view, by_type["discard"])[0]
     places = [i for i in by_type.get("place", []) if "take" not in i["action"]]
     if places and view["round"] <= 2 and view["organization_moves"] == 0:
-        return keep_blue(view, places)[0]
+        return keep_wanted(view, places)[0]
     for kind in ("pass", "take", "discard_money"):
         if kind in by_type:
             return by_type[kind][0]
