@@ -19,7 +19,9 @@ SERIOUS = ("serious", "critical")
 
 
 def serious_violations(page: Page) -> list[str]:
-    """Each serious or critical violation as its rule and the first few elements it names."""
+    """Each serious or critical violation as its rule and the first few elements it names, once
+    the highlight transitions of the last update have ended (axe measures what stays)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished)).then(() => true)")
     results = AXE.run(page)
     return [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
