@@ -13,7 +13,8 @@ from websockets.asyncio.client import connect
 
 import app.rooms.lobby as lobby_module
 from tests.conftest import auth, create_started_room
-from tests.test_live_server import ws_url
+from tests.servers import free_port, server_process
+from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import close_of, in_process_server
 from tests.test_streams import Lines
 
@@ -120,3 +121,23 @@ async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_
             r = await asyncio.wait_for(poll, 10)
             assert r.status_code == 403 and "reissued" in r.json()["message"]
             assert await lines.ended(events_before=True)  # (presence events came before)
+
+
+async def test_the_old_token_stops_working_on_every_instance_at_once(postgres_url):
+    with (
+        server_process(postgres_url, free_port()) as (_, base_a),
+        server_process(postgres_url, free_port()) as (_, base_b),
+    ):
+        async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b, timeout=30) as b:
+            room_id, tokens = await make_room(a, seats=2)
+            assert (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[1]))).status_code == 200
+            poll = asyncio.create_task(
+                b.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[1]))
+            )
+            await asyncio.sleep(0.5)
+            new = (await reissue(a, room_id, 1, tokens[0])).json()["token"]
+            r = await asyncio.wait_for(poll, 10)
+            assert r.status_code == 403, r.text
+            # B held the room's facts with the old token: its next read is as fresh as the database.
+            assert (await b.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[1]))).status_code == 403
+            assert (await b.get(f"/api/rooms/{room_id}/view", headers=auth(new))).json()["seat"] == 1
