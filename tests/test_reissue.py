@@ -35,10 +35,12 @@ async def test_the_host_reissues_an_absent_players_link_and_the_old_one_stops_wo
     for path in ("view", "legal-actions", "log"):
         r = await client.get(f"/api/rooms/{room_id}/{path}", headers=auth(tokens[1]))
         assert r.status_code == 403, (path, r.text)
-    r = await client.post(
-        f"/api/rooms/{room_id}/actions", headers=auth(tokens[1]), json={"version": 0, "action": {"type": "x"}}
-    )
-    assert r.status_code == 403
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    mover = tokens[view["to_act"][0]] if view["to_act"][0] != 1 else new
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(mover))).json()
+    move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[1]), json=move)
+    assert r.status_code == 403, r.text
     assert (await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers={"accept": "text/html"})).status_code == 403
     assert (await client.get(f"/rooms/{room_id}/seat/{new}", headers={"accept": "text/html"})).status_code == 200
     # Shown to the host only: no other answer carries the new token.
