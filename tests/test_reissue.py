@@ -99,7 +99,8 @@ async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_
             r = await reissue(client, room_id, 1, tokens[0])
             assert r.status_code == 409 and "connected" in r.json()["message"]
         async with client.stream("GET", f"/api/rooms/{room_id}/stream", headers=auth(tokens[2])) as response:
-            await Lines(response).next()
+            held = Lines(response)  # held: dropping its reader would close the stream
+            await held.next()
             assert (await reissue(client, room_id, 2, tokens[0])).status_code == 409, "a stream is presence"
         # A socket, a stream and a poll opened just as the host reissues (the presence check
         # passed before they were counted): each is cut at the change.

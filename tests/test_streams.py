@@ -297,3 +297,30 @@ async def test_the_json_socket_sends_typed_events_and_a_seat_its_view_once_on_co
                 "outcome": final["outcome"],
             }
             assert all(final["room"]["seed"] not in json.dumps(e) for e in events[:-2])
+
+
+def test_streams_are_bounded_per_seat_and_a_closed_one_frees_its_place(sqlite_url):
+    with (
+        server_process(sqlite_url, free_port(), MAX_STREAMS_PER_SEAT="1") as (_, base),
+        httpx.Client(base_url=base, timeout=10) as client,
+    ):
+        created = client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()
+        room_id, host = created["room"]["id"], created["token"]
+        url = f"/api/rooms/{room_id}/stream"
+        with client.stream("GET", url, headers=auth(host)) as first:
+            lines = first.iter_lines()  # held: dropping it would close the stream
+            assert json.loads(next(lines))["event"] == "view"
+            with httpx.Client(base_url=base, timeout=10) as other:
+                r = other.get(url, headers=auth(host))
+                assert r.status_code == 429 and r.json()["error"] == "too_many_streams"
+                r = other.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 1}, headers=auth(host))
+                assert r.status_code == 429, "a waiting poll shares the seat's bound"
+                assert other.get(f"/api/rooms/{room_id}/view").json()["connected"] == [0]
+        # The server notices the client left: its place and its presence are freed.
+        for _ in range(50):
+            if client.get(f"/api/rooms/{room_id}/view").json()["connected"] == []:
+                break
+            time.sleep(0.1)
+        assert client.get(f"/api/rooms/{room_id}/view").json()["connected"] == []
+        with client.stream("GET", url, headers=auth(host)) as again:
+            assert again.status_code == 200
