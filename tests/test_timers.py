@@ -65,3 +65,39 @@ async def test_the_host_lets_a_bot_play_an_absent_players_seat(sqlite_url):
         assert (await client.put(url, json={"bot": None}, headers=auth(tokens[0]))).status_code == 403
         me = f"/api/rooms/{room_id}/seats/me/autopilot"
         assert (await client.put(me, json={"bot": None}, headers=auth(tokens[2]))).status_code == 200
+
+
+async def test_a_reaction_window_respects_the_turn_timer(sqlite_url):
+    """Vem aí's advanced reaction window (ruling V10) asks every other seat at once; when the
+    turn timer runs out, the seats still asked are played by a bot and the window closes, so a
+    player who walked away cannot hold the game."""
+    import random
+
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, tokens = await create_started_room(
+            client, "vem-ai-a-troika", 2, options={"advanced": True}, turn_timer=60
+        )
+        pick = random.Random(7)
+        for _ in range(600):  # play until a Hand Action opens a reaction window
+            view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+            if view["view"].get("reaction"):
+                break
+            moves = []
+            for seat, token in enumerate(tokens):
+                legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(token))).json()
+                moves += [(seat, item["action"], legal["version"]) for item in legal["legal_actions"]]
+            actions = [m for m in moves if m[1]["type"] == "hand_action"] or moves
+            seat, action, version = pick.choice(actions)
+            r = await client.post(
+                f"/api/rooms/{room_id}/actions", json={"version": version, "action": action}, headers=auth(tokens[seat])
+            )
+            assert r.status_code == 200, r.text
+        else:
+            raise AssertionError("no reaction window opened in 600 moves")
+        window_version = view["version"]
+        asked = set(view["to_act"])
+        await backdate_turn(client, room_id, 61)
+        await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hurry"}, headers=auth(tokens[0]))
+        view = await wait_until(client, room_id, lambda v: not (v["view"] or {}).get("reaction"))
+        assert view["version"] > window_version
+        assert any(view["room"]["seats"][s]["bot"] == "strong" for s in asked)
