@@ -67,3 +67,13 @@ def screenshot(page: Page, name: str, full_page: bool = False) -> Path:
     path = SCREENSHOTS / f"{name}-{page.viewport_size['width']}.png"
     page.screenshot(path=path, full_page=full_page)
     return path
+
+
+RULES_PAGES = ["/rules", "/rules/troika", "/rules/triatri", "/rules/vem-ai-a-troika", "/rules/vem-ai-a-troika/cards"]
+
+
+def every_page(room_id: str, token: str) -> list[str]:
+    """The paths of every kind of page outside a game's phases: the lobby, the rules pages, a
+    room's invite and seat pages, a missing room's page and a room's log."""
+    room = f"/rooms/{room_id}"
+    return ["/", *RULES_PAGES, room, f"{room}/seat/{token}", "/rooms/no-such-room", f"{room}/log"]

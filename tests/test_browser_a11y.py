@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, random_moves, screenshot, started_room, wait_for_version
+from tests.browser_games import DESKTOP, PHONE, every_page, random_moves, screenshot, started_room, wait_for_version
 
 AXE = Axe()
 # Resolves once every transition that ends has ended (TriATri's pulse of the awaited slot loops).
@@ -44,18 +44,7 @@ def phase_of(page: Page) -> str:
 def test_the_pages_have_no_serious_accessibility_violation(browser, live):
     api = httpx.Client(base_url=live)
     created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
-    paths = [
-        "/",
-        "/rules",
-        "/rules/troika",
-        "/rules/triatri",
-        "/rules/vem-ai-a-troika",
-        "/rules/vem-ai-a-troika/cards",
-        f"/rooms/{created['room']['id']}",
-        f"/rooms/{created['room']['id']}/seat/{created['token']}",
-        "/rooms/no-such-room",
-        f"/rooms/{created['room']['id']}/log",
-    ]
+    paths = every_page(created["room"]["id"], created["token"])
     found = {}
     for size in (DESKTOP, PHONE):
         page = browser.new_context(base_url=live, viewport=size).new_page()

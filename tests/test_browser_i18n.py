@@ -9,6 +9,8 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Page, expect
 
+from tests.browser_games import RULES_PAGES
+
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -84,14 +86,7 @@ def test_the_portuguese_pages_fit_a_phone(browser, live, screenshots):
     """Portuguese runs longer than English: the lobby and the rules pages still fit 360 px."""
     context = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 360, "height": 640})
     page = context.new_page()
-    for path in (
-        "/",
-        "/rules",
-        "/rules/troika",
-        "/rules/triatri",
-        "/rules/vem-ai-a-troika",
-        "/rules/vem-ai-a-troika/cards",
-    ):
+    for path in ("/", *RULES_PAGES):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("lang", "pt-PT")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, random_moves, screenshot, started_room, wait_for_version
+from tests.browser_games import DESKTOP, PHONE, every_page, random_moves, screenshot, started_room, wait_for_version
 
 PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 
@@ -79,18 +79,7 @@ SPLIT_WORDS = """sel => [...document.querySelectorAll(sel)].flatMap(el => {
 def test_no_other_page_scrolls_sideways_on_a_phone_and_card_names_wrap_between_words(browser, live):
     api = httpx.Client(base_url=live)
     created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana"}).json()
-    paths = [
-        "/",
-        "/rules",
-        "/rules/troika",
-        "/rules/triatri",
-        "/rules/vem-ai-a-troika",
-        "/rules/vem-ai-a-troika/cards",
-        f"/rooms/{created['room']['id']}",
-        f"/rooms/{created['room']['id']}/seat/{created['token']}",
-        "/rooms/no-such-room",
-        f"/rooms/{created['room']['id']}/log",
-    ]
+    paths = every_page(created["room"]["id"], created["token"])
     problems = {}
     for size in PHONES:
         page = browser.new_context(base_url=live, viewport=size).new_page()
