@@ -93,3 +93,15 @@ def test_the_seed_hash_has_one_definition():
                 hashing.append(str(path.relative_to(root.parent)))
     assert hashing == ["app/rooms/records.py"]  # the body of seed_hash
     assert seed_hash("abc") == hashlib.sha256(b"abc").hexdigest()
+
+
+def test_a_record_file_that_is_not_an_object_or_nested_too_deep_is_refused_not_a_crash():
+    from app.rooms.records import MAX_RECORD_DEPTH, RecordError, parse_record
+
+    assert parse_record(b"[[1]]") == [[1]]
+    deep = "[" * (MAX_RECORD_DEPTH + 1) + "]" * (MAX_RECORD_DEPTH + 1)
+    with pytest.raises(RecordError, match="nested"):
+        parse_record(deep)
+    assert parse_record("[" * MAX_RECORD_DEPTH + "]" * MAX_RECORD_DEPTH) is not None
+    for scalar in (b"5", b'"text"', b"null"):
+        assert parse_record(scalar) == json.loads(scalar)  # refused later as no record, not a 500

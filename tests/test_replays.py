@@ -120,6 +120,8 @@ async def test_a_record_that_does_not_verify_is_refused_with_the_reason(client):
         (b"[" * 100_000 + b"]" * 100_000, 400, "not a JSON record"),  # past the parser's own depth
         (b"\xff\xfe", 400, "not a JSON record"),
         (json.dumps([1, 2]).encode(), 400, "not a troika-arena-record/1"),
+        (b"5", 400, "not a troika-arena-record/1"),  # a scalar, not a container: no 500
+        (b"null", 400, "not a troika-arena-record/1"),
     ]
     for text, status, words in cases:
         r = await client.post("/replay", files={"record": ("x.json", text, "application/json")}, headers=HTML)

@@ -90,13 +90,21 @@ def check_action(action: Any) -> None:
     with the listed actions, writing it as JSON) and is refused here, read without recursion."""
     if not isinstance(action, dict):
         raise BadRequest("action must be an object with a 'type' field")
-    pending: list[tuple[Any, int]] = [(action, 1)]
+    if nested_deeper_than(action, MAX_ACTION_DEPTH):
+        raise BadRequest(f"action must not be nested more than {MAX_ACTION_DEPTH} levels deep")
+
+
+def nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether JSON ``value`` nests objects and lists more than ``limit`` levels deep, found
+    without recursion (the value may be too deep for Python's recursion limit)."""
+    pending: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
     while pending:
-        value, depth = pending.pop()
-        if depth > MAX_ACTION_DEPTH:
-            raise BadRequest(f"action must not be nested more than {MAX_ACTION_DEPTH} levels deep")
-        items = value.values() if isinstance(value, dict) else value
-        pending.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+        item, depth = pending.pop()
+        if depth > limit:
+            return True
+        inner = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in inner if isinstance(child, dict | list))
+    return False
 
 
 @dataclass

@@ -23,7 +23,7 @@ from app.games.base import IllegalAction
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import Conflict
-from app.rooms.model import replayed
+from app.rooms.model import nested_deeper_than, replayed
 
 RECORD_FORMAT = "troika-arena-record/1"
 
@@ -84,13 +84,8 @@ def parse_record(text: bytes | str) -> Any:
         record = json.loads(text)
     except (ValueError, RecursionError):  # a UnicodeDecodeError is a ValueError
         raise RecordError("the file is not a JSON record") from None
-    pending: list[tuple[Any, int]] = [(record, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if depth > MAX_RECORD_DEPTH:
-            raise RecordError(f"the record is nested more than {MAX_RECORD_DEPTH} levels deep")
-        items = value.values() if isinstance(value, dict) else value
-        pending.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+    if nested_deeper_than(record, MAX_RECORD_DEPTH):
+        raise RecordError(f"the record is nested more than {MAX_RECORD_DEPTH} levels deep")
     return record
 
 
