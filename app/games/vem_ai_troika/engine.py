@@ -494,7 +494,7 @@ def income_plan(state: State, seat: int, titles: int) -> tuple[int, int]:
     income = table.metric(state, seat, "income")
     cost = titles * table.title_price(state)
     if cost <= income:
-        return min(income - cost, state["treasury"]), 0
+        return table.payable(state, income - cost), 0
     return 0, cost - income
 
 

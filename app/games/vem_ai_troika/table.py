@@ -212,9 +212,14 @@ def draw_group(state: State, seat: int) -> int | None:
     return gid
 
 
+def payable(state: State, amount: int) -> int:
+    """What the Treasury can pay of ``amount``: all of it, or what it holds."""
+    return min(amount, state["treasury"])
+
+
 def receive(state: State, seat: int, amount: int) -> int:
     """Pay up to ``amount`` from the Treasury to ``seat``; returns what was actually paid."""
-    paid = min(amount, state["treasury"])
+    paid = payable(state, amount)
     state["treasury"] -= paid
     player(state, seat)["money"] += paid
     return paid

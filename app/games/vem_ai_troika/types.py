@@ -374,6 +374,11 @@ class PrecampaignCard(TypedDict):
     picks: dict[str, int]
 
 
+class Payable(TypedDict):
+    income: int  # Income taken without buying Deposit Titles, as far as the Treasury goes
+    draw: int  # the Mega-Euro of a draw (2, as far as the Treasury goes)
+
+
 class VemView(TypedDict):
     """What one seat (None: a spectator) sees of a Vem aí a Troika game."""
 
@@ -408,6 +413,7 @@ class VemView(TypedDict):
     leader_offer: list[LeaderCard]
     leader_choice: int | None  # the viewer's secret choice while Leaders are chosen
     campaign: CampaignCards | None  # the viewer's own commitment
+    pays: Payable | None  # what the Treasury would pay the viewer now (None: a spectator)
     precampaign: NotRequired[list[PrecampaignCard]]
     reaction_answered: NotRequired[bool]
     opted_out: NotRequired[bool]

@@ -131,7 +131,7 @@ def election_view(state: State) -> dict[str, Any] | None:
 
 def own_view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is None:
-        return {"hand": [], "leader_offer": [], "leader_choice": None, "campaign": None}
+        return {"hand": [], "leader_offer": [], "leader_choice": None, "campaign": None, "pays": None}
     p = player(state, seat)
     extra: dict[str, Any] = {}
     if table.advanced(state):
@@ -152,6 +152,10 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
         "leader_offer": offer,
         "leader_choice": p["choice"],
         "campaign": campaign,
+        "pays": {
+            "income": table.payable(state, table.metric(state, seat, "income")),
+            "draw": table.payable(state, table.DRAW_MONEY),
+        },
         **extra,
     }
 
