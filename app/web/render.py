@@ -58,6 +58,35 @@ def memo(context: Context, macro: Macro, card: Mapping[str, Any], *args: Any) ->
     return html
 
 
+SECTIONS_HELD = 1024  # distinct renders of shared table sections kept (the newest)
+SECTION_HTML: dict[tuple[Any, ...], Any] = {}
+
+
+def undefined_as_none(value: Any) -> None:
+    if isinstance(value, jinja2.Undefined):
+        return None
+    raise TypeError(f"not part of a section's key: {type(value).__name__}")
+
+
+@pass_context
+def shared(context: Context, macro: Macro, inputs: Any, *args: Any) -> Any:
+    """``macro(*args)``, a section of a table that several viewers see alike (another player's
+    board, the piles, the log), rendered once per distinct ``inputs`` and language and kept
+    among the newest ``SECTIONS_HELD``. ``inputs`` (JSON) must hold everything the section
+    shows: its arguments and each template variable the macro reads. Every seat's fragment for
+    one change is built within milliseconds, so a section seen by three seats is rendered once,
+    not three times (issue 14: the other players' boards were 36% of a table's render time).
+    ``tests/test_web_sections.py`` renders many states for every seat with and without this and
+    compares the bytes."""
+    key = (context.name, macro.name, orjson.dumps((inputs, args), default=undefined_as_none), context.get("lang"))
+    html = SECTION_HTML.get(key)
+    if html is None:
+        html = SECTION_HTML[key] = macro(*args)
+        if len(SECTION_HTML) > SECTIONS_HELD:
+            del SECTION_HTML[next(iter(SECTION_HTML))]
+    return html
+
+
 def quick_gettext(catalog: gettext.NullTranslations) -> Callable[..., Markup]:
     """Jinja's new-style ``gettext`` (and ``_``) for an autoescaping environment, as Jinja's own
     does it (the translation is markup, the variables are escaped into it), with each message's
@@ -96,7 +125,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
     translate = catalog.gettext
-    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo)
+    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, shared=shared)
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     return env
