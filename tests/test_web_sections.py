@@ -52,13 +52,15 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
         version=0,
         seed_hash="ab" * 32,
         seats=names,
+        humans=set(names),
     )
     seats = [*range(players), None]
     afresh = pass_context(lambda context, macro, inputs, *args: macro(*args))
-    compared = kept_before = 0
+    compared = kept_before = host_buttons = 0
     for step in range(MOVES):
         if step % EVERY == 0:
-            payloads = seat_views(info, live, seats, frozenset(range(players)))
+            away = step // EVERY % players  # the host sees buttons for an absent player
+            payloads = seat_views(info, live, seats, frozenset(range(players)) - {away})
             for lang in LANGUAGES:
                 kept = rendered(payloads, seats, lang)
                 with monkeypatch.context() as plain:
@@ -66,6 +68,7 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
                         plain.setitem(pages.env.globals, "shared", afresh)
                     assert rendered(payloads, seats, lang) == kept, f"version {live.version}, {lang}"
                 compared += len(seats)
+                host_buttons += "data-away=" in kept[0]
         state = live.state
         awaited = sorted(game.to_act(state))
         if not awaited:
@@ -73,5 +76,5 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
         seat = rng.choice(awaited)
         advance(game, live, seat, game.apply(state, seat, rng.choice(game.legal_actions(state, seat))))
         kept_before = max(kept_before, len(web_render.SECTION_HTML))
-    assert compared >= 10 * len(seats)
+    assert compared >= 10 * len(seats) and host_buttons > 0
     assert 0 < kept_before <= web_render.SECTIONS_HELD

@@ -236,5 +236,6 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     assert {key[-1] for key in web_render.CARD_HTML} >= {"en", "pt-PT"}
     monkeypatch.setattr(web_render, "CARD_HTML_HELD", 3)
     web_render.CARD_HTML.clear()
+    web_render.SECTION_HTML.clear()  # (else the hand comes whole from the kept sections)
     web_render.main_fragment(payload, 1, tokens[1])
     assert 0 < len(web_render.CARD_HTML) <= 3

@@ -28,7 +28,7 @@ from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from jinja2.runtime import Context, Macro
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.requests import HTTPConnection
 
 from app.files import project_file
@@ -128,6 +128,13 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, shared=shared)
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
+    # A game's fixed words (templates/games/<slug>/words.html), made once per language: Jinja
+    # would otherwise look the imported module up again at every render of the table
+    env.globals["words"] = {
+        slug: env.get_template(f"games/{slug}/words.html").module
+        for slug in GAMES
+        if (TEMPLATES_DIR / "games" / slug / "words.html").exists()
+    }
     return env
 
 
@@ -189,6 +196,12 @@ def speaker(lang: str, room: dict[str, Any]) -> Any:
     return said
 
 
+def log_items(said: Callable[[Message], str], entries: list[dict[str, Any]]) -> Markup:
+    """The log's lines, newest first, each an ``<li>`` (a loop in Python: the log is redrawn for
+    every seat at every change, and its lines differ between seats by their private lines)."""
+    return Markup("".join([f"<li>{escape(said(entry))}</li>" for entry in reversed(entries)]))
+
+
 def room_context(payload: dict[str, Any], seat: int | None, token: str | None, lang: str) -> dict[str, Any]:
     room = payload["room"]
     said = speaker(lang, room)
@@ -201,6 +214,7 @@ def room_context(payload: dict[str, Any], seat: int | None, token: str | None, l
         "token": token,
         "names": [s["name"] for s in room["seats"]],
         "said": said,
+        "log_items": log_items,
         "is_legal": lambda action: action_key(action) in legal,
         "label_of": lambda action: legal.get(action_key(action), ""),
         "action_json": action_key,
