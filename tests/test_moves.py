@@ -112,3 +112,28 @@ async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
     assert answer.status_code == 200, answer.text
     assert seen == [1]
     assert rooms._infos.peek(room_id).version == 1
+
+
+async def test_a_move_on_a_game_held_up_to_date_opens_no_reading_session(client, monkeypatch):
+    """The move's only database work is its write: the game this instance holds is at the
+    room's version, so neither play nor the answer reads; a keyed move reads its key once."""
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    db = client.app.state.rooms.db
+    opened: list[str] = []
+    original = db.read
+
+    def read():
+        opened.append("read")
+        return original()
+
+    for key in (None, "the-key"):
+        view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+        seat = view["to_act"][0]
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+        monkeypatch.setattr(db, "read", read)
+        body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"], "idempotency_key": key}
+        answer = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=body)
+        monkeypatch.setattr(db, "read", original)
+        assert answer.status_code == 200, answer.text
+        assert opened == ([] if key is None else ["read"])
+        opened.clear()

@@ -8,9 +8,10 @@ import json
 import random
 from dataclasses import replace
 
+from app.games.base import visible_log
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo, replay
-from app.rooms.views import Payloads, legal_actions, seat_view
+from app.rooms.model import LiveGame, RoomInfo, replay, with_names
+from app.rooms.views import LOG_TAIL, Payloads, legal_actions, seat_view, seat_views
 
 SLUG = "vem-ai-a-troika"
 
@@ -127,3 +128,43 @@ def test_legal_actions_answer_as_the_seats_whole_payload_does():
         info = move(info, live)
     lobby = replace(info, status="open")
     assert legal_actions(lobby, None, 1) == {"version": lobby.version, "seat": 1, "legal_actions": []}
+
+
+def test_each_seat_is_shown_the_log_as_it_may_read_it_each_line_made_once():
+    """The payload's log is ``visible_log`` then ``with_names`` for every seat and a spectator,
+    numbered by the lines that seat may read; a line two seats may read is one object."""
+    info, live = room()
+    info = replace(info, seats={s: f"P{s}" for s in range(4)})
+    game, private_seen = GAMES[SLUG], False
+    for _ in range(120):
+        if not game.to_act(live.state):
+            break
+        info = move(info, live)
+        log = live.state["log"]
+        shown = seat_views(info, live, [0, 1, 2, 3, None])
+        for seat, payload in shown.items():
+            assert payload["log"] == with_names(visible_log(log, seat, LOG_TAIL), info.seats)
+            assert payload["log_total"] == len(readable_tail(log, seat, None))
+        private_seen |= len({payload["log_total"] for payload in shown.values()}) > 1
+        ids = {id(line) for payload in shown.values() for line in payload["log"]}
+        lines = {i for seat in shown for i in readable_tail(log, seat)}
+        assert len(ids) == len(lines), "each line is made once for all the seats"
+    assert private_seen, "the game logged lines that only some seats may read"
+
+
+def test_the_state_a_move_made_is_handed_to_its_first_reader_and_then_thawed():
+    info, live = room()
+    move(info, live)
+    state = live.state
+    live.hold(state)
+    assert live.state is state, "the first read takes the held state as it is"
+    again = live.state
+    assert again is not state and again == state
+    again["players"].clear()
+    assert live.state == state, "later reads are copies of their own"
+
+
+def readable_tail(log: list[dict], seat: int | None, last: int | None = LOG_TAIL) -> list[int]:
+    """The indices of the last ``last`` lines (all: None) that ``seat`` may read."""
+    readable = [i for i, e in enumerate(log) if e["to"] is None or (seat is not None and seat in e["to"])]
+    return readable[-last:] if last else readable

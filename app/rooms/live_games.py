@@ -107,11 +107,17 @@ class LiveGames:
         info = await self.room(room_id)
         if info.status in ("open", "closed"):
             return info, None
-        live = self._games.get(room_id)
-        if live is None or live.version < info.version:
-            async with self.db.read() as session:
-                live = await self.catch_up(session, info)
-        return info, live
+        return info, await self.caught_up(info)
+
+    async def caught_up(self, info: RoomInfo) -> LiveGame:
+        """``catch_up`` with a reading session of its own, opened only if the log must be read
+        (a move on a game this instance holds at the room's version reads nothing)."""
+        live = self._games.get(info.id)
+        if live is not None and live.version >= info.version:
+            self._games.put(info.id, live, in_play=info.status == "playing")
+            return live
+        async with self.db.read() as session:
+            return await self.catch_up(session, info)
 
     async def catch_up(self, session: AsyncSession, info: RoomInfo) -> LiveGame:
         """The room's game, rebuilt or brought forward to the room's version from the log."""

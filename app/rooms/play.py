@@ -59,19 +59,19 @@ class Play:
         games = self.games
         async with games.lock(room_id):
             info = await games.room(room_id)
-            async with games.db.read() as session:
-                if idempotency_key:
+            if idempotency_key:
+                async with games.db.read() as session:
                     earlier = await storage.keyed_move(session, room_id, seat, idempotency_key)
-                    if earlier is not None:
-                        stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
-                        return first_result(earlier, stored, version, info.version), True
-                if info.status == "open":
-                    raise Conflict("the game has not started yet", version=info.version)
-                if info.status != "playing":
-                    raise Conflict("the game is over", version=info.version)
-                if as_bot and seat not in info.bots:
-                    raise Conflict("the seat's owner took it back", version=info.version)
-                live = await games.catch_up(session, info)
+                if earlier is not None:
+                    stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
+                    return first_result(earlier, stored, version, info.version), True
+            if info.status == "open":
+                raise Conflict("the game has not started yet", version=info.version)
+            if info.status != "playing":
+                raise Conflict("the game is over", version=info.version)
+            if as_bot and seat not in info.bots:
+                raise Conflict("the seat's owner took it back", version=info.version)
+            live = await games.caught_up(info)  # reads the log only if this instance is behind
             check_version(live, seat, version)
             game = GAMES[info.game]
             try:

@@ -14,11 +14,11 @@ from typing import Any
 
 import orjson
 
-from app.games.base import Action, Game, Message, State, spoken, visible_log
+from app.games.base import Action, Game, Message, State, spoken
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.live_games import LiveGames
-from app.rooms.model import LiveGame, RoomInfo, with_names
+from app.rooms.model import LiveGame, RoomInfo, named
 from app.rooms.social import Social
 
 LOG_TAIL = 30
@@ -65,6 +65,7 @@ def seat_views(
     to_act = sorted(game.public_to_act(state))
     outcome = game.outcome(state)
     shown = game.views(state, seats)
+    lines = LogLines(state.get("log", []), info.seats)
     payloads = {}
     for seat in seats:
         legal = labelled_legal_actions(game, state, seat, awaited)
@@ -77,18 +78,51 @@ def seat_views(
             "your_turn": bool(legal),
             "view": shown[seat],
             "legal_actions": legal,
-            "log": with_names(visible_log(state.get("log", []), seat, LOG_TAIL), info.seats),
-            "log_total": readable_lines(state.get("log", []), seat),
+            "log": lines.tail(seat, LOG_TAIL),
+            "log_total": lines.readable(seat),
             "outcome": outcome.to_json() if outcome else None,
             "connected": present,
         }
     return payloads
 
 
-def readable_lines(log: list[dict[str, Any]], seat: int | None) -> int:
-    """How many lines of ``log`` the seat may read (a spectator: the public ones), so the tail in
-    the payload is numbered as in the whole log."""
-    return sum(1 for entry in log if entry["to"] is None or (seat is not None and seat in entry["to"]))
+class LogLines:
+    """The log as the seats of one change are shown it. Each line a seat may read is made once
+    (its English text, the seats it mentions named, without ``to``: ``visible_log`` then
+    ``with_names``) and shared, read-only, by every seat that may read it; most lines are
+    public, so a room's seats and spectators no longer each say the same 30 lines again."""
+
+    def __init__(self, log: list[dict[str, Any]], names: dict[int, str]):
+        self.log, self.names = log, tuple(sorted(names.items()))
+        self.made: dict[int, dict[str, Any]] = {}
+        self.public = sum(1 for entry in log if entry["to"] is None)
+        self.private = [entry["to"] for entry in log if entry["to"] is not None]
+
+    def tail(self, seat: int | None, last: int) -> list[dict[str, Any]]:
+        """The last ``last`` lines ``seat`` may read (None: a spectator, the public ones), oldest
+        first, found from the end without reading the rest."""
+        chosen: list[int] = []
+        for index in range(len(self.log) - 1, -1, -1):
+            if len(chosen) == last:
+                break
+            to = self.log[index]["to"]
+            if to is None or (seat is not None and seat in to):
+                chosen.append(index)
+        return [self.line(index) for index in reversed(chosen)]
+
+    def line(self, index: int) -> dict[str, Any]:
+        line = self.made.get(index)
+        if line is None:
+            entry = self.log[index]
+            line = {"text": spoken(entry), **{key: value for key, value in entry.items() if key != "to"}}
+            line["text"] = named(line["text"], self.names)
+            self.made[index] = line
+        return line
+
+    def readable(self, seat: int | None) -> int:
+        """How many lines the seat may read (a spectator: the public ones), so the tail in the
+        payload is numbered as in the whole log."""
+        return self.public + (0 if seat is None else sum(1 for to in self.private if seat in to))
 
 
 def labelled_legal_actions(game: Game, state: State, seat: int | None, to_act: Iterable[int]) -> list[dict[str, Any]]:
