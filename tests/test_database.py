@@ -8,13 +8,14 @@ import contextlib
 import sqlite3
 
 import pytest
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from app.config import to_driver_url
 from app.db.database import Database
 from app.db.engine import migrate
 from app.db.models import Room, utcnow
+from app.rooms import storage
 
 ROOMS = Room.__table__
 
@@ -95,3 +96,39 @@ def test_migrating_a_new_sqlite_file_switches_it_to_wal_once(tmp_path):
     migrate(f"sqlite:///{tmp_path}/arena.db")
     with contextlib.closing(sqlite3.connect(tmp_path / "arena.db")) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_statement(database, sqlite_url, request):
+    """``storage.write_move`` appends the action and moves the version on together; a move made
+    on a version that moved on, or whose sequence number is taken, writes nothing. On Postgres
+    it is one statement in autocommit: one round trip, no BEGIN or COMMIT."""
+    url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
+    db = await opened(url)
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_rest) -> None:
+        statements.append(statement.split()[0].upper())
+
+    writer = db._writer.sync_engine if db.postgres else db._sync_writer
+    event.listen(writer, "before_cursor_execute", seen)
+    try:
+        room = f"mv-{database[:2]}"
+        assert await db.write_all([(insert(ROOMS), room_row(room))])
+        statements.clear()
+        assert await storage.write_move(db, room, 0, {"type": "a"}, 0, "playing", 0, "k1", utcnow())
+        assert statements == (["WITH"] if db.postgres else ["INSERT", "UPDATE"])
+        assert not await storage.write_move(db, room, 1, {"type": "b"}, 0, "playing", 0, None, utcnow()), "stale"
+        async with db.read() as session:
+            logged = await storage.actions(session, room)
+            rows = [(row.seq, row.seat, row.action, row.idempotency_key) for row in logged]
+            assert rows == [(1, 0, {"type": "a"}, "k1")]
+            assert (await storage.stamp(session, room))[0] == 1
+        await db.write_all([(update(ROOMS).where(ROOMS.c.id == room).values(version=0), {})])
+        assert not await storage.write_move(db, room, 1, {"type": "c"}, 0, "playing", 0, None, utcnow()), "seq taken"
+        async with db.read() as session:
+            assert len(await storage.actions(session, room)) == 1
+            assert (await storage.stamp(session, room))[0] == 0, "the version stayed where it was"
+    finally:
+        event.remove(writer, "before_cursor_execute", seen)
+        await db.dispose()

@@ -75,6 +75,19 @@ class Database:
         async with self._turn:
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._write_all_now, steps)
 
+    @property
+    def postgres(self) -> bool:
+        return self._writer.dialect.name == "postgresql"
+
+    async def write_statement(self, statement: Executable, params: dict[str, Any]) -> int:
+        """Postgres: run one statement in autocommit (a single statement is its own
+        transaction), so that it costs one round trip with no BEGIN or COMMIT; the number of
+        rows it returns (psycopg does not count an INSERT's rows: the statement returns them).
+        A broken unique key raises ``IntegrityError``, and nothing is written."""
+        async with self._writer.connect() as connection:
+            connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
+            return len((await connection.execute(statement, params)).all())
+
     def _write_all_now(self, steps: Sequence[Step]) -> bool:
         assert self._sync_writer is not None
         with self._sync_writer.connect() as connection:

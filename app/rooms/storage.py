@@ -3,9 +3,10 @@
 Every query the room core makes is here, taking the session the caller opened (so a command's
 reads and writes share one transaction): loading a room's facts (``RoomInfo``), reading the
 action log, the facts that decide whether a player is absent, and the lobby's small writes. A
-move's two writes (append the action, move the room's version on) are statements prepared once
-and run in one round trip by ``Database.write_all``. Nothing here decides a rule: callers check,
-this reads and writes.
+move's two writes (append the action, move the room's version on) are statements built once:
+on SQLite run together in one call by ``Database.write_all``, on Postgres as one statement in
+autocommit (``Database.write_statement``: one round trip, where BEGIN, two writes and COMMIT
+were four). Nothing here decides a rule: callers check, this reads and writes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, create_engine, delete, func, insert, update
+from sqlalchemy import select as core_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -44,6 +46,35 @@ BUMP_VERSION = (
         updated_at=bindparam("now"),
         turn_started_at=bindparam("now"),
     )
+)
+
+
+# On Postgres both in one statement, run in autocommit: one round trip instead of four (BEGIN,
+# the two writes, COMMIT). The action is appended only if the version moved on.
+BUMPED = (
+    update(ROOMS)
+    .where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        updated_at=bindparam("now"),
+        turn_started_at=bindparam("now"),
+    )
+    .returning(ROOMS.c.id)
+    .cte("bumped")
+)
+MOVE_AT_ONCE = (
+    insert(ACTIONS)
+    .from_select(
+        ["room_id", "seat", "seq", "action", "idempotency_key", "from_version", "at"],
+        core_select(
+            BUMPED.c.id,
+            *(bindparam(name, type_=ACTIONS.c[name].type) for name in ("seat", "seq", "action", "idempotency_key")),
+            bindparam("from_version", type_=ACTIONS.c.from_version.type),
+            bindparam("now", type_=ACTIONS.c.at.type),
+        ),
+    )
+    .returning(ACTIONS.c.seq)
 )
 
 
@@ -147,6 +178,9 @@ async def write_move(
     }
     bump = {"room": room_id, "seen": seen, "version": seq, "status": status, "now": now}
     try:
+        if db.postgres:
+            written = {key: record[key] for key in ("seat", "seq", "action", "idempotency_key", "from_version")}
+            return await db.write_statement(MOVE_AT_ONCE, {**bump, **written}) == 1
         return await db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
     except IntegrityError:  # another instance landed this sequence number first
         return False
