@@ -5,6 +5,7 @@ final scoring breakdown, and never a card of another player's hand."""
 
 from __future__ import annotations
 
+import copy
 import html as html_lib
 import json
 import re
@@ -53,7 +54,7 @@ async def render(client, state, seat):
     """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", len(state["players"]))
     info, live = await client.app.state.rooms.game_state(room_id)
-    live.hold(state)
+    live.hold(copy.deepcopy(state))  # (held, a state is the game's: the test goes on with its own)
     return room_fragment(info, live, seat, None if seat is None else tokens[seat])
 
 

@@ -211,7 +211,7 @@ class LiveGame:
         state, self.fresh = self.fresh, None
         if state is None:
             state = thaw(self.frozen)
-            state.update(self.fixed)
+        state.update(self.fixed)  # (the held object too: its fixed parts are the game's, as a thaw's)
         return state
 
     def hold(self, state: State) -> None:
