@@ -17,6 +17,8 @@ from websockets.asyncio.client import connect
 
 from app.config import to_driver_url
 from app.db.engine import migrate
+from app.realtime.bus import EventBus
+from app.realtime.pg_relay import PostgresRelay
 from tests.conftest import auth
 from tests.servers import free_port, server_process
 from tests.test_live_server import make_room, next_event, play, until_version, ws_url
@@ -91,3 +93,36 @@ async def test_instances_started_at_once_on_a_new_database_both_serve(fresh_post
                 room_id, tokens = await make_room(client, seats=2)
                 await play(client, room_id, tokens, 1, random.Random(4))
                 assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
+
+
+async def test_a_burst_of_events_goes_out_in_few_statements_and_arrives_whole_and_in_order(postgres_url):
+    """The relay sends every event waiting in one statement; another instance's relay
+    delivers each of them, in the order they were published."""
+    sending, receiving = EventBus(), EventBus()
+    heard: list[tuple[str, int]] = []
+    receiving.add_listener(lambda room, version: heard.append((room, version)))
+    sender, listener = PostgresRelay(postgres_url, sending), PostgresRelay(postgres_url, receiving)
+    await sender.start()
+    await listener.start()
+    statements = 0
+    batch = sender.waiting
+
+    async def counted() -> list[str]:
+        nonlocal statements
+        statements += 1
+        return await batch()
+
+    sender.waiting = counted  # type: ignore[method-assign]
+    try:
+        sending.relay = sender
+        for version in range(1, 201):
+            await sending.publish("burst", version)
+        for _ in range(100):
+            if len(heard) == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == [("burst", version) for version in range(1, 201)]
+        assert statements < 200, "the waiting events shared statements"
+    finally:
+        await sender.stop()
+        await listener.stop()
