@@ -101,6 +101,9 @@ def test_on_a_phone_the_hand_comes_before_the_opponents_and_the_room_details_fol
         page.goto(f"/rooms/{room}/seat/{tokens[0]}")
         expect(page.locator("#connection")).to_have_attribute("data-state", "live")
         details = page.locator("#room-details")
+        # (the socket's first push may be swapping the table in: measure once it is shown)
+        expect(page.locator("#your-hand")).to_be_visible()
+        expect(page.locator("#player-1")).to_be_visible()
         hand = page.locator("#your-hand").bounding_box()
         opponent = page.locator("#player-1").bounding_box()
         if size is PHONE:

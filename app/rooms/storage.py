@@ -51,18 +51,7 @@ BUMP_VERSION = (
 
 # On Postgres both in one statement, run in autocommit: one round trip instead of four (BEGIN,
 # the two writes, COMMIT). The action is appended only if the version moved on.
-BUMPED = (
-    update(ROOMS)
-    .where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
-    .values(
-        version=bindparam("version"),
-        status=bindparam("status"),
-        updated_at=bindparam("now"),
-        turn_started_at=bindparam("now"),
-    )
-    .returning(ROOMS.c.id)
-    .cte("bumped")
-)
+BUMPED = BUMP_VERSION.returning(ROOMS.c.id).cte("bumped")
 MOVE_AT_ONCE = (
     insert(ACTIONS)
     .from_select(
