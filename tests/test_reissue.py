@@ -90,6 +90,32 @@ async def test_only_the_host_may_reissue_and_only_in_a_live_room(client):
         assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()["seat"] == seat
 
 
+async def test_the_page_form_reads_its_seat_strictly_and_refuses_in_words(client):
+    """The host's "New link" button posts to /rooms/<id>/seat/<token>/reissue/<seat>: a seat that
+    is no number is a malformed request, one that names no player (huge, negative, past the
+    room's seats) or the host's own is refused in the flash, a player's token other than the
+    host's gets the refusal too, and none of it changes any seat's token."""
+    room_id, tokens = await create_started_room(client, "troika", 3)
+
+    def post(token: str, target: str):
+        return client.post(f"/rooms/{room_id}/seat/{token}/reissue/{target}")
+
+    for target in ("abc", "1.5", "1e3", ""):
+        assert (await post(tokens[0], target)).status_code in (400, 404, 405), target
+    for target, reason in (
+        ("9" * 30, "no player sits"),
+        ("-1", "no player sits"),
+        ("7", "no player sits"),
+        ("0", "your own seat"),
+    ):
+        answer = await post(tokens[0], target)
+        assert answer.status_code == 200 and reason in answer.text.split('id="flash"')[1].split("</div>")[0], target
+    answer = await post(tokens[1], "2")
+    assert answer.status_code == 200 and "only the host" in answer.text.split('id="flash"')[1].split("</div>")[0]
+    for seat, token in enumerate(tokens):
+        assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()["seat"] == seat
+
+
 async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_close(sqlite_url, monkeypatch):
     async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base, timeout=30) as client:
         room_id, tokens = await create_started_room(client, "troika", 3)
