@@ -279,3 +279,18 @@ async def test_the_advanced_cards_actions_read_in_the_readers_language(client):
     varied = [bonuses_message(card) for card in cards if card.get("variable")]
     for said in varied:
         assert escape(spoken(said)) in in_english and escape(spoken(said, pt)) in in_portuguese
+
+
+def test_a_card_with_several_variable_values_says_them_joined_by_semicolons():
+    card = {
+        "variable": [
+            {"adds": "power", "amount": 1, "per": "colour", "of": "blue"},
+            {"adds": "votes", "amount": 2, "per": "named", "of": "Juízes"},
+        ]
+    }
+    said = bonuses_message(card)
+    assert spoken(said) == "+1 Power per blue Group you control; +2 Votes if you control Juízes"
+    assert spoken(said, translations("pt-PT").gettext) == (
+        "+1 Poder por cada Grupo (azul) que controla; +2 Votos se controlar Juízes"
+    )
+    assert bonuses_message({}) is None

@@ -46,11 +46,13 @@ def say(msg: str, **args: Any) -> Message:
     return {"msg": msg, "args": args}
 
 
-def one_after_another(messages: list[Message]) -> Message:
-    """Sentences said one after another, a space between them, as one message."""
+def one_after_another(messages: list[Message], joined: str = "{first} {rest}") -> Message:
+    """Messages said one after another as one message: by default sentences, a space between
+    them; ``joined`` (a message with ``{first}`` and ``{rest}``, marked by ``N_``) joins them
+    otherwise."""
     said = messages[-1]
     for message in reversed(messages[:-1]):
-        said = say("{first} {rest}", first=message, rest=said)
+        said = say(joined, first=message, rest=said)
     return said
 
 

@@ -216,12 +216,7 @@ def bonus_message(bonus: dict[str, Any]) -> base.Message:
 def bonuses_message(card: dict[str, Any]) -> base.Message | None:
     """A card's variable values in words, as one message (None if it has none)."""
     said = [bonus_message(b) for b in card.get("variable", [])]
-    if not said:
-        return None
-    message = said[-1]
-    for earlier in reversed(said[:-1]):
-        message = base.say("{first}; {rest}", first=earlier, rest=message)
-    return message
+    return base.one_after_another(said, base.N_("{first}; {rest}")) if said else None
 
 
 def describe_bonuses(card: dict[str, Any]) -> str:
