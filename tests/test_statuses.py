@@ -141,3 +141,23 @@ async def test_head_is_answered_wherever_get_is(client):
         head = await client.head(url)
         assert (head.status_code, head.content) == (status, b""), url
     assert (await client.head(f"/api/rooms/{room_id}/actions")).status_code == 405  # no GET there
+
+
+async def test_a_request_wrong_in_several_ways_is_answered_for_the_first_as_the_readme_orders(client):
+    """README: a malformed body (400), a missing room (404), an action that fits none of the
+    game's action types (400), then a missing or foreign token (401, 403)."""
+    room_id, _ = await create_started_room(client, "troika", 2)
+    _, strangers = await create_started_room(client, "troika", 2)
+    odd = {"version": 0, "action": {"type": "no_such_move"}}
+    fine = {"version": 0, "action": {"type": "troika"}}
+
+    async def status(room: str, body: object, token: str | None = None) -> int:
+        headers = auth(token) if token else {}
+        return (await client.post(f"/api/rooms/{room}/actions", json=body, headers=headers)).status_code
+
+    assert await status("no-such-room", {"version": "0"}) == 400  # the body first
+    assert await status("no-such-room", odd) == 404  # then the room
+    assert await status(room_id, odd) == 400  # then the action's shape
+    assert await status(room_id, odd, strangers[0]) == 400
+    assert await status(room_id, fine) == 401  # then the token
+    assert await status(room_id, fine, strangers[0]) == 403
