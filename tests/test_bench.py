@@ -150,3 +150,27 @@ async def test_room_set_up_tries_a_dropped_connection_again_and_not_forever():
         await driver.setup("/never")
     assert calls.count("/never") == SETUP_ATTEMPTS
     await driver.http.aclose()
+
+
+class BusyThenIdle:
+    """A server whose CPU clock runs for its first ``busy`` readings, then stands still."""
+
+    def __init__(self, busy: int):
+        self.readings, self.busy, self.cpu = 0, busy, 0.0
+
+    def cpu_seconds(self) -> float:
+        self.readings += 1
+        if self.readings <= self.busy:
+            self.cpu += 1.0
+        return self.cpu
+
+
+async def test_the_spectator_case_waits_for_the_server_to_work_off_the_sweep(monkeypatch):
+    monkeypatch.setattr(sweep, "QUIET_WINDOW_S", 0.01)
+    server = BusyThenIdle(busy=5)
+    await sweep.quiet(server)  # type: ignore[arg-type]
+    assert server.readings >= 6, "returned while the server was still busy"
+    still_busy = BusyThenIdle(busy=10**6)
+    monkeypatch.setattr(sweep, "QUIET_LIMIT_S", 0.05)
+    await sweep.quiet(still_busy)  # type: ignore[arg-type]
+    assert still_busy.readings >= 2  # it measured, gave up at the limit and did not hang

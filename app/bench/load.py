@@ -88,7 +88,9 @@ class Room:
         self.random = random.Random(index)
         self.poster = Poster(driver.base)
 
-    async def open(self) -> None:
+    async def open(self) -> bool:
+        """Set the room up and open its sockets; False if not every socket had its first view
+        within ``DELIVERY_TIMEOUT`` (a room without views has no move to make)."""
         seats = self.driver.seats
         body = await self.driver.setup("/api/rooms", json={"game": self.driver.game, "seats": seats, "name": "P0"})
         self.id = body["room"]["id"]
@@ -101,7 +103,7 @@ class Room:
         for seat in self.seats + self.spectators:
             seat.ws = await self.driver.connect(self.id, seat.token)
             seat.reader = asyncio.create_task(seat.read())
-        await self.settled(0, time.monotonic() + DELIVERY_TIMEOUT)
+        return await self.settled(0, time.monotonic() + DELIVERY_TIMEOUT)
 
     async def close(self) -> None:
         await self.poster.close()
@@ -202,7 +204,8 @@ class Room:
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             if self.finished():
                 await self.close()
-                await self.open()
+                if not await self.open():
+                    self.tally.error("set-up timeout")
             await self.move(next_at)
             next_at = next_at + period if period else time.monotonic()
 
@@ -243,17 +246,19 @@ class Driver:
         url = f"{self.ws_base}/ws/rooms/{room_id}{query}"
         return await connect(url, origin=Origin(self.base), max_size=2**22, ping_interval=None)
 
-    async def grow(self, count: int) -> None:
-        """Open rooms until there are ``count``."""
+    async def grow(self, count: int) -> int:
+        """Open rooms until there are ``count``; how many of the new ones had no first view in
+        time (they are kept: their views may still come)."""
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-        async def one(room: Room) -> None:
+        async def one(room: Room) -> bool:
             async with gate:
-                await room.open()
+                return await room.open()
 
         new = [Room(self, i) for i in range(len(self.rooms), count)]
-        await asyncio.gather(*(one(room) for room in new))
+        settled = await asyncio.gather(*(one(room) for room in new))
         self.rooms.extend(new)
+        return settled.count(False)
 
     async def run(self, period: float, seconds: float, warmup: float) -> Tally:
         """Play every room for ``warmup`` + ``seconds``; the tally of the last ``seconds``.

@@ -57,9 +57,11 @@ async def sweep(server: servers.Server | None, base: str, config: Config, client
         result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, 2.0)
         print(f"  capacity, {config.saturation_rooms} rooms closed loop: {brief(result['saturation'])}", flush=True)
         for rooms in config.rooms:
-            await driver.grow(rooms)
+            late = await driver.grow(rooms)
             await asyncio.sleep(1.0)
             step = await measure(driver, server, config.period, config.seconds, config.warmup)
+            if late:  # a room set up without its first views fails the step
+                step["errors"]["set-up timeout"] = late
             result["steps"].append(step)
             print(f"  {rooms:5d} rooms: {brief(step)}", flush=True)
             if (step["p95_ms"] or 0) > STOP_P95_MS:
@@ -91,9 +93,11 @@ async def spectator_case(server: servers.Server | None, base: str, config: Confi
     with ``config.spectators`` (of the same kind of client), each move reaching them all."""
     out: dict[str, Any] = {}
     for watching in (0, config.spectators):
+        await quiet(server)
         driver = Driver(base, config.game, clients=clients, spectators=watching)
         try:
-            await driver.grow(1)
+            if await driver.grow(1):
+                raise RuntimeError("the spectator case's room had no first view in time, on a quiet server")
             await asyncio.sleep(0.5)
             step = await measure(driver, server, 0.0, config.spectator_seconds, 0.0)
         finally:
@@ -110,6 +114,26 @@ async def spectator_case(server: servers.Server | None, base: str, config: Confi
     out["ratio"] = ratio(some, none) if none and some else None
     print(f"  spectators: {spectator_cell(out)}", flush=True)
     return out
+
+
+QUIET_CPU_SHARE = 0.05  # the server is quiet once it uses less than this of a core...
+QUIET_WINDOW_S = 1.0  # ...over this long
+QUIET_LIMIT_S = 120.0
+
+
+async def quiet(server: servers.Server | None) -> None:
+    """Wait (at most ``QUIET_LIMIT_S``) until the server has worked off what the step before
+    left it: after a collapsed sweep step it can take many seconds to answer the thousands of
+    moves and socket closes still queued, and a room opened meanwhile got no first view in time."""
+    if server is None:
+        return
+    deadline = time.monotonic() + QUIET_LIMIT_S
+    while time.monotonic() < deadline:
+        before = server.cpu_seconds()
+        await asyncio.sleep(QUIET_WINDOW_S)
+        if server.cpu_seconds() - before < QUIET_CPU_SHARE * QUIET_WINDOW_S:
+            return
+    print(f"  the server was still busy after {QUIET_LIMIT_S:.0f} s; measuring anyway", flush=True)
 
 
 async def measure(
