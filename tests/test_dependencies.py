@@ -2,12 +2,22 @@
 (``app.api.deps``): the token through ``HTTPBearer``, which documents it in the OpenAPI schema
 (the Authorize button of /docs), while the answers stay as they were: 401 JSON
 ``{"error", "message"}`` for a missing or malformed token where one is needed, and a body that
-does not validate is answered 400 before the token is looked at."""
+does not validate is answered 400 before the token is looked at. Every route and dependency is a
+coroutine function: FastAPI runs a plain ``def`` one in its thread pool, a thread hop per call
+(the services' dependencies were plain functions, and those hops were 6% of the server's busy
+time under a browser load: issue 14's profile)."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+from fastapi import Depends, FastAPI
+from fastapi.dependencies.models import Dependant
+
+from app.main import create_app
 from tests.conftest import create_started_room
 
 MALFORMED = "use 'Authorization: Bearer <seat token>'"
@@ -56,3 +66,55 @@ def test_routes_fetch_no_service_from_the_untyped_app_state():
     for module in ("api/routes.py", "web/pages.py", "web/live.py"):
         source = (root / module).read_text()
         assert "app.state" not in source, module
+
+
+def callables(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    for dependency in dependant.dependencies:
+        if dependency.call is not None:
+            yield dependency.call
+        yield from callables(dependency)
+
+
+def awaited(call: Callable[..., Any]) -> bool:
+    """Whether FastAPI awaits ``call`` on the event loop: a coroutine function, or an object
+    whose call is one (``HTTPBearer``)."""
+    return inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(type(call).__call__)
+
+
+def routes(router: Any) -> Iterator[Any]:
+    """The router's routes, and those of the routers it includes (FastAPI keeps an included
+    router as one entry, its ``original_router``)."""
+    for route in router.routes:
+        included = getattr(route, "original_router", None)
+        yield from routes(included) if included is not None else [route]
+
+
+def sync_calls(app: FastAPI) -> list[str]:
+    found = []
+    for route in routes(app):
+        dependant = getattr(route, "dependant", None)
+        if dependant is None:
+            continue  # static files
+        for call in [dependant.call, *callables(dependant)]:
+            if call is not None and not awaited(call):
+                found.append(f"{getattr(route, 'path', route)}: {getattr(call, '__qualname__', call)}")
+    return found
+
+
+def test_no_route_or_dependency_runs_in_the_thread_pool():
+    app = create_app()
+    assert sum(1 for _ in routes(app)) >= 50  # every page, API call and socket, not the top level alone
+    assert sync_calls(app) == []
+
+
+def test_the_scan_finds_a_plain_function_dependency():
+    def plain() -> int:
+        return 1
+
+    app = FastAPI()
+
+    @app.get("/x")
+    async def x(value: int = Depends(plain)) -> int:
+        return value
+
+    assert sync_calls(app) == ["/x: test_the_scan_finds_a_plain_function_dependency.<locals>.plain"]

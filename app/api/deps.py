@@ -34,35 +34,35 @@ BEARER = HTTPBearer(
 )
 
 
-def live_games(request: HTTPConnection) -> LiveGames:
+async def live_games(request: HTTPConnection) -> LiveGames:
     return request.app.state.rooms
 
 
-def lobby(request: HTTPConnection) -> Lobby:
+async def lobby(request: HTTPConnection) -> Lobby:
     return request.app.state.lobby
 
 
-def play(request: HTTPConnection) -> Play:
+async def play(request: HTTPConnection) -> Play:
     return request.app.state.play
 
 
-def payloads(request: HTTPConnection) -> Payloads:
+async def payloads(request: HTTPConnection) -> Payloads:
     return request.app.state.payloads
 
 
-def replays(request: HTTPConnection) -> Replays:
+async def replays(request: HTTPConnection) -> Replays:
     return request.app.state.replays
 
 
-def social(request: HTTPConnection) -> Social:
+async def social(request: HTTPConnection) -> Social:
     return request.app.state.social
 
 
-def throttle(request: HTTPConnection) -> Throttle:
+async def throttle(request: HTTPConnection) -> Throttle:
     return request.app.state.throttle
 
 
-def settings(request: HTTPConnection) -> Settings:
+async def settings(request: HTTPConnection) -> Settings:
     return request.app.state.settings
 
 

@@ -45,7 +45,9 @@ class MoveFrontDoor:
             return
         try:
             auth = await credentials(request, await BEARER(request))
-            response = await reply_to_move(found[1], move, live_games(request), play(request), payloads(request), auth)
+            response = await reply_to_move(
+                found[1], move, await live_games(request), await play(request), await payloads(request), auth
+            )
         except RoomError as exc:
             response = json_error(exc.status, exc.code, exc.message, exc.headers, **exc.extra)
         await response(scope, receive, send)

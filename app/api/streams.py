@@ -66,11 +66,11 @@ Wait = Annotated[
 ]
 
 
-def events(connection: HTTPConnection) -> Events:
+async def events(connection: HTTPConnection) -> Events:
     return connection.app.state.events
 
 
-def stream_caps(connection: HTTPConnection) -> SocketCaps:
+async def stream_caps(connection: HTTPConnection) -> SocketCaps:
     return connection.app.state.streams
 
 

@@ -11,7 +11,7 @@ from starlette.requests import HTTPConnection
 from app.realtime.caps import SocketCaps
 
 
-def socket_caps(connection: HTTPConnection) -> SocketCaps:
+async def socket_caps(connection: HTTPConnection) -> SocketCaps:
     return connection.app.state.sockets
 
 

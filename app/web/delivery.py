@@ -112,7 +112,7 @@ class Delivery:
         return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
 
 
-def delivery(request: HTTPConnection) -> Delivery:
+async def delivery(request: HTTPConnection) -> Delivery:
     return request.app.state.delivery
 
 
