@@ -16,7 +16,6 @@ as the payload has it, or their translation.
 from __future__ import annotations
 
 import gettext
-import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
@@ -173,7 +172,10 @@ def error_page(request: Request, status: int, message: str | Message, headers: M
 
 
 def action_key(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    """An action as compact JSON with sorted keys: how a table's buttons carry it, and how a
+    button's action is looked up among the legal ones (orjson: a table asks a few hundred
+    times, and ``json.dumps`` was 3% of a browser load's server time)."""
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
 
 
 @cache
