@@ -9,10 +9,12 @@ import json
 from collections import Counter
 
 import httpx
+import lxml.html
 from websockets.asyncio.client import connect
 
 import app.rooms.views as views_module
 import app.web.delivery as delivery_module
+from app.web.delivery import ascii_html
 from tests.conftest import auth
 from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import in_process_server
@@ -151,7 +153,8 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
         by_seat.setdefault((seat, lis.format), set()).add(frame)
     assert all(len(frames) == 1 for frames in by_seat.values()), "every socket of a seat gets the same text"
     main = next(iter(by_seat[mover, "html"]))
-    assert main in reply.text, "the mover's reply is the very render its sockets were pushed"
+    assert main in ascii_html(reply.text), "the mover's reply is the very render its sockets were pushed"
+    assert all(frame.isascii() for (_, fmt), frames in by_seat.items() if fmt == "html" for frame in frames)
     assert "chat-log" not in main, "a move re-sends no chat"
 
 
@@ -211,3 +214,12 @@ async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(s
             assert "second &lt;b&gt;line&lt;/b&gt;" in frame and "first" not in frame and "room-main" not in frame
             assert ('class="mine"' in frame) == (seat == 1)
     assert not [key for key in counting.counts if key[0] in ("payload", "html")], "a chat line builds no view"
+
+
+def test_a_pushed_table_is_ascii_and_reads_as_the_same_text():
+    table = '<div id="room-main" title="Ação · €5">Vem aí a Troika — 𝄞 &amp; <b>Mega-Euro</b></div>'
+    pushed = ascii_html(table)
+    assert pushed.isascii() and pushed != table
+    assert lxml.html.fromstring(pushed).text_content() == lxml.html.fromstring(table).text_content()
+    assert lxml.html.fromstring(pushed).get("title") == "Ação · €5"
+    assert ascii_html("<p>plain</p>") == "<p>plain</p>"
