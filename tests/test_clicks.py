@@ -11,30 +11,13 @@ import pytest
 from app.web import clicks, pages
 from app.web.clicks import ClickFrontDoor
 from tests.conftest import auth, create_started_room
+from tests.test_moves import counted, straight_to_the_route
 
 HTML = {"accept": "text/html"}
 
 
-def straight_to_the_route(self, scope, receive, send):
-    """``ClickFrontDoor.__call__`` with the front door out of the way."""
-    return self.app(scope, receive, send)
-
-
-def counted(monkeypatch, module) -> list[str]:
-    """Record each call of the route's handler ``act`` made through ``module``."""
-    calls: list[str] = []
-    original = pages.act
-
-    async def spy(room_id, *rest):
-        calls.append(room_id)
-        return await original(room_id, *rest)
-
-    monkeypatch.setattr(module, "act", spy)
-    return calls
-
-
-async def click(client, room_id, token, fields=None, **options):
-    return await client.post(f"/rooms/{room_id}/seat/{token}/act", data=fields, headers=HTML, **options)
+async def click(client, room_id, token, fields):
+    return await client.post(f"/rooms/{room_id}/seat/{token}/act", data=fields, headers=HTML)
 
 
 async def test_every_refused_click_is_answered_as_by_the_route(client, monkeypatch):
@@ -65,7 +48,7 @@ async def test_every_refused_click_is_answered_as_by_the_route(client, monkeypat
             out[name] = (r.status_code, r.text, r.headers.get("x-refused"))
         return out
 
-    front = counted(monkeypatch, clicks)
+    front = counted(monkeypatch, clicks, pages.act)
     through_the_door = await answers()
     assert len(front) == len(cases), "the front door took every click first"
     with monkeypatch.context() as bypass:
@@ -83,7 +66,7 @@ async def test_every_refused_click_is_answered_as_by_the_route(client, monkeypat
 @pytest.mark.parametrize("front_door", [True, False])
 async def test_a_click_lands_once_and_is_answered_alike_either_way(client, monkeypatch, front_door):
     room_id, tokens = await create_started_room(client, "troika", 2)
-    calls = counted(monkeypatch, clicks if front_door else pages)
+    calls = counted(monkeypatch, clicks if front_door else pages, pages.act)
     if not front_door:
         monkeypatch.setattr(ClickFrontDoor, "__call__", straight_to_the_route)
     seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]

@@ -11,7 +11,7 @@ from tests.conftest import auth, create_started_room
 
 
 def straight_to_the_route(self, scope, receive, send):
-    """``MoveFrontDoor.__call__`` with the front door out of the way."""
+    """A front door's ``__call__`` with the front door out of the way."""
     return self.app(scope, receive, send)
 
 
@@ -19,16 +19,16 @@ async def post(client, url, headers, body):
     return await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
 
 
-def counted(monkeypatch, module) -> list[str]:
-    """Record each call of ``reply_to_move`` made through ``module``."""
+def counted(monkeypatch, module, original=routes.reply_to_move) -> list[str]:
+    """Record each call of a route's handler (``reply_to_move``, or ``original``) made through
+    ``module``, by its first argument, the room's id (tests/test_clicks.py counts the page's)."""
     calls: list[str] = []
-    original = routes.reply_to_move
 
     async def spy(room_id, *rest):
         calls.append(room_id)
         return await original(room_id, *rest)
 
-    monkeypatch.setattr(module, "reply_to_move", spy)
+    monkeypatch.setattr(module, original.__name__, spy)
     return calls
 
 
