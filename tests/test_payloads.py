@@ -11,7 +11,7 @@ from dataclasses import replace
 from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, replay, with_names
-from app.rooms.views import LOG_TAIL, Payloads, legal_actions, seat_view, seat_views
+from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view, seat_views
 
 SLUG = "vem-ai-a-troika"
 
@@ -168,3 +168,57 @@ def readable_tail(log: list[dict], seat: int | None, last: int | None = LOG_TAIL
     """The indices of the last ``last`` lines (all: None) that ``seat`` may read."""
     readable = [i for i, e in enumerate(log) if e["to"] is None or (seat is not None and seat in e["to"])]
     return readable[-last:] if last else readable
+
+
+def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
+    """A held build is texts only (no tree of containers for the garbage collector to walk at
+    every young collection); each ``payload`` is a new object, equal to the seat's view."""
+    payloads = Payloads(rooms=None, social=None)
+    info, live = room()
+    connected = frozenset({0, 1})
+    payloads.encoded(info, live, 0, connected)
+    built = payloads._built[info.id]
+    first = built.payload(1)
+    assert first == json.loads(json.dumps(seat_view(info, live, 1, connected)))
+    first["view"]["hand"].clear()
+    assert built.payload(1)["view"]["hand"], "a caller's change to its copy is not seen by the next"
+    held = {name: getattr(built, name) for name in vars(built)}
+    assert set(held) == {"info", "live", "frozen", "connected", "texts"}
+    assert built.texts and all(isinstance(text, str) for text in built.texts.values())
+
+
+GAMES_PLAYED = [("vem-ai-a-troika", 4, {}), ("vem-ai-a-troika", 3, {"advanced": True}), ("troika", 5, {})]
+GAMES_PLAYED += [("triatri", 2, {}), ("triatri", 4, {})]
+
+
+def test_every_view_is_exactly_what_its_json_text_parses_back_to():
+    """What lets a build keep only the text: no view holds a tuple, a non-text key or a float
+    that JSON would give back changed (whole games of random moves, every seat and a spectator)."""
+    checked = 0
+    for slug, players, options in GAMES_PLAYED:
+        game, rng = GAMES[slug], random.Random(slug)
+        live = LiveGame.begin(game, game.setup(players, options, f"seed-{slug}"))
+        info = RoomInfo(
+            id="r",
+            game=slug,
+            title=game.title,
+            options=options,
+            num_seats=players,
+            host_seat=0,
+            status="playing",
+            version=0,
+            seed_hash="h",
+            seats={s: f"P{s}" for s in range(players)},
+        )
+        for _ in range(300):
+            built_views = seat_views(info, live, [*range(players), None], frozenset(range(players)))
+            for view in built_views.values():
+                assert json.loads(encode(view)) == view
+                checked += 1
+            state = live.state
+            awaited = sorted(game.to_act(state))
+            if not awaited:
+                break
+            seat = rng.choice(awaited)
+            replay(game, live, [(seat, rng.choice(game.legal_actions(state, seat)))])
+    assert checked > 1000

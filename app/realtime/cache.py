@@ -24,8 +24,9 @@ and would serve each other's rooms stale (several instances need Postgres and it
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.realtime.bus import EventBus
 
@@ -173,7 +174,9 @@ class RoomCache(Generic[T]):
         return value
 
 
-def hold_at_most(held: dict, limit: int) -> None:
-    """Drop the oldest entries of an insertion-ordered dict until it holds ``limit``."""
+def hold_at_most(held: OrderedDict[str, Any], limit: int) -> None:
+    """Drop the least recently used entries of ``held`` until it holds ``limit``. An
+    ``OrderedDict``: deleting a plain dict's first key leaves a hole that every later
+    ``next(iter(...))`` walks past, which made this 2% of the server's time under load."""
     while len(held) > limit:
-        del held[next(iter(held))]
+        held.popitem(last=False)

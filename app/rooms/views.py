@@ -8,6 +8,7 @@ live sockets and the API send, the HTML fragments of ``app.web.delivery``) once 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,14 +158,19 @@ def encode(payload: dict[str, Any]) -> str:
 
 @dataclass
 class Built:
-    """What was built of one room as it was at one change: each seat's payload, and the texts
-    made from them (keyed by format and seat: the JSON encoding, the HTML fragment...)."""
+    """What was built of one room as it was at one change: the texts made from each seat's
+    payload (keyed by format and seat: the JSON encoding, the HTML fragment...).
+
+    The payloads themselves are kept only as their JSON text, and :meth:`payload` parses a
+    fresh copy (a view round-trips through JSON exactly: ``tests/test_payloads.py``). Kept as
+    objects, the payloads of the rooms held here were tens of thousands of containers that
+    lived about a second, so each garbage collection of the young generations walked them all:
+    at 1,400 rooms, pauses of 60 to 160 ms every few seconds (docs/benchmarks.md)."""
 
     info: RoomInfo
     live: LiveGame | None
     frozen: bytes | None  # a move replaces the frozen state (and moves the version with it)
     connected: frozenset[int]
-    payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     texts: dict[Hashable, str] = field(default_factory=dict)
 
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
@@ -178,16 +184,19 @@ class Built:
         return text
 
     def json(self, seat: int | None) -> str:
-        """The seat's payload as JSON text."""
-        return self.made(("json", seat), lambda built: encode(built.payload(seat)))
+        """The seat's payload as JSON text; the first one asked for is built with every
+        connected seat's (the engine shares its public part between them)."""
+        text = self.texts.get(("json", seat))
+        if text is None:
+            wanted = [seat, *(s for s in sorted(self.connected) if s != seat and ("json", s) not in self.texts)]
+            for each, payload in seat_views(self.info, self.live, wanted, self.connected).items():
+                self.texts[("json", each)] = encode(payload)
+            text = self.texts[("json", seat)]
+        return text
 
     def payload(self, seat: int | None) -> dict[str, Any]:
-        """The seat's payload; the first one asked for is built with every connected seat's
-        (the engine shares its public part between them)."""
-        if seat not in self.payloads:
-            wanted = [seat, *(s for s in sorted(self.connected) if s != seat and s not in self.payloads)]
-            self.payloads.update(seat_views(self.info, self.live, wanted, self.connected))
-        return self.payloads[seat]
+        """The seat's payload, a fresh copy parsed from its JSON text (the caller's to keep)."""
+        return orjson.loads(self.json(seat))
 
 
 @dataclass
@@ -213,8 +222,8 @@ class Payloads:
 
     def __init__(self, rooms: LiveGames, social: Social, held: int = ROOMS_HELD):
         self.rooms, self.social, self.held = rooms, social, held
-        self._built: dict[str, Built] = {}  # least recently used first
-        self._chats: dict[str, ChatBuilt] = {}
+        self._built: OrderedDict[str, Built] = OrderedDict()  # least recently used first
+        self._chats: OrderedDict[str, ChatBuilt] = OrderedDict()
 
     async def text(self, room_id: str, seat: int | None) -> str:
         """The JSON payload of ``seat`` (None: spectator) at the room's current version."""
@@ -242,10 +251,10 @@ class Payloads:
         key: Hashable,
         make: Callable[[Built], str],
     ) -> str:
-        built = self._built.pop(info.id, None)
+        built = self._built.get(info.id)
         if built is None or not built.current(info, live, connected):
-            built = Built(info, live, live.frozen if live else None, connected)
-        self._built[info.id] = built
+            built = self._built[info.id] = Built(info, live, live.frozen if live else None, connected)
+        self._built.move_to_end(info.id)
         hold_at_most(self._built, self.held)
         return built.made(key, make)
 
@@ -254,10 +263,10 @@ class Payloads:
     ) -> str:
         """The text ``make`` makes of the room's chat lines ``messages`` (the list that
         ``Social.messages`` holds until the next change), made once per change and ``key``."""
-        built = self._chats.pop(room_id, None)
+        built = self._chats.get(room_id)
         if built is None or built.messages is not messages:
-            built = ChatBuilt(messages)
-        self._chats[room_id] = built
+            built = self._chats[room_id] = ChatBuilt(messages)
+        self._chats.move_to_end(room_id)
         hold_at_most(self._chats, self.held)
         text = built.texts.get(key)
         if text is None:
