@@ -17,7 +17,12 @@ def tune_garbage_collector() -> None:
     The middle one walks what survived the young collections since its last run (thousands of
     sockets' timers and waits, rooms' facts): at 1,000 rooms it paused the loop 100 to 175 ms
     every 20 to 25 s, and now 40 to 65 ms every 5 to 10 s (a gc callback's timings under
-    ``bench server``; ~0.3% more CPU in all). A pause of 170 ms alone misses p95 <= 100 ms."""
+    ``bench server``; ~0.3% more CPU in all). A pause of 170 ms alone misses p95 <= 100 ms.
+
+    A young collection comes when allocations minus deallocations (of any generation) pass the
+    threshold, so in a steady state it comes late and walks every young object still alive:
+    what lives a second or more should not be a tree of containers (issue 14's fourth pass:
+    held payloads are kept as text, ``app.rooms.views.Built``)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 5, 80)
