@@ -16,14 +16,16 @@ from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view
 SLUG = "vem-ai-a-troika"
 
 
-def room(room_id: str = "r1", seats: int = 4) -> tuple[RoomInfo, LiveGame]:
-    game = GAMES[SLUG]
-    state = game.setup(seats, {}, f"seed-{room_id}")
+def room(
+    room_id: str = "r1", seats: int = 4, slug: str = SLUG, options: dict | None = None
+) -> tuple[RoomInfo, LiveGame]:
+    game = GAMES[slug]
+    state = game.setup(seats, options or {}, f"seed-{room_id}")
     info = RoomInfo(
         id=room_id,
-        game=SLUG,
+        game=slug,
         title=game.title,
-        options={},
+        options=options or {},
         num_seats=seats,
         host_seat=0,
         status="playing",
@@ -197,19 +199,7 @@ def test_every_view_is_exactly_what_its_json_text_parses_back_to():
     checked = 0
     for slug, players, options in GAMES_PLAYED:
         game, rng = GAMES[slug], random.Random(slug)
-        live = LiveGame.begin(game, game.setup(players, options, f"seed-{slug}"))
-        info = RoomInfo(
-            id="r",
-            game=slug,
-            title=game.title,
-            options=options,
-            num_seats=players,
-            host_seat=0,
-            status="playing",
-            version=0,
-            seed_hash="h",
-            seats={s: f"P{s}" for s in range(players)},
-        )
+        info, live = room(slug, players, slug, options)
         for _ in range(300):
             built_views = seat_views(info, live, [*range(players), None], frozenset(range(players)))
             for view in built_views.values():
