@@ -90,5 +90,7 @@ def test_every_game_highlights_what_each_move_changed(browser, live, game, area)
         wait_for_version(page, version)
         moves += 1
         highlighted += page.locator(f"{area} .fresh").count() > 0
-    assert moves == 40 and highlighted >= 36, (moves, highlighted)
+    # a random deal can end the game sooner (a 2-player TriATri: 13 games in 300 under 40 moves)
+    ended = api.get(f"/api/rooms/{room}/view").json()["status"] != "playing"
+    assert (moves == 40 or ended) and moves >= 20 and highlighted >= moves - 4, (moves, highlighted)
     screenshot(page, f"noticing-{game}")
