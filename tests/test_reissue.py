@@ -170,3 +170,20 @@ async def test_the_old_token_stops_working_on_every_instance_at_once(postgres_ur
             # B held the room's facts with the old token: its next read is as fresh as the database.
             assert (await b.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[1]))).status_code == 403
             assert (await b.get(f"/api/rooms/{room_id}/view", headers=auth(new))).json()["seat"] == 1
+
+
+async def test_a_keyed_join_resent_after_its_seat_was_reissued_takes_no_other_seat(client):
+    """The join's key stood for the old token: its resend is refused with the reason, and the
+    room's free seat stays free; the same name with another key is a new join, as ever."""
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    url, key = f"/api/rooms/{room_id}/seats", "7d0f4b2e-3c61-4a8e-b5d9-0e2a6f1c8b73"
+    first = (await client.post(url, json={"name": "Bo", "idempotency_key": key})).json()
+    assert (await reissue(client, room_id, first["seat"], host)).status_code == 200
+    again = await client.post(url, json={"name": "Bo", "idempotency_key": key})
+    assert again.status_code == 409 and "reissued" in again.json()["message"], again.text
+    assert first["token"] not in again.text
+    seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
+    assert [s["name"] for s in seats] == ["Ana", "Bo", None]
+    other = await client.post(url, json={"name": "Bo", "idempotency_key": "another-key-of-16-chars"})
+    assert other.status_code == 201 and other.json()["seat"] == 2

@@ -45,6 +45,7 @@ class Seat(SQLModel, table=True):
     seat: int = Field(primary_key=True)
     name: str = Field(max_length=64)
     token_hash: str = Field(max_length=64, index=True)
+    retired_token_hash: str | None = Field(default=None, max_length=64)  # the token a reissue replaced
     bot: str | None = Field(default=None, max_length=16)
     joined_at: datetime = Field(default_factory=utcnow)
 

@@ -138,7 +138,8 @@ class Lobby:
     async def join(self, room_id: str, name: Any, idempotency_key: Any = None) -> tuple[int, str, bool]:
         """Take the first free seat with ``name``; returns (seat, token, whether it was a resend).
         With an idempotency key the token is derived from it (``join_token``), so a resend with
-        the same key and name finds the seat it took and answers the same seat and token."""
+        the same key and name finds the seat it took and answers the same seat and token; after
+        the host reissued that seat's link it is refused (409), rather than taking another seat."""
         name = clean_name(name)
         check_key(idempotency_key, shortest=MIN_JOIN_KEY_LENGTH)
         info = await self.games.room(room_id)
@@ -147,6 +148,13 @@ class Lobby:
             taken = info.token_hashes.get(hash_token(token))
             if taken is not None:  # the same key and name: this join landed already
                 return taken, token, True
+            if (
+                idempotency_key is not None
+                and await storage.retired_seat(session, room_id, hash_token(token)) is not None
+            ):
+                raise Conflict(
+                    say("this join took a seat whose link the host has since reissued: ask the host for the new link")
+                )
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
             if info.held(utcnow()):

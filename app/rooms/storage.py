@@ -247,12 +247,24 @@ async def set_seat_bot(session: AsyncSession, room_id: str, seat: int, level: st
 
 
 async def set_seat_token(session: AsyncSession, room_id: str, seat: int, token_hash: str) -> None:
-    """Give the seat a new token (its link reissued), committed: the old one holds it no more."""
+    """Give the seat a new token (its link reissued), committed: the old one holds it no more,
+    and is kept as the seat's retired token (:func:`retired_seat`)."""
     await session.exec(
-        update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(token_hash=token_hash)
+        update(Seat)
+        .where(col(Seat.room_id) == room_id, col(Seat.seat) == seat)
+        .values(retired_token_hash=col(Seat.token_hash), token_hash=token_hash)
     )
     await touch(session, room_id)
     await session.commit()
+
+
+async def retired_seat(session: AsyncSession, room_id: str, token_hash: str) -> int | None:
+    """The seat whose link was reissued away from the token of this hash (the last reissue of
+    each seat is remembered), or None."""
+    found = await session.exec(
+        select(Seat.seat).where(col(Seat.room_id) == room_id, col(Seat.retired_token_hash) == token_hash)
+    )
+    return found.first()
 
 
 async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> bool:
