@@ -184,8 +184,7 @@ def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
     assert first == json.loads(json.dumps(seat_view(info, live, 1, connected)))
     first["view"]["hand"].clear()
     assert built.payload(1)["view"]["hand"], "a caller's change to its copy is not seen by the next"
-    held = {name: getattr(built, name) for name in vars(built)}
-    assert set(held) == {"info", "live", "frozen", "connected", "texts"}
+    assert set(vars(built)) == {"info", "live", "frozen", "connected", "texts"}
     assert built.texts and all(isinstance(text, str) for text in built.texts.values())
 
 
