@@ -100,8 +100,9 @@ def test_migrating_a_new_sqlite_file_switches_it_to_wal_once(tmp_path):
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
 async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_statement(database, sqlite_url, request):
-    """``storage.write_move`` appends the action and moves the version on together; a move made
-    on a version that moved on, or whose sequence number is taken, writes nothing. On Postgres
+    """``storage.write_move`` moves the version on and appends the action together; a move made
+    on a version that moved on, whose sequence number is taken, or whose idempotency key the
+    seat used before, writes nothing. On Postgres
     it is one statement in autocommit: one round trip, no BEGIN or COMMIT."""
     url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
     db = await opened(url)
@@ -117,8 +118,9 @@ async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_stat
         assert await db.write_all([(insert(ROOMS), room_row(room))])
         statements.clear()
         assert await storage.write_move(db, room, 0, {"type": "a"}, 0, "playing", 0, "k1", utcnow())
-        assert statements == (["WITH"] if db.postgres else ["INSERT", "UPDATE"])
+        assert statements == (["WITH"] if db.postgres else ["UPDATE", "INSERT"])
         assert not await storage.write_move(db, room, 1, {"type": "b"}, 0, "playing", 0, None, utcnow()), "stale"
+        assert not await storage.write_move(db, room, 0, {"type": "b"}, 1, "playing", 1, "k1", utcnow()), "key used"
         async with db.read() as session:
             logged = await storage.actions(session, room)
             rows = [(row.seq, row.seat, row.action, row.idempotency_key) for row in logged]

@@ -128,6 +128,32 @@ async def test_two_instances_racing_one_turn_land_it_once(postgres_url):
     log_is_sound(postgres_url, room_id)
 
 
+async def test_two_instances_racing_one_keyed_move_land_it_once_and_both_answer_it(postgres_url):
+    """The same keyed move sent at once through two instances, twice to each: it lands once,
+    and every sending is answered with its result (the losers find the key used), not 409."""
+    with (
+        server_process(postgres_url, free_port()) as (_, base_a),
+        server_process(postgres_url, free_port()) as (_, base_b),
+    ):
+        async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
+            room_id, tokens = await make_room(a, seats=2)
+            for round_ in range(5):
+                seat = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+                legal = (await a.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+                action = legal["legal_actions"][0]["action"]
+                body = {"version": legal["version"], "action": action, "idempotency_key": f"race-{round_}"}
+                url = f"/api/rooms/{room_id}/actions"
+                results = await asyncio.gather(
+                    *[c.post(url, headers=auth(tokens[seat]), json=body) for c in (a, b, a, b)]
+                )
+                assert [r.status_code for r in results] == [200] * 4, [r.text for r in results]
+                assert sorted(r.json()["duplicate"] for r in results) == [False, True, True, True], round_
+                assert {r.json()["version"] for r in results} == {legal["version"] + 1}
+            views_a = await every_view(a, room_id, tokens)
+            assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
+    log_is_sound(postgres_url, room_id)
+
+
 async def test_oversized_and_flooding_frames_close_only_that_socket(sqlite_url):
     with server_process(sqlite_url, free_port()) as (_, base):
         async with httpx.AsyncClient(base_url=base) as client:

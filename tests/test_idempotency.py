@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
-from tests.conftest import auth, create_started_room, play_random_moves
+import pytest
+
+from tests.conftest import auth, create_started_room, play_random_moves, running_app
 
 
 async def first_legal(client, room_id, tokens):
@@ -94,3 +96,32 @@ async def test_a_join_resent_with_its_key_and_name_answers_the_same_seat_and_tok
     assert after.status_code == 201 and after.json()["token"] == first.json()["token"]
     late = await client.post(url, json={"name": "Eva", "idempotency_key": key})
     assert late.status_code == 409
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_a_used_key_on_a_move_legal_now_is_refused_and_writes_nothing(database, sqlite_url, request):
+    """The write itself refuses a key the seat used before (no read comes first): a move that
+    is legal at the room's version, sent with the seat's old key, is refused as reused and
+    changes nothing; the same move with a new key is played."""
+    url = sqlite_url if database == "sqlite" else request.getfixturevalue("fresh_postgres_url")
+    async with running_app(url) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        first_seat, version, action = await first_legal(client, room_id, tokens)
+        moves = f"/api/rooms/{room_id}/actions"
+        body = {"version": version, "action": action, "idempotency_key": "k"}
+        assert (await client.post(moves, headers=auth(tokens[first_seat]), json=body)).status_code == 200
+        while True:  # until the first seat is to act again
+            seat, version, action = await first_legal(client, room_id, tokens)
+            if seat == first_seat:
+                break
+            assert (
+                await client.post(moves, headers=auth(tokens[seat]), json={"version": version, "action": action})
+            ).status_code == 200
+        reused = {"version": version, "action": action, "idempotency_key": "k"}
+        refused = await client.post(moves, headers=auth(tokens[seat]), json=reused)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["message"] == "this key was used for another move"
+        client.app.state.rooms.forget(room_id)  # what is read back is what was written
+        assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == version
+        played = await client.post(moves, headers=auth(tokens[seat]), json={**reused, "idempotency_key": "k2"})
+        assert played.status_code == 200 and played.json()["version"] == version + 1

@@ -116,7 +116,8 @@ async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
 
 async def test_a_move_on_a_game_held_up_to_date_opens_no_reading_session(client, monkeypatch):
     """The move's only database work is its write: the game this instance holds is at the
-    room's version, so neither play nor the answer reads; a keyed move reads its key once."""
+    room's version, so neither play nor the answer reads, and a keyed move's write itself checks
+    that the key is new. Only a refused move reads its key: a resend, answered as the first."""
     room_id, tokens = await create_started_room(client, "troika", 3)
     db = client.app.state.rooms.db
     opened: list[str] = []
@@ -133,7 +134,12 @@ async def test_a_move_on_a_game_held_up_to_date_opens_no_reading_session(client,
         monkeypatch.setattr(db, "read", read)
         body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"], "idempotency_key": key}
         answer = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=body)
-        monkeypatch.setattr(db, "read", original)
         assert answer.status_code == 200, answer.text
-        assert opened == ([] if key is None else ["read"])
+        assert opened == []
+        if key is not None:
+            again = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=body)
+            assert again.status_code == 200, again.text
+            assert again.json()["version"] == answer.json()["version"] == legal["version"] + 1
+            assert opened == ["read"]
+        monkeypatch.setattr(db, "read", original)
         opened.clear()

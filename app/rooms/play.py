@@ -5,7 +5,9 @@ A move is validated by the engine (``Game.play``), checked against the version r
 trip that moves the room's version on (a concurrent duplicate breaks the unique key or finds the
 version moved) and only then published. An idempotency key makes a resent move answer its first
 result (the version it landed at, whose payload ``LiveGames.game_at`` rebuilds), and refuses
-another move sent with the same key.
+another move sent with the same key. The write itself checks that the seat has not used the key
+(``app.rooms.storage``), so a move is played without a read; only a refused move looks its key
+up, to tell a resend (answered with its first result) from a true refusal.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from app.db.models import ActionRecord, utcnow
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, Stale
+from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, RoomError, Stale
 from app.rooms.live_games import LiveGames
-from app.rooms.model import advance, check_action, check_key, check_version
+from app.rooms.model import RoomInfo, advance, check_action, check_key, check_version
 
 
 def first_result(earlier: ActionRecord, action: Any, version: int, current: int) -> int:
@@ -56,35 +58,47 @@ class Play:
             raise BadRequest("version must be the whole number of the view you acted on")
         check_action(action)
         check_key(idempotency_key)
-        games = self.games
-        async with games.lock(room_id):
-            info = await games.room(room_id)
-            if idempotency_key:
-                async with games.db.read() as session:
-                    earlier = await storage.keyed_move(session, room_id, seat, idempotency_key)
-                if earlier is not None:
-                    stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
-                    return first_result(earlier, stored, version, info.version), True
-            if info.status == "open":
-                raise Conflict("the game has not started yet", version=info.version)
-            if info.status != "playing":
-                raise Conflict("the game is over", version=info.version)
-            if as_bot and seat not in info.bots:
-                raise Conflict("the seat's owner took it back", version=info.version)
-            live = await games.caught_up(info)  # reads the log only if this instance is behind
-            check_version(live, seat, version)
-            game = GAMES[info.game]
+        async with self.games.lock(room_id):
+            info = await self.games.room(room_id)
             try:
-                action, new_state = game.play(live.state, seat, action)  # stored as the engine lists it
-            except IllegalAction as exc:
-                raise Illegal(exc.said, version=live.version) from None
-            status = "finished" if game.outcome(new_state) is not None else "playing"
-            now = utcnow()
-            if not await storage.write_move(
-                games.db, room_id, seat, action, live.version, status, version, idempotency_key, now
-            ):
-                games.forget(room_id)
-                raise Stale("another move landed first", version=await storage.current_version(games.db, room_id))
-            advance(game, live, seat, new_state)
-            await games.moved(info, live.version, status, now)
-        return live.version, False
+                return await self.apply(info, seat, action, version, idempotency_key, as_bot), False
+            except RoomError:
+                if not idempotency_key:
+                    raise
+                async with self.games.db.read() as session:  # refused: perhaps a resend
+                    earlier = await storage.keyed_move(session, room_id, seat, idempotency_key)
+                if earlier is None:
+                    raise
+                stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
+                current = (await self.games.room(room_id)).version
+                return first_result(earlier, stored, version, current), True
+
+    async def apply(
+        self, info: RoomInfo, seat: int, action: Any, version: int, idempotency_key: str | None, as_bot: bool
+    ) -> int:
+        """Check and play the move on the room as it is (its lock held), write it, publish it;
+        the new version. A move whose key the seat used before is refused like a stale one."""
+        games = self.games
+        if info.status == "open":
+            raise Conflict("the game has not started yet", version=info.version)
+        if info.status != "playing":
+            raise Conflict("the game is over", version=info.version)
+        if as_bot and seat not in info.bots:
+            raise Conflict("the seat's owner took it back", version=info.version)
+        live = await games.caught_up(info)  # reads the log only if this instance is behind
+        check_version(live, seat, version)
+        game = GAMES[info.game]
+        try:
+            action, new_state = game.play(live.state, seat, action)  # stored as the engine lists it
+        except IllegalAction as exc:
+            raise Illegal(exc.said, version=live.version) from None
+        status = "finished" if game.outcome(new_state) is not None else "playing"
+        now = utcnow()
+        if not await storage.write_move(
+            games.db, info.id, seat, action, live.version, status, version, idempotency_key, now
+        ):
+            games.forget(info.id)
+            raise Stale("another move landed first", version=await storage.current_version(games.db, info.id))
+        advance(game, live, seat, new_state)
+        await games.moved(info, live.version, status, now)
+        return live.version

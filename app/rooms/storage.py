@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, create_engine, delete, func, insert, update
+from sqlalchemy import Insert, Update, bindparam, create_engine, delete, exists, func, insert, update
 from sqlalchemy import select as core_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
@@ -34,37 +34,50 @@ ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` m
 BOT_TOKEN_HASH = "bot"  # no token hashes to this: a bot's seat cannot be claimed by a token
 
 # The two writes of a move, built once (building statements per move cost more than the ORM
-# saved): append the action, then move the room's version on from the one the move was made on.
+# saved): move the room's version on from the one the move was made on, then append the action.
+# A move sent with an idempotency key moves the room on only if the seat has not used the key
+# before: its first sending is then the only one written, and no read is needed to find out (a
+# refused move, and only that, looks the key up: ``app.rooms.play``).
 ACTIONS, ROOMS = SQLModel.metadata.tables["actions"], SQLModel.metadata.tables["rooms"]
 APPEND_ACTION = insert(ACTIONS)
-BUMP_VERSION = (
-    update(ROOMS)
-    .where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
-    .values(
+KEY_UNUSED = ~exists().where(
+    ACTIONS.c.room_id == bindparam("room"),
+    ACTIONS.c.seat == bindparam("seat"),
+    ACTIONS.c.idempotency_key == bindparam("idempotency_key"),
+)
+
+
+def bump_version(keyed: bool) -> Update:
+    statement = update(ROOMS).where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
+    return (statement.where(KEY_UNUSED) if keyed else statement).values(
         version=bindparam("version"),
         status=bindparam("status"),
         updated_at=bindparam("now"),
         turn_started_at=bindparam("now"),
     )
-)
 
 
-# On Postgres both in one statement, run in autocommit: one round trip instead of four (BEGIN,
-# the two writes, COMMIT). The action is appended only if the version moved on.
-BUMPED = BUMP_VERSION.returning(ROOMS.c.id).cte("bumped")
-MOVE_AT_ONCE = (
-    insert(ACTIONS)
-    .from_select(
-        ["room_id", "seat", "seq", "action", "idempotency_key", "from_version", "at"],
-        core_select(
-            BUMPED.c.id,
-            *(bindparam(name, type_=ACTIONS.c[name].type) for name in ("seat", "seq", "action", "idempotency_key")),
-            bindparam("from_version", type_=ACTIONS.c.from_version.type),
-            bindparam("now", type_=ACTIONS.c.at.type),
-        ),
+def move_at_once(bump: Update) -> Insert:
+    """On Postgres both writes in one statement, run in autocommit: one round trip instead of
+    four (BEGIN, the two writes, COMMIT). The action is appended only if the version moved on."""
+    bumped = bump.returning(ROOMS.c.id).cte("bumped")
+    return (
+        insert(ACTIONS)
+        .from_select(
+            ["room_id", "seat", "seq", "action", "idempotency_key", "from_version", "at"],
+            core_select(
+                bumped.c.id,
+                *(bindparam(name, type_=ACTIONS.c[name].type) for name in ("seat", "seq", "action", "idempotency_key")),
+                bindparam("from_version", type_=ACTIONS.c.from_version.type),
+                bindparam("now", type_=ACTIONS.c.at.type),
+            ),
+        )
+        .returning(ACTIONS.c.seq)
     )
-    .returning(ACTIONS.c.seq)
-)
+
+
+BUMP_VERSION = {keyed: bump_version(keyed) for keyed in (False, True)}
+MOVE_AT_ONCE = {keyed: move_at_once(BUMP_VERSION[keyed]) for keyed in (False, True)}
 
 
 def known_id(room_id: Any) -> str:
@@ -154,7 +167,8 @@ async def write_move(
     now: datetime,
 ) -> bool:
     """Append the move after version ``seen`` and move the room on, in one round trip; False if
-    another move landed first (this sequence number taken, or the room's version moved)."""
+    another move landed first (this sequence number taken, or the room's version moved) or the
+    seat used ``idempotency_key`` before."""
     seq = seen + 1
     record = {
         "room_id": room_id,
@@ -166,11 +180,14 @@ async def write_move(
         "at": now,
     }
     bump = {"room": room_id, "seen": seen, "version": seq, "status": status, "now": now}
+    keyed = idempotency_key is not None
     try:
         if db.postgres:
             written = {key: record[key] for key in ("seat", "seq", "action", "idempotency_key", "from_version")}
-            return await db.write_statement(MOVE_AT_ONCE, {**bump, **written}) == 1
-        return await db.write_all([(APPEND_ACTION, record), (BUMP_VERSION, bump)])
+            return await db.write_statement(MOVE_AT_ONCE[keyed], {**bump, **written}) == 1
+        if keyed:
+            bump |= {"seat": seat, "idempotency_key": idempotency_key}
+        return await db.write_all([(BUMP_VERSION[keyed], bump), (APPEND_ACTION, record)])
     except IntegrityError:  # another instance landed this sequence number first
         return False
 
