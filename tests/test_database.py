@@ -102,8 +102,8 @@ def test_migrating_a_new_sqlite_file_switches_it_to_wal_once(tmp_path):
 async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_statement(database, sqlite_url, request):
     """``storage.write_move`` moves the version on and appends the action together; a move made
     on a version that moved on, whose sequence number is taken, or whose idempotency key the
-    seat used before, writes nothing. On Postgres
-    it is one statement in autocommit: one round trip, no BEGIN or COMMIT."""
+    seat used before, writes nothing. On Postgres it is one statement in autocommit: one round
+    trip, no BEGIN or COMMIT."""
     url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
     db = await opened(url)
     statements: list[str] = []

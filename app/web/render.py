@@ -117,11 +117,11 @@ class ReleasingTemplate(jinja2.Template):
     """A template whose render lets go of its contexts when it ends, so that what it was given
     is freed at once. Jinja's macros reach their context (for the globals they read), and the
     context holds the macros: each render is a reference cycle, and it held the seat's whole
-    payload (about 330 containers a table) until the garbage collector found it. At 300 browser
-    rooms the collector's young collections then took 7% of the server's time (issue 14's fifth
-    pass). At the end of a render, the contexts made for it (its own, its includes' and its
-    imports' "with context") are emptied; a module imported without context is Jinja's cached
-    one, made once, and is left alone. ``tests/test_web_garbage.py`` counts what is left."""
+    payload (a few hundred containers a table) until the garbage collector found it. At 300
+    browser rooms the collections then took 9% of the server's time (issue 14's fifth pass).
+    At the end of a render, the contexts made for it (its own, its includes' and its imports'
+    "with context") are emptied; a module imported without context is Jinja's cached one, made
+    once, and is left alone. ``tests/test_web_garbage.py`` counts what is left."""
 
     def new_context(
         self, vars: dict[str, Any] | None = None, shared: bool = False, locals: Mapping[str, Any] | None = None
