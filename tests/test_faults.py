@@ -9,6 +9,8 @@ import asyncio
 import random
 import subprocess
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -107,50 +109,52 @@ async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_versi
     log_is_sound(sqlite_url, room_id)
 
 
-async def test_two_instances_racing_one_turn_land_it_once(postgres_url):
+@asynccontextmanager
+async def two_instances(database_url: str) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
+    """Clients of two server processes on one database."""
     with (
-        server_process(postgres_url, free_port()) as (_, base_a),
-        server_process(postgres_url, free_port()) as (_, base_b),
+        server_process(database_url, free_port()) as (_, base_a),
+        server_process(database_url, free_port()) as (_, base_b),
     ):
         async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
-            room_id, tokens = await make_room(a, seats=2)
-            for round_ in range(5):
-                seat = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
-                legal = (await a.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-                body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
-                url = f"/api/rooms/{room_id}/actions"
-                results = await asyncio.gather(
-                    *[c.post(url, headers=auth(tokens[seat]), json=body) for c in (a, b, a, b)]
-                )
-                assert sorted(r.status_code for r in results) == [200, 409, 409, 409], round_
-            views_a = await every_view(a, room_id, tokens)
-            assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
+            yield a, b
+
+
+async def race(clients, room_id: str, tokens: list[str], key: str | None = None) -> tuple[dict, list[httpx.Response]]:
+    """The first legal move of the seat to act, sent at once through each client in turn, twice
+    (with ``key`` as its idempotency key, if given); the legal actions and the answers."""
+    a = clients[0]
+    seat = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    legal = (await a.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"], "idempotency_key": key}
+    url = f"/api/rooms/{room_id}/actions"
+    answers = await asyncio.gather(*[c.post(url, headers=auth(tokens[seat]), json=body) for c in (*clients, *clients)])
+    return legal, list(answers)
+
+
+async def test_two_instances_racing_one_turn_land_it_once(postgres_url):
+    async with two_instances(postgres_url) as (a, b):
+        room_id, tokens = await make_room(a, seats=2)
+        for round_ in range(5):
+            _, results = await race((a, b), room_id, tokens)
+            assert sorted(r.status_code for r in results) == [200, 409, 409, 409], round_
+        views_a = await every_view(a, room_id, tokens)
+        assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
     log_is_sound(postgres_url, room_id)
 
 
 async def test_two_instances_racing_one_keyed_move_land_it_once_and_both_answer_it(postgres_url):
     """The same keyed move sent at once through two instances, twice to each: it lands once,
     and every sending is answered with its result (the losers find the key used), not 409."""
-    with (
-        server_process(postgres_url, free_port()) as (_, base_a),
-        server_process(postgres_url, free_port()) as (_, base_b),
-    ):
-        async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b) as b:
-            room_id, tokens = await make_room(a, seats=2)
-            for round_ in range(5):
-                seat = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
-                legal = (await a.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-                action = legal["legal_actions"][0]["action"]
-                body = {"version": legal["version"], "action": action, "idempotency_key": f"race-{round_}"}
-                url = f"/api/rooms/{room_id}/actions"
-                results = await asyncio.gather(
-                    *[c.post(url, headers=auth(tokens[seat]), json=body) for c in (a, b, a, b)]
-                )
-                assert [r.status_code for r in results] == [200] * 4, [r.text for r in results]
-                assert sorted(r.json()["duplicate"] for r in results) == [False, True, True, True], round_
-                assert {r.json()["version"] for r in results} == {legal["version"] + 1}
-            views_a = await every_view(a, room_id, tokens)
-            assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
+    async with two_instances(postgres_url) as (a, b):
+        room_id, tokens = await make_room(a, seats=2)
+        for round_ in range(5):
+            legal, results = await race((a, b), room_id, tokens, key=f"race-{round_}")
+            assert [r.status_code for r in results] == [200] * 4, [r.text for r in results]
+            assert sorted(r.json()["duplicate"] for r in results) == [False, True, True, True], round_
+            assert {r.json()["version"] for r in results} == {legal["version"] + 1}
+        views_a = await every_view(a, room_id, tokens)
+        assert views_a == await every_view(b, room_id, tokens) and views_a[0]["version"] == 5
     log_is_sound(postgres_url, room_id)
 
 

@@ -1,6 +1,6 @@
 """A table's render leaves (almost) nothing for the garbage collector: Jinja's macros and their
 context refer to each other, and before ``app.web.render.ReleasingTemplate`` each render of a
-Vem aí table left a cycle of about 330 objects (the seat's whole payload among them) that only
+table left a cycle of 126 to 201 objects (the seat's whole payload among them) that only
 a collection could free. Whole random games of each game are rendered for every seat and a
 spectator, with the collector off, and what a collection then finds is counted. The finished
 table is rendered twice: the module its banner is imported from (cached by Jinja, made once)
@@ -17,6 +17,7 @@ from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
 from app.rooms.views import seat_views
 from app.web.render import main_fragment
+from tests.test_payloads import room
 
 GAMES_PLAYED = [
     ("vem-ai-a-troika", 4, {}),
@@ -26,23 +27,6 @@ GAMES_PLAYED = [
 ]
 LEFT_PER_RENDER = 40  # objects a collection may find per render (measured: 25 at most)
 EVERY = 3  # versions between two renders
-
-
-def room_info(slug: str, players: int, options: dict) -> RoomInfo:
-    names = {s: ["Ana", "Bruno", "Carla", "Duarte"][s] for s in range(players)}
-    return RoomInfo(
-        id="garbage",
-        game=slug,
-        title=GAMES[slug].title,
-        options=options,
-        num_seats=players,
-        host_seat=0,
-        status="playing",
-        version=0,
-        seed_hash="ab" * 32,
-        seats=names,
-        humans=set(names),
-    )
 
 
 def render_all(info: RoomInfo, live: LiveGame, players: int, lang: str) -> list[str]:
@@ -55,8 +39,7 @@ def render_all(info: RoomInfo, live: LiveGame, players: int, lang: str) -> list[
 def test_a_render_leaves_no_cycle_holding_its_payload(slug, players, options):
     game = GAMES[slug]
     rng = random.Random(f"garbage-{slug}-{players}")
-    live = LiveGame.begin(game, game.setup(players, options, f"seed-garbage-{slug}"))
-    info = room_info(slug, players, options)
+    info, live = room("garbage", players, slug, options)
     render_all(info, live, players, "en")  # templates compiled, caches warm
     renders = found = 0
     gc.collect()
