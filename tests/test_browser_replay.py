@@ -115,3 +115,11 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     opener.get_by_role("button", name="Verify and replay").click()
     expect(opener.locator("#record-problem")).to_contain_text("action 3 is missing or out of order")
     screenshots(opener, "replay-refused-file")
+
+    reader = browser.new_context(base_url=live, locale="pt-PT").new_page()  # the reason in Portuguese
+    reader.goto("/replay")
+    reader.locator("input[name=record]").set_input_files(str(record))
+    reader.locator("form.stack button[type=submit]").click()
+    expect(reader.locator("#record-problem")).to_contain_text("a ação 3 falta ou está fora de ordem")
+    expect(reader.locator("#record-problem")).to_contain_text("Não verificado")
+    screenshots(reader, "replay-refused-file-pt")

@@ -5,6 +5,7 @@ is built from the stored record, so it works after a restart, and never opens be
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -144,3 +145,27 @@ async def test_the_finished_room_links_to_its_replay(client):
     room2, tokens2 = await create_started_room(client, "troika", 3)
     assert "/replay" not in (await client.get(f"/rooms/{room2}/seat/{tokens2[0]}", headers=HTML)).text
     assert (await client.get(f"/api/rooms/{room2}/view", headers=auth(tokens2[0]))).status_code == 200
+
+
+async def test_a_refused_record_is_said_in_the_readers_language(client):
+    """The reason a record file is refused is said in the reader's language, an engine's reason
+    for an illegal action included; without a Portuguese reader it stays English."""
+    room, _ = await finished(client, "triatri", 2, seed=5)
+    record = (await client.get(f"/api/rooms/{room}/record")).json()
+    missing = {**record, "actions": record["actions"][:2] + record["actions"][3:]}
+    illegal = json.loads(json.dumps(record))
+    illegal["actions"][0]["seat"] = 7  # no such seat: the engine refuses it
+    portuguese = {**HTML, "Accept-Language": "pt-PT"}
+    expected = {
+        json.dumps(missing): ("a ação 3 falta ou está fora de ordem", "action 3 is missing or out of order"),
+        "{not json": ("o ficheiro não é um registo JSON", "the file is not a JSON record"),
+        json.dumps(illegal): ("a ação 1 do lugar 7 é ilegal: ", "action 1 by seat 7 is illegal: "),
+    }
+    for text, (said_pt, said_en) in expected.items():
+        upload = {"record": ("x.json", text.encode(), "application/json")}
+        pt = await client.post("/replay", files=upload, headers=portuguese)
+        assert pt.status_code == 400 and said_pt in html.unescape(pt.text), pt.text[-600:]
+        en = await client.post("/replay", files=upload, headers=HTML)
+        assert en.status_code == 400 and said_en in html.unescape(en.text)
+    engine_reason = html.unescape(pt.text).split("a ação 1 do lugar 7 é ilegal: ")[1].split("<")[0]
+    assert engine_reason and engine_reason not in html.unescape(en.text), "the engine's reason is translated"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.db.database import Database
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, Message, say, spoken
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import Conflict
@@ -29,7 +29,12 @@ RECORD_FORMAT = "troika-arena-record/1"
 
 
 class RecordError(ValueError):
-    """The record is malformed or does not replay to what it claims."""
+    """The record is malformed or does not replay to what it claims: ``said``, the reason as a
+    message (a page says it in the reader's language), and its English text."""
+
+    def __init__(self, said: Message):
+        self.said = said
+        super().__init__(spoken(said))
 
 
 @dataclass(frozen=True)
@@ -83,9 +88,9 @@ def parse_record(text: bytes | str) -> Any:
     try:
         record = json.loads(text)
     except (ValueError, RecursionError):  # a UnicodeDecodeError is a ValueError
-        raise RecordError("the file is not a JSON record") from None
+        raise RecordError(say("the file is not a JSON record")) from None
     if nested_deeper_than(record, MAX_RECORD_DEPTH):
-        raise RecordError(f"the record is nested more than {MAX_RECORD_DEPTH} levels deep")
+        raise RecordError(say("the record is nested more than {depth} levels deep", depth=MAX_RECORD_DEPTH))
     return record
 
 
@@ -99,32 +104,34 @@ def _comparable(replayed: dict[str, Any], recorded: Any) -> dict[str, Any]:
 
 def verify_record(record: Any) -> Verified:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a {RECORD_FORMAT} record")
+        raise RecordError(say("not a {format} record", format=RECORD_FORMAT))
     slug = record.get("game")
     game = GAMES.get(slug) if isinstance(slug, str) else None
     if game is None:
-        raise RecordError(f"unknown game {record.get('game')!r}")
+        raise RecordError(say("unknown game {game}", game=repr(record.get("game"))))
     seed = record.get("seed")
     if not isinstance(seed, str) or seed_hash(seed) != record.get("seed_hash"):
-        raise RecordError("the seed does not match the commitment (seed_hash) shown before the deal")
+        raise RecordError(say("the seed does not match the commitment (seed_hash) shown before the deal"))
     try:
         state = game.setup(record["num_players"], record.get("options") or {}, seed)
     except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"the game cannot be set up from this record: {exc}") from None
+        raise RecordError(say("the game cannot be set up from this record: {problem}", problem=str(exc))) from None
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise RecordError("actions must be a list")
+        raise RecordError(say("actions must be a list"))
     for expected_seq, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or entry.get("seq") != expected_seq:
-            raise RecordError(f"action {expected_seq} is missing or out of order")
+            raise RecordError(say("action {seq} is missing or out of order", seq=expected_seq))
         try:
             _, state = game.play(state, entry["seat"], entry["action"], legacy=True)  # as replay reads a log
         except (IllegalAction, KeyError, TypeError) as exc:
-            reason = exc.reason if isinstance(exc, IllegalAction) else f"malformed ({exc})"
-            raise RecordError(f"action {expected_seq} by seat {entry.get('seat')} is illegal: {reason}") from None
+            reason = exc.said if isinstance(exc, IllegalAction) else say("malformed ({problem})", problem=str(exc))
+            seat, seq = str(entry.get("seat")), expected_seq
+            illegal = say("action {seq} by seat {seat} is illegal: {reason}", seq=seq, seat=seat, reason=reason)
+            raise RecordError(illegal) from None
     outcome = game.outcome(state)
     if outcome is None:
-        raise RecordError("the actions do not finish the game")
+        raise RecordError(say("the actions do not finish the game"))
     if _comparable(outcome.to_json(), record.get("outcome")) != record.get("outcome"):
-        raise RecordError("the replayed result differs from the recorded outcome")
+        raise RecordError(say("the replayed result differs from the recorded outcome"))
     return Verified(game.slug, record["num_players"], len(actions), outcome.to_json())

@@ -20,7 +20,8 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Replaying
-from app.games.base import say
+from app.games.base import say, spoken
+from app.i18n import translations
 from app.rooms.errors import BadRequest
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay, Step
@@ -114,7 +115,8 @@ async def upload_record(request: Request, replays: Replaying) -> Response:
     try:
         key = replays.upload(text)
     except RecordError as exc:
-        return page(request, "replay_open.html", {"problem": str(exc)}, status_code=400)
+        problem = spoken(exc.said, translations(language_of(request)).gettext)
+        return page(request, "replay_open.html", {"problem": problem}, status_code=400)
     return RedirectResponse(f"/replay/{key}?step=0", status_code=303)
 
 
