@@ -53,7 +53,9 @@ class Contract:
 
     def payload(self, payload: Any, where: str) -> None:
         """Check a payload's view against its own game's view schema too (the payload's schema
-        allows any game's view; this names the field that is wrong)."""
+        allows any game's view; this names the field that is wrong). A replay's step holds one."""
+        if isinstance(payload, dict) and isinstance(payload.get("payload"), dict):
+            payload = payload["payload"]
         if isinstance(payload, dict) and payload.get("view") is not None:
             self.check(payload["view"], self.component(GAMES[self.slug].view_type.__name__), f"{where}: the view")
 
@@ -113,6 +115,9 @@ async def play_a_whole_game(client, contract, base, slug, seats, options, rng) -
                 if options:  # a reaction window awaits seats that have answered already
                     break
             choice = rng.choice([a for a in options if a["type"] != "troika"] or options)
+            if move == 0:  # no replay before the end
+                r, _ = await call(client, contract, "GET", room + "/replay", at)
+                assert r.status_code == 409
             if move % 25 == 0:  # every viewer's view, the log and a refused move now and then
                 for viewer in frames:
                     headers = {} if viewer is None else auth(tokens[viewer])
@@ -131,6 +136,9 @@ async def play_a_whole_game(client, contract, base, slug, seats, options, rng) -
         assert reply["status"] == "finished", f"{slug} {seats}: not over after {MOVES_AT_MOST} moves"
         r, _ = await call(client, contract, "GET", room + "/record", at)
         assert r.status_code == 200
+        for params in ({}, {"step": 0}, {"step": reply["version"] // 2, "seat": seats - 1}):  # the replay's steps
+            r, _ = await call(client, contract, "GET", room + "/replay", at, params=params)
+            assert r.status_code == 200
         await settle(frames, reply["version"])
     finally:
         for ws in sockets:

@@ -169,3 +169,35 @@ async def test_a_refused_record_is_said_in_the_readers_language(client):
         assert en.status_code == 400 and said_en in html.unescape(en.text)
     engine_reason = html.unescape(pt.text).split("a ação 1 do lugar 7 é ilegal: ")[1].split("<")[0]
     assert engine_reason and engine_reason not in html.unescape(en.text), "the engine's reason is translated"
+
+
+async def test_the_api_answers_a_replays_step_as_the_page_shows_it(client):
+    """GET /api/rooms/{id}/replay: nothing before the end (409); after it, any version as a
+    spectator or any seat saw it, with no move offered, and the log up to it; typed strictly."""
+    room, tokens = await create_started_room(client, "troika", 3)
+    early = await client.get(f"/api/rooms/{room}/replay")
+    assert early.status_code == 409 and "seed" not in early.text
+    await play_random_moves(client, room, tokens, 3000, random.Random(2), avoid=())
+    end = await client.get(f"/api/rooms/{room}/view", headers=auth(tokens[0]))
+    last = end.json()["version"]
+    answer = (await client.get(f"/api/rooms/{room}/replay", params={"seat": 0})).json()
+    assert (answer["step"], answer["last"], answer["seat"]) == (last, last, 0)
+    assert answer["payload"]["view"] == end.json()["view"] and answer["payload"]["legal_actions"] == []
+    logged = (await client.get(f"/api/rooms/{room}/log", headers=auth(tokens[0]))).json()["log"]
+    assert answer["log"] == logged
+    record = (await client.get(f"/api/rooms/{room}/record")).json()
+    for step, seat in ((0, None), (7, 1), (last + 50, 2)):
+        params = {"step": step} | ({} if seat is None else {"seat": seat})
+        got = (await client.get(f"/api/rooms/{room}/replay", params=params)).json()
+        shown = Replay.of(record).step(step)
+        assert got["step"] == min(step, last) and got["payload"] == shown.payload(seat)
+        assert (got["log"], got["new_lines_from"]) == tuple(shown.log(seat))
+    spectator, seat_1 = [
+        (await client.get(f"/api/rooms/{room}/replay", params={"step": 7, **who})).json()["payload"]["view"]
+        for who in ({}, {"seat": 1})
+    ]
+    assert spectator != seat_1  # a seat's view shows its own hand
+    for bad in ({"seat": 3}, {"seat": -1}, {"seat": "1.0"}, {"step": "x"}, {"step": 10**30}, {"seat": " 1"}):
+        r = await client.get(f"/api/rooms/{room}/replay", params=bad)
+        assert r.status_code == 400 and r.json()["error"] in ("bad_request", "invalid_request"), (bad, r.text)
+    assert (await client.get("/api/rooms/nosuchroom/replay")).status_code == 404

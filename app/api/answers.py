@@ -186,6 +186,19 @@ class RecordedAction(Closed):
     action: AnyAction
 
 
+class ReplayStep(Closed):
+    """One step of a finished game's replay: the table as a spectator or one seat saw it at
+    that version (no move offered, as the replay page shows it) and the log up to it."""
+
+    room: str
+    step: int = Field(description="the version shown (a step past the end shows the end)")
+    last: int = Field(description="the game's last version")
+    seat: int | None = Field(description="whose view this is; None for a spectator's")
+    payload: Payload = Field(description="the viewer's payload at that version (as GET /view answered it then)")
+    log: list[LogLine] = Field(description="the whole log up to that version, as the viewer could read it")
+    new_lines_from: int = Field(description="the index in ``log`` of the first line this version's move added")
+
+
 class Record(Closed):
     """A finished game's replayable record (``troika-arena verify`` checks one)."""
 

@@ -28,16 +28,19 @@ from app.api.answers import (
     Record,
     Reissued,
     Removed,
+    ReplayStep,
     Room,
 )
 from app.api.answers import Chat as ChatAnswer
-from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Rooms, Views
+from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
 from app.api.errors import answers
 from app.api.events import Follower
 from app.api.shapes import AnyAction, read_action
-from app.api.streams import After, Following, StreamCaps, Wait, poll
+from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
+from app.games.base import say
 from app.games.registry import GAMES
 from app.rooms import records
+from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
 from app.rooms.play import Play
 from app.rooms.views import Payloads, encode, legal_actions
@@ -386,3 +389,22 @@ async def get_record(room_id: str, rooms: Rooms):
         record,
         headers={"Content-Disposition": f'attachment; filename="troika-arena-{room_id}.json"'},
     )
+
+
+@router.get("/api/rooms/{room_id}/replay", response_model=ReplayStep, tags=["play"], responses=answers(400, 404, 409))
+async def get_replay_step(
+    room_id: str,
+    replays: Replaying,
+    step: Annotated[WholeNumber | None, Query(description="the version to show (default: the end)")] = None,
+    seat: Annotated[WholeNumber | None, Query(description="whose view (default: a spectator's)")] = None,
+):
+    """A finished game at one version, as the replay page shows it (409 before the game ends):
+    any seat's view may be asked for, since the game is over."""
+    replay = await replays.of_room(room_id)
+    if seat is not None and seat >= replay.num_players:
+        raise BadRequest(say("seat must be from 0 to {last}", last=replay.num_players - 1))
+    shown = replay.step(replay.last if step is None else step)
+    log, earlier = shown.log(seat)
+    payload = shown.payload(seat)
+    answered = {"room": room_id, "step": payload["version"], "last": replay.last, "seat": seat, "payload": payload}
+    return answer({**answered, "log": log, "new_lines_from": earlier})

@@ -22,6 +22,7 @@ from app.games.registry import GAMES
 from app.rooms import records
 from app.rooms.errors import Conflict, NotFound
 from app.rooms.model import LiveGame, RoomInfo, replay, with_names
+from app.rooms.views import seat_view
 
 STORED_HELD = 32  # replays of stored games kept (a record is read once per game, not per step)
 UPLOADED_HELD = 16  # verified record files kept, by the SHA-256 of their text
@@ -44,6 +45,10 @@ class Step:
         now = visible_log(self.state.get("log", []), seat)
         earlier = 0 if self.before is None else len(visible_log(self.before.get("log", []), seat))
         return with_names(now, self.info.seats), earlier
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """The seat's payload (None: a spectator's) at this version, with no move offered."""
+        return {**seat_view(self.info, self.live, seat), "legal_actions": [], "your_turn": False}
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,7 @@ from app.games.base import say, spoken
 from app.i18n import translations
 from app.rooms.errors import BadRequest
 from app.rooms.records import RecordError
-from app.rooms.replays import MAX_RECORD_BYTES, Replay, Step
-from app.rooms.views import seat_view
+from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.web.render import language_of, page, room_context
 
 router = APIRouter(include_in_schema=False)
@@ -54,11 +53,6 @@ def viewpoint(text: str | None, players: int) -> int | str | None:
     return seat
 
 
-def shown(step: Step, seat: int | None) -> dict[str, Any]:
-    """The seat's payload at the step, with no move offered."""
-    return {**seat_view(step.info, step.live, seat), "legal_actions": [], "your_turn": False}
-
-
 def replay_page(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
     """The replay page at the step and viewpoint the query names (a step past the end is the end)."""
     wanted = whole(request.query_params.get("step"), "step")
@@ -69,7 +63,7 @@ def replay_page(request: Request, replay: Replay, base: str, source: dict[str, A
     log, earlier = step.log(seat)  # everyone's tables: the public log
     shown_as = SPECTATOR if chosen is None else str(chosen)
     seats = range(replay.num_players) if chosen == EVERYONE else [seat]
-    tables = [room_context(shown(step, s), s, None, lang) for s in seats]
+    tables = [room_context(step.payload(s), s, None, lang) for s in seats]
 
     def at(version: int) -> str:
         return f"{base}?step={version}&as={shown_as}"
