@@ -126,9 +126,14 @@ def verify_record(record: Any) -> Verified:
             _, state = game.play(state, entry["seat"], entry["action"], legacy=True)  # as replay reads a log
         except (IllegalAction, KeyError, TypeError) as exc:
             reason = exc.said if isinstance(exc, IllegalAction) else say("malformed ({problem})", problem=str(exc))
-            seat, seq = str(entry.get("seat")), expected_seq
-            illegal = say("action {seq} by seat {seat} is illegal: {reason}", seq=seq, seat=seat, reason=reason)
-            raise RecordError(illegal) from None
+            raise RecordError(
+                say(
+                    "action {seq} by seat {seat} is illegal: {reason}",
+                    seq=expected_seq,
+                    seat=str(entry.get("seat")),
+                    reason=reason,
+                )
+            ) from None
     outcome = game.outcome(state)
     if outcome is None:
         raise RecordError(say("the actions do not finish the game"))

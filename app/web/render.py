@@ -201,10 +201,14 @@ def fragment(lang: str, name: str, **context: Any) -> str:
     return PAGES[lang].env.get_template(name).render(**context)
 
 
+def said_to(connection: HTTPConnection, message: Message) -> str:
+    """``message`` in the reader's language."""
+    return spoken(message, translations(language_of(connection)).gettext)
+
+
 def error_page(request: Request, status: int, message: str | Message, headers: Mapping[str, str] | None) -> Response:
     """An error as a page (``app.api.errors.ErrorPage``), its message in the reader's language."""
-    said = say(message) if isinstance(message, str) else message
-    text = spoken(said, translations(language_of(request)).gettext)
+    text = said_to(request, say(message) if isinstance(message, str) else message)
     return page(request, "error.html", {"status": status, "message": text}, status_code=status, headers=headers)
 
 

@@ -20,12 +20,11 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Replaying
-from app.games.base import say, spoken
-from app.i18n import translations
+from app.games.base import say
 from app.rooms.errors import BadRequest
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
-from app.web.render import language_of, page, room_context
+from app.web.render import language_of, page, room_context, said_to
 
 router = APIRouter(include_in_schema=False)
 SPECTATOR, EVERYONE = "spectator", "everyone"
@@ -109,8 +108,7 @@ async def upload_record(request: Request, replays: Replaying) -> Response:
     try:
         key = replays.upload(text)
     except RecordError as exc:
-        problem = spoken(exc.said, translations(language_of(request)).gettext)
-        return page(request, "replay_open.html", {"problem": problem}, status_code=400)
+        return page(request, "replay_open.html", {"problem": said_to(request, exc.said)}, status_code=400)
     return RedirectResponse(f"/replay/{key}?step=0", status_code=303)
 
 
