@@ -2,7 +2,9 @@
 (a third seat plays through the API) use a Table Action, play a card for its Hand Action in an
 attack, cancel a card with a reaction, support an attack and place a Pre-Campaign card face
 down, all by clicking the forms the table offers. After every move each page shows exactly its
-own hand; screenshots of the key moments are taken at desktop and phone sizes.
+own hand; screenshots of the key moments are taken at desktop and phone sizes. In a room of
+two, a page opens an attack with three cards ticked "for its Hand Action", a move the engine
+takes but does not list.
 
 The room loads a deck whose cards make those moves likely whatever the shuffle: every red card
 cancels, every gold card adds Power in an attack, every blue card brings Votes in the
@@ -18,7 +20,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
-from tests.test_browser_vem import auth, check_page, legal_of, wait_for_version
+from tests.test_browser_vem import auth, check_page, legal_of, pick_card, wait_for_version
 
 ACTIONS = {
     "red": {"when": "any", "effects": [{"do": "cancel"}]},
@@ -99,9 +101,28 @@ def choose(view: dict, legal: list[dict], done: set[str], page_seat: bool, r: ra
     return r.choice(legal)
 
 
+def attack_by_ticking(page: Page, action: dict) -> None:
+    """Fill the attack form as a player does: the target, the mode, each card played for its
+    Power, and each card played for its Hand Action by its own box (which ticks the card too)."""
+    page.locator(f'label.target:has(input[value="{action["target"]}"])').click()
+    page.locator(f"#vem-attack input[name=mode][value={action['mode']}]").check()
+    actions = action.get("actions", [])
+    for gid in action["cards"]:
+        if gid in actions:
+            page.locator(f'#your-hand input[name=actions][value="{gid}"]').check()
+            expect(page.locator(f'#your-hand input[name=cards][value="{gid}"]')).to_be_checked()
+        else:
+            pick_card(page, gid)
+
+
 def click_advanced(page: Page, action: dict) -> None:
-    """Post ``action`` through the advanced forms: its box's select, or its single button."""
-    box = "#adv-hand-action-attack" if action["type"] == "attack" else f"#adv-{action['type']}"
+    """Post ``action`` through the advanced forms: the attack form, its box's select, or its
+    single button."""
+    if action["type"] == "attack":
+        attack_by_ticking(page, action)
+        page.locator("#vem-attack button[type=submit]").click()
+        return
+    box = f"#adv-{action['type']}"
     value = json.dumps(action, separators=(",", ":"), sort_keys=True)
     form = page.locator(f"{box} form")
     select = form.locator("select[name=action]")
@@ -205,4 +226,80 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
         done.add(goal)
 
     assert done == set(GOALS), f"reached only {sorted(done)}"
+    assert all(path.exists() for path in shots)
+
+
+def bonus_deck() -> dict:
+    """The default deck with every Group card's Hand Action adding 4 Power to an attack."""
+    deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for card in deck["groups"]:
+        card["hand_action"] = {"when": "attack", "effects": [{"do": "attack_bonus", "amount": 4}]}
+    return deck
+
+
+PREFERRED = ("choose_leader", "no_reaction", "no_support", "stop")
+
+
+def steer(seat: int, legal: list[dict]) -> dict:
+    """A short way to an attack: seat 1 places a card to attack, seat 0 draws Group cards."""
+    actions = [item["action"] for item in legal]
+    for kind in PREFERRED:
+        found = [a for a in actions if a["type"] == kind]
+        if found:
+            return found[0]
+    draws = [a for a in actions if a["type"] == "draw"]
+    if draws:
+        return next(a for a in draws if a["what"] == "group")
+    places = [a for a in actions if a["type"] == "place" and "take" not in a]
+    if seat == 1 and places:
+        return places[0]
+    return next((a for a in actions if a["type"] == "pass"), actions[0])
+
+
+def test_an_attack_plays_several_cards_for_their_hand_actions_from_the_page(browser, live, screenshots):
+    """The engine lists openings with one card for its Hand Action and takes any set of them;
+    the page's attack form makes one with every card in hand ticked for its Hand Action."""
+    api = httpx.Client(base_url=live)
+    body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": {"advanced": True, "deck": bonus_deck()}}
+    created = api.post("/api/rooms", json=body)
+    assert created.status_code == 201, created.text
+    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
+    tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])
+    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    page = browser.new_context(base_url=live, viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+
+    for _ in range(100):
+        now = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+        attacks = [i["action"] for i in legal_of(api, room, tokens[0]) if i["action"]["type"] == "attack"]
+        if 0 in now["to_act"] and any(a.get("actions") for a in attacks):
+            break
+        seat = min(now["to_act"])
+        move = steer(seat, legal_of(api, room, tokens[seat]))
+        posted = api.post(
+            f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json={"version": now["version"], "action": move}
+        )
+        assert posted.status_code == 200, posted.text
+    else:
+        raise AssertionError("seat 0 never had an attack with a Hand Action")
+    usable = sorted({gid for a in attacks for gid in a.get("actions", [])})[:3]
+    assert len(usable) == 3, f"only {usable} usable: no choice of three"  # the old list stopped at 2 cards
+    opening = next(a for a in attacks if a.get("actions"))
+    action = {**opening, "cards": usable, "actions": usable}
+    assert action not in attacks  # the engine lists one Hand Action at a time: this one only the form makes
+
+    wait_for_version(page, now["version"])
+    attack_by_ticking(page, action)
+    summary = page.locator("#vem-attack .summary")
+    expect(summary).to_contain_text("+ Hand Actions")
+    expect(page.locator("#vem-attack button[type=submit]")).to_be_enabled()
+    shots = screenshots(page, "vem-hand-action-attack")
+    page.locator("#vem-attack button[type=submit]").click()
+    wait_for_version(page, now["version"] + 1)
+    assert page.locator("#flash").inner_text() == ""
+    view = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()["view"]
+    assert view["attack"] is not None and sorted(view["attack"]["actions"]) == usable
+    expect(page.locator("#attack")).to_contain_text("Played for their Hand Action")
+    shots += screenshots(page, "vem-hand-action-attack-made")
     assert all(path.exists() for path in shots)

@@ -122,3 +122,38 @@ async def test_the_api_lists_every_asked_seat_until_the_reaction_window_closes(c
         ).json()
         assert payload["to_act"] == [1, 2]
         assert payload["your_turn"] == (seat == 1)
+
+
+async def test_the_attack_form_lets_any_cards_be_played_for_their_hand_actions(client):
+    """The engine lists openings with one card played for its Hand Action, and accepts any set
+    of them: the attack form offers a "for its Hand Action" box beside each card usable so (Claque
+    only when attacking to discard), and the form's action is the one the engine takes."""
+    hand = ["Sociedade de Advogados", "Tabloides", "Claque", "Pensionistas"]
+    state = adv(hands={0: hand, 1: ["Redes Sociais"]}, tables={1: ["Estudantes"]})
+    html = await render(client, state, 0)
+    legal = GAME.legal_actions(state, 0)
+    usable = {gid for a in legal if a["type"] == "attack" for gid in a.get("actions", [])}
+    assert usable == {G["Sociedade de Advogados"], G["Tabloides"], G["Claque"]}
+    box = r'<input type="checkbox" name="actions" value="(\d+)" form="vem-attack"( data-discard-only)?>'
+    boxes = re.findall(box, html)
+    assert {int(gid): bool(only) for gid, only in boxes} == {
+        G["Sociedade de Advogados"]: False,
+        G["Tabloides"]: False,
+        G["Claque"]: True,
+    }
+    base = re.search(r'<form class="vem-combo" id="vem-attack"[^>]*data-base="([^"]*)"', html).group(1)
+    assert json.loads(html_lib.unescape(base)) == {"actions": [], "cards": [], "type": "attack"}
+    assert "adv-hand-action-attack" not in html  # the old list of single-card openings is gone
+    three = [G[name] for name in hand[:3]]
+    attack = {"type": "attack", "target": G["Estudantes"], "mode": "discard", "cards": three, "actions": three}
+    assert attack not in legal  # not listed, yet what the form posts when all three are ticked
+    after = GAME.apply(state, 0, attack)
+    assert sorted(after["attack"]["actions"]) == sorted(three)
+
+
+async def test_the_basic_attack_form_has_no_hand_action_boxes(client):
+    state = scenario(hands={0: ["Sociedade de Advogados", "Tabloides"]}, tables={1: ["Estudantes"]})
+    html = await render(client, state, 0)
+    assert 'id="vem-attack"' in html and 'name="actions"' not in html
+    base = re.search(r'<form class="vem-combo" id="vem-attack"[^>]*data-base="([^"]*)"', html).group(1)
+    assert json.loads(html_lib.unescape(base)) == {"cards": [], "type": "attack"}

@@ -3,7 +3,8 @@
 // with form="its id": the ticked hand cards, the target radios). A control named like a list in
 // the base (e.g. "cards") collects every ticked value; other controls give one value; digits
 // become numbers. Ticks survive the live re-renders while the form's data-keep key is the same,
-// and data-summary forms show a running total; an attack or an answer that cannot be legal yet
+// and data-summary forms show a running total (a card ticked "for its Hand Action", in the advanced
+// game, goes with its card and adds no Power); an attack or an answer that cannot be legal yet
 // (no target, no card, too weak) disables its button, saying why. The server validates anyway.
 (function () {
   if (window.vemTable) return;
@@ -31,14 +32,45 @@
       if (Array.isArray(action[el.name])) action[el.name].push(value(el.value));
       else action[el.name] = value(el.value);
     });
+    // an attack's Hand Actions are left out when none is ticked (the engine's canonical form)
+    if (Array.isArray(action.actions) && !action.actions.length) delete action.actions;
     form.querySelector("input[name=action]").value = JSON.stringify(action);
     return action;
   }
 
+  // The values of the ticked "for its Hand Action" boxes: those cards add no Power.
+  function handActions(form) {
+    return controls(form).filter(function (el) { return el.name === "actions" && el.checked; })
+      .map(function (el) { return el.value; });
+  }
+
   function sum(form, attribute) {
+    var used = attribute === "power" ? handActions(form) : [];
     return controls(form).reduce(function (total, el) {
-      return total + (el.name === "cards" && el.checked ? parseInt(el.dataset[attribute] || "0", 10) : 0);
+      var counts = el.name === "cards" && el.checked && used.indexOf(el.value) < 0;
+      return total + (counts ? parseInt(el.dataset[attribute] || "0", 10) : 0);
     }, 0);
+  }
+
+  // A Hand Action box goes with its card: ticking it ticks the card, unticking the card (or
+  // choosing a mode the action is not for) unticks it.
+  function pair(form, changed) {
+    var mode = form.querySelector("input[name=mode]:checked");
+    controls(form).forEach(function (el) {
+      if (el.name !== "actions") return;
+      var card = controls(form).filter(function (c) { return c.name === "cards" && c.value === el.value; })[0];
+      el.disabled = "discardOnly" in el.dataset && Boolean(mode) && mode.value !== "discard";
+      if (el.disabled) el.checked = false;
+      if (!card) return;
+      if (changed === el && el.checked && !card.checked) card.checked = true;
+      if (changed !== el && !card.checked) el.checked = false;
+    });
+  }
+
+  // The total shown, with a word for the Hand Actions' effects (the server counts them).
+  function totalText(form, total) {
+    var plus = form.querySelector(".summary").dataset.plus;
+    return handActions(form).length && plus ? total + " " + plus : total;
   }
 
   function show(form, name, text) {
@@ -59,20 +91,22 @@
     return controls(form).filter(function (el) { return el.name === "cards" && el.checked; }).length;
   }
 
-  function summarize(form) {
+  function summarize(form, changed) {
     var kind = form.dataset.summary;
+    pair(form, changed);
     var action = build(form);
     var button = form.querySelector("button[type=submit]") || { dataset: {} };
     if (kind === "attack") {
       var mode = form.querySelector("input[name=mode]:checked");
       var target = controls(form).filter(function (el) { return el.name === "target" && el.checked; })[0];
       var total = parseInt(mode ? mode.dataset.basePower : "0", 10) + sum(form, "power");
-      show(form, "total", total);
+      show(form, "total", totalText(form, total));
       show(form, "defence", target ? target.dataset.defence : "?");
+      // with a Hand Action ticked its bonus is unknown here: the server judges the strength
       gate(form, !target ? button.dataset.needTarget : !ticks(form) ? button.dataset.needCards
-        : total <= parseInt(target.dataset.defence, 10) ? button.dataset.tooWeak : "");
+        : !handActions(form).length && total <= parseInt(target.dataset.defence, 10) ? button.dataset.tooWeak : "");
     } else if (kind === "add") {
-      show(form, "total", parseInt(form.querySelector(".summary").dataset.own, 10) + sum(form, "power"));
+      show(form, "total", totalText(form, parseInt(form.querySelector(".summary").dataset.own, 10) + sum(form, "power")));
       gate(form, ticks(form) ? "" : button.dataset.needCards);
     } else if (kind === "votes") {
       var own = parseInt(form.querySelector(".summary").dataset.own, 10);
@@ -112,7 +146,7 @@
   function onEdit(event) {
     var form = event.target.form;
     if (!form || !form.classList.contains("vem-combo")) return;
-    summarize(form);
+    summarize(form, event.target);
     remember(form);
   }
 
