@@ -201,3 +201,45 @@ async def test_the_api_answers_a_replays_step_as_the_page_shows_it(client):
         r = await client.get(f"/api/rooms/{room}/replay", params=bad)
         assert r.status_code == 400 and r.json()["error"] in ("bad_request", "invalid_request"), (bad, r.text)
     assert (await client.get("/api/rooms/nosuchroom/replay")).status_code == 404
+
+
+def test_steps_taken_in_any_order_are_the_game_replayed_from_its_start(monkeypatch):
+    """A replay keeps the game every ``CHECKPOINT_EVERY`` versions: each step, asked in any order,
+    is exactly the game replayed from its seed (state, the state before, whom each version
+    awaited), and once the game was walked to its end a step replays at most
+    ``CHECKPOINT_EVERY`` actions."""
+    import app.rooms.replays as replays
+
+    applied: list[int] = []  # the actions each replay call applied
+    original = replays.replay
+
+    def counting(game, live, actions):
+        applied.append(len(actions))
+        original(game, live, actions)
+
+    monkeypatch.setattr(replays, "replay", counting)
+    for slug, players, options in (("vem-ai-a-troika", 4, {"advanced": True}), ("triatri", 3, {})):
+        game, r = GAMES[slug], random.Random(slug)
+        state, actions = game.setup(players, options, "checkpoints"), []
+        while game.outcome(state) is None:
+            seat = r.choice(sorted(game.to_act(state)))
+            action = r.choice(game.legal_actions(state, seat))
+            actions.append((seat, action))
+            state = game.apply(state, seat, action)
+        record = {"game": slug, "num_players": players, "options": options, "seed": "checkpoints"}
+        record |= {"seed_hash": "h", "players": [], "actions": [{"seat": s, "action": a} for s, a in actions]}
+        kept = Replay.of(record)
+        assert kept.last > 2 * replays.CHECKPOINT_EVERY
+        kept.step(kept.last)  # the first walk to the end keeps every checkpoint on the way
+        versions = list(range(kept.last + 1))
+        r.shuffle(versions)
+        for version in versions:
+            applied.clear()
+            step = kept.step(version)
+            assert sum(applied) <= replays.CHECKPOINT_EVERY, (version, applied)
+            with monkeypatch.context() as afresh:
+                afresh.setattr(replays, "CHECKPOINT_EVERY", 10**9)  # no checkpoint but version 0
+                whole = Replay.of(record).step(version)
+            assert (step.state, step.before) == (whole.state, whole.before), version
+            assert step.live.awaited == whole.live.awaited and step.live.version == version
+        assert sorted(kept.checkpoints) == list(range(0, kept.last + 1, replays.CHECKPOINT_EVERY))
