@@ -1,6 +1,7 @@
 """Noticing what others did, in a real browser: what changed since the player last looked is
 highlighted in every game (a tile turned up, then taken; TriATri's cards played and gems
-taken; Vem aí's cards moved), with a transition that prefers-reduced-motion turns off; the tab
+taken; Vem aí's cards moved), and stays so after a reload, with a transition that
+prefers-reduced-motion turns off; the tab
 title says "Your turn"; the sound and the browser notification are off by default and, once
 turned on, come when the turn does."""
 
@@ -94,3 +95,28 @@ def test_every_game_highlights_what_each_move_changed(browser, live, game, area)
     ended = api.get(f"/api/rooms/{room}/view").json()["status"] != "playing"
     assert (moves == 40 or ended) and moves >= 20 and highlighted >= moves - 4, (moves, highlighted)
     screenshot(page, f"noticing-{game}")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE])
+def test_a_reload_keeps_the_highlights_of_the_last_change(browser, live, size, screenshots):
+    """What the last move changed stays highlighted after the player reloads the page (the
+    reference is kept for the tab), and the socket's first push after the reload keeps it."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    mover = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    page = browser.new_context(base_url=live, viewport=size).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[1 - mover]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    version = move(api, room, tokens[mover], {"type": "reveal", "tile": "unknown"})
+    wait_for_version(page, version)
+    turned = fresh(page, "#table-up")
+    assert len(turned) == 1
+    page.reload()
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    wait_for_version(page, version)
+    assert fresh(page, "#table-up") == turned, "the tile turned up is still highlighted"
+    shots = screenshots(page, "noticing-after-reload")
+    version = move(api, room, tokens[mover], {"type": "take_up", "value": int(turned[0])})
+    wait_for_version(page, version)
+    assert fresh(page, "#table-up") == [] and turned[0] in fresh(page, f"#player-{mover}")
+    assert all(path.exists() for path in shots)

@@ -2,7 +2,9 @@
 // with an id (tiles, cards, gems, coins, figures: PIECES) are noted; after it, a piece that was
 // not there before gets the class "fresh" (a short transition, off under prefers-reduced-motion,
 // and an outline that stays until the next update). While the tab is hidden the reference
-// stays the table as last seen, so coming back shows everything since. The tab's title says
+// stays the table as last seen, so coming back shows everything since. A reload keeps them: the
+// reference the highlights were drawn against is kept for the tab (sessionStorage, by page
+// address) when the page goes, and the reloaded table is compared with it. The tab's title says
 // "Your turn" while it is; and, if the player turned them on (off by default, kept in
 // localStorage), a sound and a browser notification say so when the turn comes.
 (function () {
@@ -10,6 +12,9 @@
     ".metrics dd, .count, .slot-cards, .badge.turn";
   var seen = null;  // the pieces of the table as the player last saw it
   var pending = null;
+  var against = null;  // the reference the table's highlights were last drawn against
+  var restored = null;  // that reference as the page before a reload left it, until the first push
+  var KEPT = "arena-seen:" + location.pathname;
   var baseTitle = document.title;
   var wasMyTurn = null;
 
@@ -97,18 +102,28 @@
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "room-main") return;
     if (seen === null || !document.hidden) seen = snapshot();
-    pending = seen;
+    pending = restored || seen;  // a socket's first push redraws the reloaded table: the same marks
+    restored = null;
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (!pending || !event.detail.target || event.detail.target.id !== "room-main") return;
     markFresh(pending);
+    against = pending;
     pending = null;
     yourTurn();
   });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) seen = snapshot(); });
+  window.addEventListener("pagehide", function () {
+    try { if (against) sessionStorage.setItem(KEPT, JSON.stringify(against)); } catch (e) { /* storage off */ }
+  });
   function start() {
     var title = document.querySelector("title");
     baseTitle = title ? title.textContent : document.title;
+    try { restored = JSON.parse(sessionStorage.getItem(KEPT) || "null"); } catch (e) { restored = null; }
+    if (restored) {
+      markFresh(restored);
+      against = restored;
+    }
     showSettings();
     yourTurn();
   }
