@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 
 def auth(token: str) -> dict[str, str]:
@@ -49,6 +49,14 @@ def random_moves(api: httpx.Client, room: str, tokens: list[str], seed: int, lim
         )
         assert answer.status_code == 200, answer.text
         yield answer.json()["version"]
+
+
+def seat_page(browser, live: str, path: str, size: dict) -> Page:
+    """A new browser context's page at ``path``, once its socket is live."""
+    page = browser.new_context(base_url=live, viewport=size).new_page()
+    page.goto(path)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    return page
 
 
 def wait_for_version(page: Page, version: int) -> None:

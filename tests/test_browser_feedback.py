@@ -12,7 +12,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, auth, screenshot, started_room, wait_for_version
+from tests.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
 from tests.servers import free_port, server_process
 
 
@@ -20,13 +20,6 @@ def in_viewport(page: Page, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0
-
-
-def seat_page(browser, live: str, path: str, size: dict) -> Page:
-    page = browser.new_context(base_url=live, viewport=size).new_page()
-    page.goto(path)
-    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
-    return page
 
 
 def test_a_superseded_click_is_explained_in_a_toast_inside_the_viewport(browser, live):

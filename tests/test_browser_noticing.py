@@ -11,7 +11,16 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, auth, random_moves, screenshot, started_room, wait_for_version
+from tests.browser_games import (
+    DESKTOP,
+    PHONE,
+    auth,
+    random_moves,
+    screenshot,
+    seat_page,
+    started_room,
+    wait_for_version,
+)
 
 # Record notifications and sounds instead of making them, and let the test hide the tab.
 FAKES = """
@@ -104,9 +113,7 @@ def test_a_reload_keeps_the_highlights_of_the_last_change(browser, live, size, s
     api = httpx.Client(base_url=live)
     room, tokens = started_room(api, "troika", 2)
     mover = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
-    page = browser.new_context(base_url=live, viewport=size).new_page()
-    page.goto(f"/rooms/{room}/seat/{tokens[1 - mover]}")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[1 - mover]}", size)
     version = move(api, room, tokens[mover], {"type": "reveal", "tile": "unknown"})
     wait_for_version(page, version)
     turned = fresh(page, "#table-up")
