@@ -10,6 +10,7 @@ import json
 import random
 import re
 
+import app.rooms.replays as replays
 from app.games.registry import GAMES
 from app.rooms.replays import Replay
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
@@ -208,8 +209,6 @@ def test_steps_taken_in_any_order_are_the_game_replayed_from_its_start(monkeypat
     is exactly the game replayed from its seed (state, the state before, whom each version
     awaited), and once the game was walked to its end a step replays at most
     ``CHECKPOINT_EVERY`` actions."""
-    import app.rooms.replays as replays
-
     applied: list[int] = []  # the actions each replay call applied
     original = replays.replay
 

@@ -96,13 +96,10 @@ class Replay:
         """The game after the first ``version`` actions (clamped to the record's range)."""
         version = max(0, min(version, self.last))
         game = GAMES[self.game]
-        before = None
+        live, before = self.at(max(version - 1, 0)), None
         if version:
-            live = self.at(version - 1)
             before = live.state
             replay(game, live, self.actions[version - 1 : version])
-        else:
-            live = self.at(0)
         state = live.state
         info = RoomInfo(
             id=self.room or "record",
