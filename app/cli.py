@@ -15,6 +15,12 @@ import sys
 
 from app.config import get_settings
 
+DESCRIPTION = (
+    "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, "
+    "migrate its database, play bots against each other, run benchmarks and verify game records. "
+    "Settings come from the environment (see the README)."
+)
+
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
@@ -246,7 +252,7 @@ def add_verify(commands) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="troika-arena", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="troika-arena", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     p_serve = commands.add_parser("serve", help="run the web server")
     p_serve.add_argument("--host", help="address to bind (default: HOST or 127.0.0.1)")

@@ -101,6 +101,22 @@ def test_every_package_the_server_imports_is_a_runtime_dependency():
     assert not missing, f"imported by app/ but not installed by `pip install .`: {missing}"
 
 
+# Runtime dependencies that app/ does not import by name, and why a plain install needs them.
+NOT_IMPORTED = {
+    "aiosqlite": "SQLAlchemy's async SQLite driver (sqlite+aiosqlite://)",
+    "greenlet": "SQLAlchemy's asyncio layer runs on it",
+    "python-multipart": "FastAPI parses the browser's forms with it",
+    "websockets": "uvicorn serves the live sockets with it",
+}
+
+
+def test_every_runtime_dependency_is_imported_or_needed_for_a_reason():
+    providers = packages_distributions()
+    imported = {canonicalize_name(d) for module in third_party_imports() for d in providers.get(module, [module])}
+    unused = sorted(name for name in pins(PROJECT["dependencies"]) if name not in imported and name not in NOT_IMPORTED)
+    assert not unused, f"runtime dependencies nothing imports (drop them, or say why in NOT_IMPORTED): {unused}"
+
+
 def test_sqlalchemy_asyncio_brings_greenlet_on_the_plain_install():
     assert "greenlet" in closure(PROJECT["dependencies"])
 
