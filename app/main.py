@@ -114,10 +114,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ClickFrontDoor)  # a browser's move (app.web.clicks)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
     app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the front doors (app.api.errors)
-    app.add_middleware(SecurityHeaders)  # on every answer, error pages included (app.web.security)
-    # Outermost: a request or websocket naming a host this server does not serve (DNS rebinding)
-    # is refused before anything else reads it.
+    # A request or websocket naming a host this server does not serve (DNS rebinding) is refused
+    # before anything else reads it ...
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
+    # ... and outermost, on every answer, error pages and that 400 included (app.web.security).
+    app.add_middleware(SecurityHeaders)
     app.include_router(api_router)
     app.include_router(streams_router)
     app.include_router(live_router)

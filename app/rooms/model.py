@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -35,11 +37,30 @@ def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dic
     return [{**e, "text": named(e["text"], key)} for e in entries]
 
 
-@lru_cache(maxsize=8192)
 def named(text: str, names: tuple[tuple[int, str], ...]) -> str:
-    """One log line with its seat mentions named (cached: every view repeats the log's tail)."""
+    """One log line with its seat mentions named: cached for the rooms of this server (every
+    view repeats the log's tail), never within ``uncached_names`` (a replay of an uploaded
+    record: what a stranger uploads must not fill, or stay in, a cache the whole process shares)."""
+    return _cached_named(text, names) if _naming_cached.get() else name_mentions(text, names)
+
+
+def name_mentions(text: str, names: tuple[tuple[int, str], ...]) -> str:
     lookup = dict(names)
     return SEAT_MENTION.sub(lambda match: lookup.get(int(match.group(1)), match.group(0)), text)
+
+
+_cached_named = lru_cache(maxsize=8192)(name_mentions)
+_naming_cached: ContextVar[bool] = ContextVar("naming_cached", default=True)
+
+
+@contextmanager
+def uncached_names() -> Iterator[None]:
+    """Within this block (in this task), log lines are named afresh, with no cache."""
+    reset = _naming_cached.set(False)
+    try:
+        yield
+    finally:
+        _naming_cached.reset(reset)
 
 
 @overload

@@ -22,8 +22,8 @@ from app.db.database import Database
 from app.games.base import IllegalAction, Message, say, spoken
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import Conflict
-from app.rooms.model import nested_deeper_than, replayed
+from app.rooms.errors import BadRequest, Conflict
+from app.rooms.model import clean_name, nested_deeper_than, replayed
 
 RECORD_FORMAT = "troika-arena-record/1"
 
@@ -102,6 +102,26 @@ def _comparable(replayed: dict[str, Any], recorded: Any) -> dict[str, Any]:
     return replayed
 
 
+def check_names(record: dict[str, Any], players: int) -> None:
+    """The record's room id and players' names, as a room's own are: an id as rooms are named,
+    one name per seat, each a name a player could have chosen (``clean_name``: at most 24
+    printable characters) or none. A replay shows them on every table and log line."""
+    room = record.get("room")
+    if room is not None and not (isinstance(room, str) and storage.ROOM_ID.fullmatch(room)):
+        raise RecordError(say("room must be a room id"))
+    names = record.get("players")
+    if names is None:
+        return
+    if not isinstance(names, list) or len(names) != players:
+        raise RecordError(say("players must list one name per seat"))
+    for seat, name in enumerate(names):
+        try:
+            if name is not None and clean_name(name) != name:
+                raise BadRequest("name must be trimmed")
+        except BadRequest as exc:
+            raise RecordError(say("the name of seat {seat}: {problem}", seat=seat, problem=exc.said)) from None
+
+
 def verify_record(record: Any) -> Verified:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(say("not a {format} record", format=RECORD_FORMAT))
@@ -116,6 +136,7 @@ def verify_record(record: Any) -> Verified:
         state = game.setup(record["num_players"], record.get("options") or {}, seed)
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(say("the game cannot be set up from this record: {problem}", problem=str(exc))) from None
+    check_names(record, record["num_players"])
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError(say("actions must be a list"))

@@ -25,7 +25,6 @@ import contextlib
 import logging
 import time
 from collections import deque
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -38,6 +37,7 @@ from app.rooms.social import Social
 from app.web.caps import Capped
 from app.web.delivery import Deliver, Delivery, Viewer
 from app.web.render import language_of
+from app.web.security import origin_matches
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -51,11 +51,7 @@ REVOKED = "this seat's link was reissued by the host"
 
 def origin_allowed(ws: WebSocket, allowed: set[str]) -> bool:
     origin = ws.headers.get("origin")
-    if not origin:
-        return False
-    if origin.rstrip("/") in allowed:
-        return True
-    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+    return origin is not None and origin_matches(origin, ws.headers.get("host", ""), allowed)
 
 
 @router.websocket("/ws/rooms/{room_id}")

@@ -12,11 +12,12 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
+from app.api.routes import SeatInPath
 from app.games.base import MAX_DECK_BYTES, N_, say, spoken
 from app.games.registry import GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
@@ -25,8 +26,10 @@ from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
 from app.web.delivery import Deliver, Delivery
 from app.web.render import TEMPLATES_DIR, fragment, language_of, page, speaker
+from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
+SAME_SITE_ONLY = [Depends(refuse_cross_site)]  # a form that needs no token: refused from another site
 Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
 
 
@@ -109,7 +112,7 @@ async def lobby_rooms(request: Request, rooms: Rooms):
     return page(request, "fragments/open_rooms.html", await lobby_lists(rooms))
 
 
-@router.post("/rooms")
+@router.post("/rooms", dependencies=SAME_SITE_ONLY)
 async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
     await throttle.creating_room(request.client and request.client.host)
     form = await request.form()
@@ -201,7 +204,7 @@ async def seat_log_page(room_id: str, token: str, request: Request, rooms: Rooms
     return await log_page_for(request, rooms, room_id, seat, token, number)
 
 
-@router.post("/rooms/{room_id}/join")
+@router.post("/rooms/{room_id}/join", dependencies=SAME_SITE_ONLY)
 async def join_room(room_id: str, request: Request, lobby: Lobbying):
     form = await request.form()
     _, token, _ = await lobby.join(room_id, form.get("name", ""))
@@ -262,7 +265,7 @@ async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobb
 
 @router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
 async def remove_bot(
-    room_id: str, token: str, bot_seat: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+    room_id: str, token: str, bot_seat: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
     async def remove(seat: int, form: Any) -> None:
         await lobby.remove_bot(room_id, seat, bot_seat)
@@ -280,7 +283,7 @@ async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lo
 
 @router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
 async def replace_by_bot(
-    room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+    room_id: str, token: str, target: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
     async def replace(seat: int, form: Any) -> None:
         await lobby.set_autopilot(room_id, seat, target, "strong")
@@ -290,7 +293,7 @@ async def replace_by_bot(
 
 @router.post("/rooms/{room_id}/seat/{token}/reissue/{target}", response_class=HTMLResponse)
 async def reissue_link(
-    room_id: str, token: str, target: int, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
+    room_id: str, token: str, target: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
     """The host gives an absent player's seat a new private link (``Lobby.reissue``), shown in
     the host's answer alone."""
@@ -361,7 +364,7 @@ async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Pl
     return await seat_form(request, rooms, delivery, room_id, token, move)
 
 
-@router.post("/language")
+@router.post("/language", dependencies=SAME_SITE_ONLY)
 async def choose_language(request: Request):
     """The header's language switch: remember the choice in a cookie for a year and go back to
     the page it was made on (a path of this site only)."""
@@ -372,7 +375,8 @@ async def choose_language(request: Request):
     if not back.startswith("/") or back.startswith("//") or "\\" in back:
         back = "/"
     answer = RedirectResponse(back, status_code=303)
-    answer.set_cookie(COOKIE, lang, max_age=COOKIE_MAX_AGE, samesite="lax", httponly=True)
+    secure = request.url.scheme == "https"  # (behind a proxy, as its X-Forwarded-Proto says)
+    answer.set_cookie(COOKIE, lang, max_age=COOKIE_MAX_AGE, samesite="lax", httponly=True, secure=secure)
     return answer
 
 

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Replaying
 from app.games.base import say
 from app.rooms.errors import BadRequest
+from app.rooms.model import uncached_names
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.web.render import language_of, page, room_context, said_to
+from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
 SPECTATOR, EVERYONE = "spectator", "everyone"
@@ -53,7 +55,13 @@ def viewpoint(text: str | None, players: int) -> int | str | None:
 
 
 def replay_page(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
-    """The replay page at the step and viewpoint the query names (a step past the end is the end)."""
+    """The replay page at the step and viewpoint the query names (a step past the end is the
+    end), its log lines named with no cache (``uncached_names``: a record may be uploaded)."""
+    with uncached_names():
+        return replay_page_of(request, replay, base, source)
+
+
+def replay_page_of(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
     wanted = whole(request.query_params.get("step"), "step")
     chosen = viewpoint(request.query_params.get("as"), replay.num_players)
     step = replay.step(replay.last if wanted is None else wanted)
@@ -94,7 +102,7 @@ async def open_record(request: Request) -> Response:
     return page(request, "replay_open.html", {"problem": None})
 
 
-@router.post("/replay")
+@router.post("/replay", dependencies=[Depends(refuse_cross_site)])
 async def upload_record(request: Request, replays: Replaying) -> Response:
     """Verify an uploaded record file and open its replay (the form again with the reason if
     the file does not verify)."""
