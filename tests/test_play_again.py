@@ -198,3 +198,34 @@ async def test_a_next_game_everyone_left_is_closed_to_late_players(sqlite_url):
         )
         late = await again(client, room, bruno)
         assert late.status_code == 409 and "closed" in late.json()["message"]
+
+
+async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
+    """Finding 22: while the free seats wait for the last game's players, the next room's host
+    can neither seat bots in them (API or form) nor start; after the hold, or once every seat
+    is filled by its own player, they can."""
+    async with running_app(sqlite_url, again_hold_seconds=3600, **FAST_BOTS) as client:
+        room, (ana, bruno) = await finished_room(client)
+        answer = (await again(client, room, ana)).json()
+        nxt, host = answer["room"], answer["token"]
+        for body in ({"bot": "random"}, {"bot": "strong", "seat": 1}):
+            r = await client.post(f"/api/rooms/{nxt}/seats", json=body, headers=auth(host))
+            assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"], body
+        page = f"/rooms/{nxt}/seat/{host}"
+        r = await client.post(page + "/bots", data={"level": "strong", "seat": "1"}, headers=HTML)
+        assert r.status_code == 200 and "wait for the last game&#39;s players" in r.text
+        r = await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))
+        assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"]
+        r = await client.post(page + "/start", headers=HTML)
+        assert "wait for the last game&#39;s players" in r.text
+        seats = (await client.get(f"/api/rooms/{nxt}")).json()
+        assert seats["status"] == "open" and seats["seats"][1]["name"] is None
+        assert (await again(client, room, bruno)).status_code == 200  # Bruno comes back: every seat filled
+        assert (await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))).status_code == 200
+    async with running_app(sqlite_url, again_hold_seconds=0, **FAST_BOTS) as client:
+        room, (ana, _) = await finished_room(client)
+        answer = (await again(client, room, ana)).json()
+        nxt, host = answer["room"], answer["token"]
+        r = await client.post(f"/api/rooms/{nxt}/seats", json={"bot": "random"}, headers=auth(host))
+        assert r.status_code == 201 and r.json()["seat"] == 1
+        assert (await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))).status_code == 200

@@ -68,6 +68,16 @@ def require_open(info: RoomInfo, refusal: str) -> None:
         raise Conflict(refusal)
 
 
+def require_unheld(info: RoomInfo) -> None:
+    """409 while a room played again holds its free seats for the last game's players: no one
+    else takes them, not even the host's bots, so the host cannot start without them either."""
+    if info.held(utcnow()) and info.free_seats:
+        moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
+        raise Conflict(
+            say("the free seats wait for the last game's players until {moment}; try again then", moment=moment)
+        )
+
+
 def first_free_seat(info: RoomInfo) -> int:
     if not info.free_seats:
         raise Conflict("every seat is taken")
@@ -157,11 +167,7 @@ class Lobby:
                 )
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
-            if info.held(utcnow()):
-                moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
-                raise Conflict(
-                    say("the free seats wait for the last game's players until {moment}; try again then", moment=moment)
-                )
+            require_unheld(info)
             await storage.add_seat(session, room_id, seat, name, hash_token(token))
         return seat, token, False
 
@@ -264,6 +270,7 @@ class Lobby:
                 raise NotFound("no such seat")
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
+            require_unheld(info)
             await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
         return seat
 
@@ -345,6 +352,7 @@ class Lobby:
             if resent and await storage.start_key(session, room_id) == idempotency_key:
                 return True
             require_open(info, "this game has already started")
+            require_unheld(info)
             if info.free_seats:
                 raise Conflict(say("{count} seat(s) are still free", count=len(info.free_seats)))
             if not await storage.mark_started(session, room_id, idempotency_key):
