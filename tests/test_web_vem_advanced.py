@@ -13,14 +13,10 @@ from app.games.vem_ai_troika import GAME
 from app.web.render import room_fragment
 from tests.conftest import create_started_room
 from tests.test_web_vem import render, text
-from tests.vem_scenarios import ELECTIONS, G, end_round
+from tests.vem_scenarios import ELECTIONS, G, adv, end_round
 from tests.vem_scenarios import arrange as scenario
 
 NO = {"type": "no_reaction", "round": False}
-
-
-def adv(n=2, **kwargs):
-    return scenario(n, advanced=True, **kwargs)
 
 
 def offered(html: str) -> list[dict]:
@@ -68,6 +64,23 @@ async def test_the_reaction_prompt_is_the_same_for_holders_and_others_and_lists_
         reacts = [a for a in offered(holder) if a["type"] == "react"]
         assert bool(reacts) == (cards == ["Advogados Militantes"])
     assert pages[0] == pages[1]  # the player of the card sees the same window either way
+
+
+async def test_an_attacker_behind_after_a_support_adds_one_card_and_the_winning_supporter_may_draw_nothing(client):
+    state = adv(
+        3, hands={0: ["Revisão", "Enfermeiros"], 1: ["Estudantes"], 2: ["Claque"]}, tables={1: ["Pensionistas"]}
+    )
+    state = GAME.apply(
+        state, 0, {"type": "attack", "target": G["Pensionistas"], "mode": "control", "cards": [G["Revisão"]]}
+    )
+    state = GAME.apply(state, 2, {"type": "support", "side": "defence", "card": G["Claque"]})
+    page = text(await render(client, state, 0))  # the attacker is behind: one card or stop (V4)
+    assert "Tick one card to add" in page and "Stop (lose the attack)" in page and "Do not defend" not in page
+    assert "attacks your" not in page and "may defend with any cards" not in text(await render(client, state, 2))
+    state = GAME.apply(state, 0, {"type": "stop"})
+    state = GAME.apply(state, 0, {"type": "draw", "what": "money"})
+    html = await render(client, state, 2)
+    assert "or draw nothing" in text(html) and {"type": "decline"} in offered(html)
 
 
 async def test_supports_and_the_pre_campaign_are_prompted_and_face_down_cards_stay_hidden(client):

@@ -77,6 +77,20 @@ def arrange(
     return state
 
 
+def adv(n=2, **kwargs):
+    """:func:`arrange` for the advanced game."""
+    return arrange(n, advanced=True, **kwargs)
+
+
+def act(state, seat, action):
+    return GAME.apply(state, seat, action)
+
+
+def listed(state, seat, **fields):
+    """The legal actions of ``seat`` having all of ``fields``."""
+    return [a for a in GAME.legal_actions(state, seat) if all(a.get(k) == v for k, v in fields.items())]
+
+
 def end_round(state):
     """The last player of the round passes, which reveals and resolves the top Event."""
     last = (state["first"] - 1) % len(state["players"])

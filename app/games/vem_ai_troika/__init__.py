@@ -64,7 +64,8 @@ Organization move); ``{"type": "hand_action", "card": id, ...choices}`` and ``{"
 "table_action", ...choices}`` (choices: ``opponent``, ``mine``/``theirs``, ``group``/
 ``candidate``, see ``card_actions.py``); ``attack`` and ``add`` may carry ``actions`` (the
 cards played for their Hand Action instead of their Power); ``{"type": "support", "side":
-"attack"|"defence", "card": id}`` and ``{"type": "no_support"}``; ``{"type": "react", "card":
+"attack"|"defence", "card": id}`` and ``{"type": "no_support"}``; ``{"type": "decline"}`` (the
+winning side's supporter draws nothing); ``{"type": "react", "card":
 id, "cancel": id}`` and ``{"type": "no_reaction", "round": bool}`` (``round``: don't ask again
 this round); ``{"type": "precampaign", "card": id, ...choices}`` and ``{"type":
 "precampaign_done"}``; ``{"type": "choose", "yes": bool}`` (pay-or-fall prompts).
@@ -353,6 +354,8 @@ def advanced_label(deck: dict[str, Any], action: Action) -> base.Message | None:
         return base.say("Yes") if action["yes"] else base.say("No")
     if kind == "no_support":
         return base.say("Support neither side")
+    if kind == "decline":
+        return base.say("Draw nothing")
     return base.say("Done with the Pre-Campaign") if kind == "precampaign_done" else None
 
 

@@ -79,6 +79,7 @@ def turn_hand_actions(state: State, seat: int) -> list[Action]:
 def play_hand_action(state: State, seat: int, action: Action) -> None:
     gid = action["card"]
     player(state, seat)["hand"].remove(gid)
+    state["hand_played"] = True
     when = played_action(state, gid)["when"]
     if NEXT_STAGE[when] is not None and state["stage"] == "action":
         state["stage"] = NEXT_STAGE[when]

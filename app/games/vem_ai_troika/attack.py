@@ -5,11 +5,12 @@
     {"attacker": seat, "defender": seat, "target": group id, "mode": "control"|"discard",
      "attack_base": Leader Power (4 in an attack to discard), "defence_base": target Power
      + 1 per other card in its column + 1 same-colour Leader + 1 Government defending gold,
-     "attack_cards": [ids], "defence_cards": [ids], "answered": bool}
+     "attack_cards": [ids], "defence_cards": [ids], "answered": bool (the defender has played)}
 
-The attacker opens with one or more cards whose total beats the defence. The defender's first
-answer is any number of cards, or ``stop`` (no defence: the attacker wins). Afterwards the side
-that is not ahead (the attacker at a tie) adds one card or stops, and stopping loses.
+The attacker opens with one or more cards whose total beats the defence. From then on the side
+that is not ahead (the attacker at a tie) answers, whatever put it behind (V4): the defender's
+first answer is any number of cards, or ``stop`` (no defence: the attacker wins); every later
+answer, and every answer of the attacker, is one card or ``stop``, and stopping loses.
 
 Advanced game (V4, V10), further keys: ``actions`` (the attacker's cards played for their Hand
 Action instead of their Power: declared in the opening's or an ``add``'s ``actions`` field),
@@ -18,7 +19,9 @@ Action instead of their Power: declared in the opening's or an ``add``'s ``actio
 from the attacker's left) and ``support`` ([{seat, side, card}]). Only the target's column
 counts in its defence. In an attack to control every other player with a Group card in hand
 may support either side with one card, before the defender answers; a supporter of the
-winning side draws. A card with a "first" Hand Action may use it only in the opening, one
+winning side may draw. A support may put the defence ahead before the defender has answered:
+the attacker then adds or stops, and the defender's first answer, when it comes, may still be
+several cards. A card with a "first" Hand Action may use it only in the opening, one
 marked "discard_only" only in an attack to discard.
 """
 
@@ -96,9 +99,7 @@ def awaited(state: State) -> int:
     if a["phase"] == "support":
         return a["supporters"][0]
     attack, defence = totals(state)
-    if not a["answered"] or attack > defence:
-        return a["defender"]
-    return a["attacker"]
+    return a["defender"] if attack > defence else a["attacker"]
 
 
 def usable_in_attack(state: State, gid: int, mode: str, opening: bool) -> bool:
@@ -232,11 +233,8 @@ def played_cards(state: State, cards: list[int], actions: list[int]) -> list[bas
 def after_hand_actions(state: State) -> None:
     """The attack goes on once its Hand Actions are settled: after the opening, to the supports
     (an attack to control in the advanced game), else to the exchange. An opening that a
-    cancelled card left too weak awaits the attacker, as a defence that holds would."""
+    cancelled card left too weak awaits the attacker, as a defence that holds would (``awaited``)."""
     a = state["attack"]
-    attack, defence = totals(state)
-    if not a["opened"] and attack <= defence:
-        a["answered"] = True
     others = [
         s for s in table.round_order(state) if s not in (a["attacker"], a["defender"]) and player(state, s)["hand"]
     ]
@@ -282,7 +280,7 @@ def answer_actions(state: State, seat: int) -> list[Action]:
     if a["phase"] == "support":
         return support_actions(state, seat)
     hand = player(state, seat)["hand"]
-    if a["answered"]:
+    if a["answered"] or seat == a["attacker"]:
         adds = [{"type": "add", "cards": [gid]} for gid in sorted(hand)]
         if seat == a["attacker"]:
             adds += [
@@ -304,7 +302,7 @@ def add(state: State, seat: int, action: Action) -> None:
     side = "attack_cards" if seat == a["attacker"] else "defence_cards"
     a[side] += cards
     a["actions"] += actions
-    a["answered"] = True
+    a["answered"] = a["answered"] or seat == a["defender"]
     attack, defence = totals(state)
     played = played_cards(state, cards, actions)
     log(
@@ -366,7 +364,7 @@ def finish(state: State, attacker_wins: bool) -> None:
         state["prompts"].append({"kind": "draw", "seat": attacker, "reason": "attacked"})
     winners = "attack" if attacker_wins else "defence"
     state["prompts"] += [
-        {"kind": "draw", "seat": s["seat"], "reason": "supported the winning side"}
+        {"kind": "draw", "seat": s["seat"], "reason": "supported the winning side", "optional": True}
         for s in a["support"]
         if s["side"] == winners
     ]

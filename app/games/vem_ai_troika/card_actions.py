@@ -20,7 +20,9 @@ Primitives (and the timings they may be used at)
     another player: that card is discarded without effect (a reaction, see ``reactions.py``).
 ``{"do": "control_votes"}``              for this Election the Votes of a Group on the table
     (any player's) count for the candidate you name instead of its controller; Consensuses do
-    not change (elections timing).
+    not change (elections timing). A Group's Votes are controlled once: a later control of the
+    same Group (in the order the Pre-Campaign is revealed) has no effect, and a seat may not aim
+    two of its own cards at one Group (V10).
 ``{"do": "votes", "amount": 1-4}``       you gain that many Votes in this Election (elections).
 ``{"do": "neutralise", "until": "turn"|"round"}``  an opponent's Leader counts 0 Power, 0 Votes
     and 0 Income and cannot use its Table Action until the end of this turn or this round; in
@@ -200,8 +202,11 @@ def choices(state: State, seat: int, effects: list[dict[str, Any]]) -> list[dict
                 if table.group(state, mine)["colour"] == table.group(state, theirs)["colour"]
             ]
         )
-    if "group" in fields:
-        on_table = [gid for s in table.round_order(state) for gid in player(state, s)["table"]]
+    if "group" in fields:  # not a Group whose Votes are controlled already, as far as the seat knows
+        taken = {c["group"] for c in state["vote_control"]} | {
+            e["picks"].get("group") for e in player(state, seat)["precampaign"]
+        }
+        on_table = [gid for s in table.round_order(state) for gid in player(state, s)["table"] if gid not in taken]
         options.append([{"group": gid, "candidate": c} for gid in on_table for c in table.round_order(state)])
     return [{k: v for part in combo for k, v in part.items()} for combo in product(*options)]
 
@@ -285,15 +290,15 @@ def _control_votes(state: State, seat: int, effect: dict[str, Any], picks: dict[
     if table.owner(state, gid) is None:
         log(state, base.say("{card} has left the table: its Votes stay uncounted.", card=group_label(state, gid)))
         return
-    state["vote_control"].append({"group": gid, "candidate": candidate})
-    log(
-        state,
-        base.say(
-            "In this Election the Votes of {card} count for {player}.",
-            card=group_label(state, gid),
-            player=name(candidate),
-        ),
-    )
+    card = group_label(state, gid)
+    if any(control["group"] == gid for control in state["vote_control"]):  # one card's Votes, one candidate (V10)
+        said = base.say(
+            "{card}'s Votes are already controlled: {player}'s control has no effect.", card=card, player=name(seat)
+        )
+    else:
+        state["vote_control"].append({"group": gid, "candidate": candidate})
+        said = base.say("In this Election the Votes of {card} count for {player}.", card=card, player=name(candidate))
+    log(state, said)
 
 
 def _votes(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
@@ -313,8 +318,11 @@ def _neutralise(state: State, seat: int, effect: dict[str, Any], picks: dict[str
 
 def _pay_or_fall(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     government = state["government"]
-    if government is None or government == seat:
+    if government is None:
         log(state, base.say("There is no Government to pressure: nothing happens."))
+        return
+    if government == seat:
+        log(state, base.say("{player} is the Government: nobody to pressure, nothing happens.", player=name(seat)))
         return
     state["prompts"].append({"kind": "government_pays", "seat": government, "player": seat, "amount": effect["amount"]})
 

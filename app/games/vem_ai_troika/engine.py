@@ -15,9 +15,12 @@ first); ``discards``; ``leaders_out``; ``government`` / ``government_card``; ``a
 ``election`` (the last count); ``game_ending``; ``end_reason``; ``log``; and ``players``, one
 per seat: ``offer`` (the 2 Leaders dealt), ``choice`` (secret choice), ``leader``, ``hand``
 (Group ids), ``money``, ``table`` (controlled Group ids), ``titles`` (Offshore Title values),
-``offshore_money``, ``kept`` (Government Event cards won) and ``campaign``.
+``offshore_money``, ``kept`` (Government Event cards won) and ``campaign``. The advanced game
+adds, among others, ``hand_played`` (a Hand Action was played this turn: the turn has an action
+to take, no pass).
 
-Prompts: ``{"kind": "draw"|"discard"|"cover"|"hand_limit"|"overflow", "seat": s, ...}``.
+Prompts: ``{"kind": "draw"|"discard"|"cover"|"hand_limit"|"overflow", "seat": s, ...}`` (a
+draw with ``"optional": true`` may be declined: the winning supporter's, V10).
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ def new_state(num_players: int, options: dict[str, Any], seed: str) -> State:
         "pending": None,
         "reaction": None,
         "title_price": None,
+        "hand_played": False,
         "vote_control": [],
         "snap_elections": False,
         "game_ending": False,
@@ -190,6 +194,7 @@ def end_turn(state: State) -> None:
     state["current"] = (seat + 1) % len(state["players"])
     state["moves"] = 0
     state["title_price"] = None
+    state["hand_played"] = False
     for p in state["players"]:
         if p["neutral"] == "turn":
             p["neutral"] = None
@@ -289,8 +294,10 @@ def prompt_possible(state: State, prompt: dict[str, Any]) -> bool:
 
 def prompt_actions(state: State, prompt: dict[str, Any]) -> list[Action]:
     kind = prompt["kind"]
-    if kind == "draw":
-        return [{"type": "draw", "what": what} for what in table.draw_choices(state)]
+    if kind == "draw":  # a supporter of the winning side may also decline (V10)
+        return [{"type": "draw", "what": what} for what in table.draw_choices(state)] + [{"type": "decline"}] * bool(
+            prompt.get("optional")
+        )
     if kind in ("government_pays", "bring_down"):
         can_pay = player(state, prompt["seat"])["money"] >= prompt["amount"]
         return [{"type": "choose", "yes": True}] * can_pay + [{"type": "choose", "yes": False}]
@@ -307,7 +314,9 @@ def answer_prompt(state: State, seat: int, action: Action) -> None:
     prompt = state["prompts"][0]
     kind = prompt["kind"]
     done = True
-    if kind == "draw":
+    if action["type"] == "decline":
+        log(state, base.say("{player} draws nothing.", player=name(seat)))
+    elif kind == "draw":
         table.take_draw(state, seat, action["what"])
     elif kind in ("government_pays", "bring_down"):
         state["prompts"].pop(0)
@@ -431,9 +440,13 @@ def advanced_organize_actions(state: State, seat: int) -> list[Action]:
     p = player(state, seat)
     actions: list[Action] = []
     for gid in p["hand"]:
-        for number in table.open_columns(state, seat, group(state, gid)["colour"]):
-            actions.append({"type": "place", "card": gid, "column": number})
-            actions += [{"type": "place", "card": gid, "column": number, "take": take} for take in p["table"]]
+        colour = group(state, gid)["colour"]
+        actions += [{"type": "place", "card": gid, "column": n} for n in table.open_columns(state, seat, colour)]
+        actions += [  # the card taken back frees its place first (V10)
+            {"type": "place", "card": gid, "column": n, "take": take}
+            for take in p["table"]
+            for n in table.open_columns(state, seat, colour, without=take)
+        ]
         actions.append({"type": "replace", "card": gid})
     return actions + [{"type": "take_back", "card": gid} for gid in p["table"]]
 
@@ -569,7 +582,7 @@ def turn_actions(state: State, seat: int) -> list[Action]:
         + attack.start_actions(state, seat)
         + advanced.turn_hand_actions(state, seat)
         + advanced.table_actions(state, seat, "turn")
-        + [{"type": "pass"}]
+        + [{"type": "pass"}] * (not state.get("hand_played"))  # a Hand Action goes with an action (V10)
     )
 
 

@@ -109,11 +109,13 @@ def columns(state: State, seat: int, colour: str) -> list[list[int]]:
     return [found[number] for number in sorted(found)]
 
 
-def open_columns(state: State, seat: int, colour: str) -> list[int]:
+def open_columns(state: State, seat: int, colour: str, without: int | None = None) -> list[int]:
     """The column numbers a new Group of ``colour`` may join: those with room, and in the
-    advanced game a new one (several columns of one colour are allowed there)."""
-    used = {column_number(state, seat, gid) for gid in family(state, seat, colour)}
-    sizes = {n: sum(column_number(state, seat, g) == n for g in family(state, seat, colour)) for n in used}
+    advanced game a new one (several columns of one colour are allowed there); ``without``: a
+    Group taken back into hand in the same move, whose place then counts as free."""
+    cards = [gid for gid in family(state, seat, colour) if gid != without]
+    used = {column_number(state, seat, gid) for gid in cards}
+    sizes = {n: sum(column_number(state, seat, g) == n for g in cards) for n in used}
     room = sorted(n for n in used if sizes[n] < FAMILY_LIMIT)
     if not used:
         return [0]

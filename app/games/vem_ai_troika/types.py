@@ -29,6 +29,12 @@ class Draw(TypedDict):
     what: Literal["group", "money"]
 
 
+class Decline(TypedDict):
+    """Advanced game: draw nothing (the supporter of an attack's winning side may)."""
+
+    type: Literal["decline"]
+
+
 class Place(TypedDict):
     """Place a Group card of your hand; ``take``: the card it takes control of, if any."""
 
@@ -169,6 +175,7 @@ class Choose(TypedDict):
 VemAction = (
     ChooseLeader
     | Draw
+    | Decline
     | Place
     | Replace
     | Stop

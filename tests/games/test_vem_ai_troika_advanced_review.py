@@ -1,0 +1,186 @@
+"""The advanced game of Vem aí a Troika where an independent review found it differed from the
+rulebook (issue 26): supports that change who is ahead (V4), the defender's first answer after a
+cancelled opening (V4), two controls of one Group's Votes (V10), the pass after an any-action
+card (V10), placing and taking back in a full column (V10), the winning supporter's optional
+draw (V10) and the Government playing Camionistas itself (V10)."""
+
+from __future__ import annotations
+
+from app.games.base import spoken
+from app.games.vem_ai_troika import GAME
+from tests.vem_scenarios import ELECTIONS, G, act, adv, end_round, listed
+
+NO = {"type": "no_reaction", "round": False}
+STOP = {"type": "stop"}
+
+
+def attack(state, seat, target, cards, actions=None):
+    move = {"type": "attack", "target": G[target], "mode": "control", "cards": sorted(G[c] for c in cards)}
+    if actions:
+        move["actions"] = [G[c] for c in actions]
+    return act(state, seat, move)
+
+
+def log_text(state):
+    return [spoken(entry) for entry in state["log"]]
+
+
+# --- V4: the side that is not ahead answers, supports included -----------------------------------
+
+
+def defence_supported(defender_hand):
+    """Seat 0 attacks seat 1's Pensionistas 3 against 1; seat 2 supports the defence with Claque (+3)."""
+    state = adv(
+        3,
+        hands={0: ["Revisão", "Enfermeiros"], 1: defender_hand, 2: ["Claque"]},
+        tables={1: ["Pensionistas"]},
+    )
+    state = attack(state, 0, "Pensionistas", ["Revisão"])
+    assert GAME.to_act(state) == {2}
+    state = act(state, 2, {"type": "support", "side": "defence", "card": G["Claque"]})
+    view = GAME.view(state, 0)["attack"]
+    assert (view["attack_total"], view["defence_total"]) == (2 + 1, 1 + 3)
+    return state
+
+
+def test_a_support_that_puts_the_defence_ahead_makes_the_attacker_answer_not_the_defender():
+    state = defence_supported([])
+    # the defender, now ahead, is not asked (with an empty hand it used to be stopped and lose)
+    assert GAME.to_act(state) == {0} and GAME.view(state, 1)["attack"]["awaiting"] == 0
+    assert GAME.legal_actions(state, 1) == []
+    legal = GAME.legal_actions(state, 0)  # one card (for its Power or its Hand Action), or stop
+    assert STOP in legal and {tuple(a.get("cards", ())) for a in legal} == {(G["Enfermeiros"],), ()}
+    held = act(state, 0, STOP)
+    assert G["Pensionistas"] in held["players"][1]["table"]
+    assert [(p["seat"], p["reason"]) for p in held["prompts"]] == [(0, "attacked"), (2, "supported the winning side")]
+
+
+def test_after_the_attacker_goes_ahead_again_the_defenders_first_answer_may_be_several_cards():
+    state = act(defence_supported(["Estudantes", "Ambientalistas"]), 0, {"type": "add", "cards": [G["Enfermeiros"]]})
+    assert GAME.to_act(state) == {1}
+    both = {"type": "add", "cards": sorted([G["Estudantes"], G["Ambientalistas"]])}
+    assert both in GAME.legal_actions(state, 1)
+    given_up = act(defence_supported([]), 0, {"type": "add", "cards": [G["Enfermeiros"]]})
+    assert G["Pensionistas"] in given_up["players"][0]["table"]  # no cards: the defender does not defend
+    assert "Seat 1 does not defend." in log_text(given_up)
+
+
+def test_after_a_cancelled_opening_the_defenders_first_answer_may_still_be_several_cards():
+    state = adv(
+        3,
+        hands={
+            0: ["(Dis)funcionários Públicos"],
+            1: ["Advogados Militantes", "Estudantes", "Ambientalistas"],
+            2: ["Claque"],
+        },
+        tables={1: ["Procuradoria"]},
+    )
+    dis = "(Dis)funcionários Públicos"
+    state = attack(state, 0, "Procuradoria", [dis], actions=[dis])
+    assert GAME.to_act(state) == {1, 2}
+    state = act(state, 1, {"type": "react", "card": G["Advogados Militantes"], "cancel": G[dis]})
+    state = act(state, 2, NO)
+    # cancelled: 2 against 2, the opening is too weak; the support puts the attack ahead again
+    state = act(state, 2, {"type": "support", "side": "attack", "card": G["Claque"]})
+    assert GAME.to_act(state) == {1} and not GAME.view(state, 1)["attack"]["answered"]
+    both = {"type": "add", "cards": sorted([G["Estudantes"], G["Ambientalistas"]])}
+    assert both in GAME.legal_actions(state, 1)
+
+
+# --- V10: supports, controls of Votes, the action a Hand Action goes with --------------------------
+
+
+def test_the_supporter_of_the_winning_side_may_decline_the_draw_the_others_may_not():
+    state = adv(3, hands={0: ["Sindicatos"], 1: [], 2: ["Claque"]}, tables={1: ["Pensionistas"]})
+    state = attack(state, 0, "Pensionistas", ["Sindicatos"])
+    state = act(state, 2, {"type": "support", "side": "attack", "card": G["Claque"]})
+    assert [(p["seat"], p["reason"]) for p in state["prompts"]] == [
+        (1, "lost an attack"),
+        (0, "attacked"),
+        (2, "supported the winning side"),
+    ]
+    assert {"type": "decline"} not in GAME.legal_actions(state, 1)
+    state = act(state, 1, {"type": "draw", "what": "money"})
+    assert {"type": "decline"} not in GAME.legal_actions(state, 0)
+    state = act(state, 0, {"type": "draw", "what": "money"})
+    assert GAME.to_act(state) == {2} and {"type": "decline"} in GAME.legal_actions(state, 2)
+    assert GAME.describe({"type": "decline"}, state) == "Draw nothing"
+    hand, money = list(state["players"][2]["hand"]), state["players"][2]["money"]
+    state = act(state, 2, {"type": "decline"})
+    assert (state["players"][2]["hand"], state["players"][2]["money"]) == (hand, money)
+    assert not state["prompts"] and "Seat 2 draws nothing." in log_text(state)
+
+
+def test_one_groups_votes_reach_one_candidate_only_the_first_control_revealed():
+    state = adv(
+        3,
+        hands={0: ["O Homem do Povo"], 1: ["Comentadores Políticos"]},
+        tables={0: ["Revisão"], 2: ["Pensionistas"]},
+        leaders=["O Autarca Eterno", "O Tecnocrata", "O Comentador de Domingo"],
+        events=[ELECTIONS[0]],
+    )
+    state = end_round(state)
+    assert [GAME.view(state, 0)["players"][s]["votes"] for s in range(3)] == [3, 1, 6]
+    for seat, card in ((0, "O Homem do Povo"), (1, "Comentadores Políticos")):
+        state = act(
+            state, seat, {"type": "precampaign", "card": G[card], "group": G["Pensionistas"], "candidate": seat}
+        )
+        state = act(state, seat, {"type": "precampaign_done"})
+    state = act(state, 2, {"type": "precampaign_done"})
+    for seat in range(3):
+        state = act(state, seat, {"type": "campaign", "cards": [], "money": 0})
+    # Pensionistas' 4 Votes go to seat 0 (revealed first); seat 1's control finds them taken
+    assert state["election"]["table_votes"] == [3 + 4, 1, 6 - 4]
+    assert "Pensionistas (red, 1 Power)'s Votes are already controlled: Seat 1's control has no effect." in (
+        log_text(state)
+    )
+
+
+def test_a_seat_cannot_aim_two_of_its_own_cards_at_one_groups_votes():
+    state = adv(
+        2,
+        hands={0: ["O Homem do Povo", "Comentadores Políticos"]},
+        tables={1: ["Pensionistas", "Expesso"]},
+        events=[ELECTIONS[0]],
+    )
+    state = end_round(state)
+    state = act(
+        state, 0, {"type": "precampaign", "card": G["O Homem do Povo"], "group": G["Pensionistas"], "candidate": 0}
+    )
+    groups = {a["group"] for a in listed(state, 0, type="precampaign", card=G["Comentadores Políticos"])}
+    assert G["Pensionistas"] not in groups and G["Expesso"] in groups
+
+
+def test_an_any_action_hand_action_goes_with_an_action_so_no_pass_follows_it():
+    state = adv(hands={0: ["Bruxas e Videntes", "Expesso"]})
+    assert listed(state, 0, type="pass") == [{"type": "pass"}]
+    state = act(state, 0, {"type": "hand_action", "card": G["Bruxas e Videntes"]})
+    assert state["stage"] == "action" and listed(state, 0, type="pass") == []
+    kinds = {a["type"] for a in GAME.legal_actions(state, 0)}
+    assert {"place", "replace", "income"} <= kinds
+    state = act(state, 0, {"type": "income", "titles": 0, "offshore": 0})
+    assert state["current"] == 1 and listed(state, 1, type="draw")
+    state = act(state, 1, {"type": "draw", "what": "money"})
+    assert listed(state, 1, type="pass") == [{"type": "pass"}]  # the next turn may pass again
+
+
+def test_placing_into_a_full_column_while_taking_one_of_its_cards_back_is_offered():
+    blues = ["Expesso", "Tabloides", "Redes Sociais", "Influenciadores"]
+    state = adv(tables={0: [*blues, "Pensionistas"]}, hands={0: ["Rádio Pirata"]})
+    offered = {(a["column"], a.get("take")) for a in listed(state, 0, type="place", card=G["Rádio Pirata"])}
+    assert {(0, G[name]) for name in blues} <= offered  # column 0 has room once one of its cards goes
+    assert (0, G["Pensionistas"]) not in offered and (0, None) not in offered
+    assert (1, G["Pensionistas"]) in offered and (1, G["Expesso"]) in offered
+    state = act(state, 0, {"type": "place", "card": G["Rádio Pirata"], "column": 0, "take": G["Expesso"]})
+    assert [len(c) for c in GAME.view(state, 0)["players"][0]["columns"]["blue"]] == [4]
+    assert G["Expesso"] in state["players"][0]["hand"]
+
+
+def test_the_government_playing_camionistas_itself_pressures_nobody_and_the_log_says_so():
+    state = adv(hands={0: ["Camionistas"]}, money={0: 3}, government=0)
+    state = act(state, 0, {"type": "hand_action", "card": G["Camionistas"]})
+    lines = log_text(state)
+    assert "Seat 0 is the Government: nobody to pressure, nothing happens." in lines
+    assert not any("There is no Government" in line for line in lines) and not state["prompts"]
+    nobody = act(adv(hands={0: ["Camionistas"]}, money={0: 3}), 0, {"type": "hand_action", "card": G["Camionistas"]})
+    assert "There is no Government to pressure: nothing happens." in log_text(nobody)
