@@ -1,10 +1,12 @@
 """CI's first step: what a user runs works on exactly the install a user gets.
 
-Installs the project with no extras into a fresh virtualenv from .ci/constraints.txt, as the
-Dockerfile does (``pip install --constraint .ci/constraints.txt .``); runs ``--help`` of every
+Installs the project with no extras into a fresh virtualenv as the Dockerfile does (the hashed
+``.ci/image.lock`` with ``--require-hashes --no-deps``, then the server itself with
+``--no-deps --no-build-isolation``, then ``pip check``); runs ``--help`` of every
 command ``troika-arena`` has (read from its own parser, so a new command is covered), and the
 quick ones for real; then starts ``troika-arena serve`` on SQLite and on a throwaway Postgres
-database (created and dropped here with psql), checks /healthz, and creates, joins and starts
+database (created and dropped here with psql), checks /healthz and ``troika-arena health``
+(the image's healthcheck) on a port that is not 8000, and creates, joins and starts
 a room and plays one move through the REST API. It uses the standard library only, so no test
 dependency can stand in for a missing runtime one. Exits non-zero at the first failure.
 
@@ -28,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+IMAGE_LOCK = ("--requirement", ".ci/image.lock")
 POSTGRES_ADMIN = os.environ.get("SMOKE_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 COMMANDS = """
 import argparse, json
@@ -100,6 +103,8 @@ def serving(bin_dir: Path, database_url: str, workdir: Path):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError("troika-arena serve did not answer /healthz")
             time.sleep(0.2)
+        # The image's HEALTHCHECK, `troika-arena health`, finds the server by PORT as serve does.
+        run(str(bin_dir / "troika-arena"), "health", cwd=workdir, env={**env, "HOST": "0.0.0.0"})
         yield base
         proc.terminate()
         if proc.wait(timeout=20) not in (0, -15):  # uvicorn re-raises the signal once shut down
@@ -150,20 +155,14 @@ def postgres_database():
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="troika-smoke-") as folder:
         work = Path(folder)
-        step("fresh virtualenv, `pip install --constraint .ci/constraints.txt .` (no extras, as the Dockerfile)")
+        step("fresh virtualenv, installed as the Dockerfile does: the hashed .ci/image.lock, then the server")
         run(sys.executable, "-m", "venv", str(work / "venv"))
         bin_dir = work / "venv" / "bin"
-        run(
-            str(bin_dir / "python"),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--constraint",
-            ".ci/constraints.txt",
-            ".",
-            cwd=ROOT,
-        )
+        python = str(bin_dir / "python")
+        # The Dockerfile's two steps: the hashed lock (with the build backend), then the server.
+        run(python, "-m", "pip", "install", "--quiet", "--require-hashes", "--no-deps", *IMAGE_LOCK, cwd=ROOT)
+        run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", ".", cwd=ROOT)
+        run(python, "-m", "pip", "check", cwd=ROOT)
         arena = str(bin_dir / "troika-arena")
 
         commands = json.loads(run(str(bin_dir / "python"), "-c", COMMANDS, cwd=work).stdout)

@@ -1,4 +1,5 @@
-"""The ``troika-arena`` command: ``serve`` runs the server, ``migrate`` upgrades the database,
+"""The ``troika-arena`` command: ``serve`` runs the server, ``health`` checks a running one (the
+image's HEALTHCHECK), ``migrate`` upgrades the database,
 ``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
 ``bench server`` the server under load, ``bench footprint`` idle rooms and restarts, ``bench soak``
 memory over a long run of bot games.
@@ -16,7 +17,7 @@ import sys
 from app.config import get_settings
 
 DESCRIPTION = (
-    "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, "
+    "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, check its health, "
     "migrate its database, play bots against each other, run benchmarks and verify game records. "
     "Settings come from the environment (see the README)."
 )
@@ -47,6 +48,24 @@ def serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+def health(args: argparse.Namespace) -> int:
+    """Exit 0 if the server of these settings answers /healthz with 200, else 1 (the Docker
+    image's HEALTHCHECK): on PORT, at 127.0.0.1 when HOST binds every address, else at HOST."""
+    import urllib.request
+
+    settings = get_settings()
+    host = "127.0.0.1" if settings.host in ("", "0.0.0.0", "::") else settings.host
+    url = f"http://{f'[{host}]' if ':' in host else host}:{settings.port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=args.timeout) as response:
+            status = response.status
+    except (OSError, ValueError) as exc:  # refused, timed out, or an error status (HTTPError)
+        print(f"unhealthy: {url}: {exc}", file=sys.stderr)
+        return 1
+    print(f"healthy: {url} answered {status}")
+    return 0 if status == 200 else 1
 
 
 def migrate(_args: argparse.Namespace) -> int:
@@ -258,6 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--host", help="address to bind (default: HOST or 127.0.0.1)")
     p_serve.add_argument("--port", type=int, help="port (default: PORT or 8000)")
     p_serve.set_defaults(func=serve)
+    p_health = commands.add_parser("health", help="exit 0 if the server on HOST and PORT answers /healthz")
+    p_health.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for the answer (default 2)")
+    p_health.set_defaults(func=health)
     p_migrate = commands.add_parser("migrate", help="apply database migrations")
     p_migrate.set_defaults(func=migrate)
     add_simulate(commands)

@@ -1,4 +1,5 @@
-"""Faults and abuse against real server processes: Postgres restarting under running games,
+"""Faults and abuse against real server processes: Postgres restarting under running games (a
+cluster of the test's own, never the machine's),
 sockets dropped around moves, two instances racing one turn, oversized and flooding frames.
 After each, the log replays to the stored state, versions have no gaps and every client ends
 on the server's version."""
@@ -7,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 import websockets
 from sqlalchemy import create_engine
@@ -23,18 +23,10 @@ from websockets.asyncio.client import connect
 from app.config import to_driver_url
 from app.db.models import ActionRecord, Room
 from app.games.registry import GAMES
-from tests.conftest import auth
+from tests.conftest import POSTGRES_ADMIN_URL, auth
+from tests.postgres_cluster import own_cluster
 from tests.servers import free_port, server_process
 from tests.test_live_server import every_view, make_room, play, until_version, ws_url
-
-
-def restart_postgres() -> None:
-    version = sorted(p.name for p in Path("/etc/postgresql").iterdir())[0]
-    subprocess.run(
-        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"],
-        check=True,
-        capture_output=True,
-    )
 
 
 def log_is_sound(database_url: str, room_id: str) -> None:
@@ -53,25 +45,38 @@ def log_is_sound(database_url: str, room_id: str) -> None:
         state = game.apply(state, row.seat, row.action)
 
 
-async def test_games_continue_after_postgres_restarts(postgres_url):
-    with server_process(postgres_url, free_port()) as (_, base):
-        async with httpx.AsyncClient(base_url=base, timeout=20) as client:
-            room_id, tokens = await make_room(client, seats=2)
-            await play(client, room_id, tokens, 6, random.Random(1))
-            url = ws_url(base, room_id, tokens[0])
-            async with connect(url, additional_headers={"Origin": base}) as ws:
-                await until_version(ws, 6)
-                before = await every_view(client, room_id, tokens)  # seat 0 shown connected
-                restart_postgres()
-                deadline = time.monotonic() + 30
-                while (await client.get("/healthz")).status_code != 200:
-                    assert time.monotonic() < deadline, "the server never recovered"
-                    await asyncio.sleep(0.5)
-                assert await every_view(client, room_id, tokens) == before
-                await asyncio.sleep(2)  # the relay's listener reconnects with backoff
-                await play(client, room_id, tokens, 2, random.Random(2))
-                await until_version(ws, 8, timeout=10)
-    log_is_sound(postgres_url, room_id)
+async def test_games_continue_after_postgres_restarts():
+    """Postgres restarted under a running game: the server's pool and relay recover, views are
+    unchanged and pushes resume. The cluster is this test's own (tests/postgres_cluster.py),
+    never the machine's: that one has the same start time afterwards."""
+    machine_started = postmaster_start(POSTGRES_ADMIN_URL)
+    with own_cluster() as cluster:
+        database_url = cluster.url
+        with server_process(database_url, free_port()) as (_, base):
+            async with httpx.AsyncClient(base_url=base, timeout=20) as client:
+                room_id, tokens = await make_room(client, seats=2)
+                await play(client, room_id, tokens, 6, random.Random(1))
+                url = ws_url(base, room_id, tokens[0])
+                async with connect(url, additional_headers={"Origin": base}) as ws:
+                    await until_version(ws, 6)
+                    before = await every_view(client, room_id, tokens)  # seat 0 shown connected
+                    cluster.restart()
+                    deadline = time.monotonic() + 30
+                    while (await client.get("/healthz")).status_code != 200:
+                        assert time.monotonic() < deadline, "the server never recovered"
+                        await asyncio.sleep(0.5)
+                    assert await every_view(client, room_id, tokens) == before
+                    await asyncio.sleep(2)  # the relay's listener reconnects with backoff
+                    await play(client, room_id, tokens, 2, random.Random(2))
+                    await until_version(ws, 8, timeout=10)
+        log_is_sound(database_url, room_id)
+        assert postmaster_start(database_url) > machine_started
+    assert postmaster_start(POSTGRES_ADMIN_URL) == machine_started, "the machine's Postgres was restarted"
+
+
+def postmaster_start(url: str):
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
 
 
 async def test_a_dropped_socket_at_any_point_of_a_move_ends_on_the_servers_version(sqlite_url):

@@ -1,6 +1,7 @@
 """What a plain install provides: every package the server's code imports comes from its runtime
 dependencies (not from a test extra that happens to be installed too), and ``.ci/constraints.txt``,
-the lock the Dockerfile and CI install from, agrees with the pins in ``pyproject.toml``.
+the lock CI installs from (and the Docker image's hashed ``.ci/image.lock`` is generated from),
+agrees with the pins in ``pyproject.toml``.
 
 The end-to-end proof is CI's smoke run of a fresh no-extras install (``.ci/smoke.py``); these
 checks name the culprit without a network."""
@@ -136,8 +137,10 @@ def test_the_lock_covers_everything_runtime_and_test_install():
 
 def test_the_dockerfile_and_ci_install_from_the_lock():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "COPY .ci/constraints.txt ./.ci/" in dockerfile
-    assert "pip install --no-cache-dir --constraint .ci/constraints.txt ." in dockerfile
+    assert "--mount=type=bind,source=.ci/image.lock,target=/tmp/image.lock" in dockerfile
+    assert "pip install --no-cache-dir --require-hashes --no-deps --requirement /tmp/image.lock" in dockerfile
+    assert "pip install --no-cache-dir --no-deps --no-build-isolation /tmp/src" in dockerfile
     assert "--constraint .ci/constraints.txt -e '.[test]'" in (ROOT / ".ci" / "run").read_text()
     smoke = (ROOT / ".ci" / "smoke.py").read_text()
-    assert '"--constraint",\n' in smoke and '".ci/constraints.txt",\n            ".",' in smoke
+    assert 'IMAGE_LOCK = ("--requirement", ".ci/image.lock")' in smoke
+    assert '"--require-hashes", "--no-deps", *IMAGE_LOCK' in smoke and '"--no-build-isolation", "."' in smoke
