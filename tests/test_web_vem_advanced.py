@@ -120,8 +120,9 @@ async def test_every_advanced_page_of_a_random_game_renders_and_offers_only_lega
     assert checked > 10
 
 
-async def test_the_api_lists_every_asked_seat_until_the_reaction_window_closes(client):
-    """The payload's to_act must not tell who has answered (nor who opted out) either."""
+async def test_the_api_lists_every_asked_seat_to_the_others_until_the_reaction_window_closes(client):
+    """The payload's to_act must not tell who has answered (nor who opted out) either; a seat
+    that has answered is told so itself (V10: it is listed exactly when it may act)."""
     state = adv(3, hands={0: ["Banco de Portugalândia"], 1: ["Advogados Militantes"], 2: ["Claque"]}, money={1: 3})
     state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
     state = GAME.apply(state, 2, {"type": "no_reaction", "round": True})
@@ -133,7 +134,7 @@ async def test_the_api_lists_every_asked_seat_until_the_reaction_window_closes(c
         payload = (
             await client.get(f"/api/rooms/{room_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"})
         ).json()
-        assert payload["to_act"] == [1, 2]
+        assert payload["to_act"] == ([1] if seat == 2 else [1, 2])
         assert payload["your_turn"] == (seat == 1)
 
 

@@ -143,7 +143,11 @@ class Payload(Closed):
     version: int
     seat: int | None = Field(description="the viewer's seat; None for a spectator")
     status: Literal["open", "playing", "finished", "closed"]
-    to_act: list[int] = Field(description="the seats whose move is awaited")
+    to_act: list[int] = Field(
+        description="the seats whose move is awaited, as this seat is shown them: it lists the reader exactly "
+        "when your_turn is true; while a hidden simultaneous prompt is open it may list other seats that "
+        "have already answered"
+    )
     your_turn: bool
     view: AnyView | None = Field(description="the game's view for this seat; None before the start")
     legal_actions: list[LabelledAction] = Field(description="the moves this seat may make now")

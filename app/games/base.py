@@ -164,6 +164,15 @@ class OptionSpec:
         }
 
 
+def seen_by(public: set[int], awaited: set[int], seat: int | None) -> set[int]:
+    """The awaited seats as ``seat`` is shown them: the ``public`` list (which may keep a seat
+    that has answered a hidden simultaneous prompt), except that a seat is told the truth about
+    itself, so it sees itself listed exactly when it has a legal action."""
+    if seat is None:
+        return set(public)
+    return (public - {seat}) | (awaited & {seat})
+
+
 class Game(Protocol):
     """The surface every registered game exposes (see the module docstring). Engines subclass
     it: they inherit ``play`` and ``apply``, and write ``_apply`` (plus, if useful, ``explain``
@@ -196,6 +205,10 @@ class Game(Protocol):
         """The awaited seats as everyone is shown them: ``to_act``, unless a game hides who has
         already answered a simultaneous prompt (those seats then stay listed until it closes)."""
         return self.to_act(state)
+
+    def shown_to_act(self, state: State, seat: int | None) -> set[int]:
+        """The awaited seats as ``seat`` (None: a spectator) is shown them (:func:`seen_by`)."""
+        return seen_by(self.public_to_act(state), self.to_act(state), seat)
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         """The state after ``seat`` plays ``action``; raises IllegalAction, never mutates."""

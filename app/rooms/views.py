@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from app.games.base import Action, Game, Message, State, spoken
+from app.games.base import Action, Game, Message, State, seen_by, spoken
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.live_games import LiveGames
@@ -62,8 +62,7 @@ def seat_views(
         }
     game = GAMES[info.game]
     state = live.state
-    awaited = game.to_act(state)
-    to_act = sorted(game.public_to_act(state))
+    awaited, public = game.to_act(state), game.public_to_act(state)
     outcome = game.outcome(state)
     shown = game.views(state, seats)
     lines = LogLines(state.get("log", []), info.seats)
@@ -75,7 +74,7 @@ def seat_views(
             "version": live.version,
             "seat": seat,
             "status": info.status,
-            "to_act": to_act,
+            "to_act": sorted(seen_by(public, awaited, seat)),
             "your_turn": bool(legal),
             "view": shown[seat],
             "legal_actions": legal,

@@ -2,9 +2,9 @@
 
 Random playouts run to the end; the same seed and actions give the same states; states
 round-trip through JSON; terminal states have no legal actions; ``apply`` never mutates its
-input; and no seat's or spectator's view changes when the hidden information it cannot see
-is re-dealt (nor contains the seed before the end); ``views`` of a whole room gives each seat
-exactly its ``view``.
+input; a seat is awaited exactly when it has a legal action; and no seat's or spectator's
+view changes when the hidden information it cannot see is re-dealt (nor contains the seed
+before the end); ``views`` of a whole room gives each seat exactly its ``view``.
 """
 
 from __future__ import annotations
@@ -70,6 +70,28 @@ def test_random_playouts_end_and_replay_identically(slug, n, options):
             replay = game.apply(replay, seat, json.loads(json.dumps(action)))
         assert json.dumps(replay, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final
+
+
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_a_seat_is_awaited_exactly_when_it_has_a_legal_action(slug, n, options):
+    """In every state of random games: every awaited seat has a legal action and every seat with
+    one is awaited, as the engine says it and as the seat itself is shown it (``shown_to_act``,
+    a view's ``awaiting``); the list shown to the others may keep a seat that has answered a
+    hidden simultaneous prompt (it never leaves out one that is awaited)."""
+    game = GAMES[slug]
+    for i in range(2):
+        states, _ = playout(game, n, f"awaited-{slug}-{n}-{i}", random.Random(i), options)
+        for state in states:
+            awaited, public = game.to_act(state), game.public_to_act(state)
+            assert awaited <= public and public <= game.shown_to_act(state, None) <= public
+            views = game.views(state, range(n))
+            for seat in range(n):
+                may_act = bool(game.legal_actions(state, seat))
+                assert (seat in awaited) == may_act, f"seat {seat}: awaited {awaited}, legal actions: {may_act}"
+                assert (seat in game.shown_to_act(state, seat)) == may_act
+                assert game.shown_to_act(state, seat) - {seat} == public - {seat}  # the others as everyone sees them
+                if "awaiting" in views[seat]:
+                    assert (seat in views[seat]["awaiting"]) == may_act
 
 
 @pytest.mark.parametrize(("slug", "n", "options"), CASES)

@@ -184,3 +184,48 @@ def test_the_government_playing_camionistas_itself_pressures_nobody_and_the_log_
     assert not any("There is no Government" in line for line in lines) and not state["prompts"]
     nobody = act(adv(hands={0: ["Camionistas"]}, money={0: 3}), 0, {"type": "hand_action", "card": G["Camionistas"]})
     assert "There is no Government to pressure: nothing happens." in log_text(nobody)
+
+
+# --- who is awaited: exactly the seats with a legal action, as each seat is told -------------------
+
+
+def answered_window():
+    """Seat 0 plays a Hand Action; of the two seats its window asks, seat 2 has answered."""
+    state = adv(3, hands={0: ["Banco de Portugalândia"], 1: ["Sindicatos"], 2: ["Claque"]}, money={1: 3})
+    state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
+    return act(state, 2, NO)
+
+
+def test_a_seat_that_has_answered_a_window_is_not_shown_itself_awaited_while_the_others_still_see_it():
+    state = answered_window()
+    assert GAME.to_act(state) == {1} and GAME.legal_actions(state, 2) == []
+    # the others cannot tell who has answered (V10); the seat itself is told the truth
+    assert GAME.public_to_act(state) == {1, 2}
+    assert [GAME.shown_to_act(state, seat) for seat in (None, 0, 1, 2)] == [{1, 2}, {1, 2}, {1, 2}, {1}]
+    views = GAME.views(state, [None, 0, 1, 2])
+    assert [views[seat]["awaiting"] for seat in (None, 0, 1, 2)] == [[1, 2], [1, 2], [1, 2], [1]]
+
+
+def test_a_rooms_payloads_list_the_seat_itself_exactly_when_it_may_act():
+    from app.rooms.model import LiveGame, RoomInfo
+    from app.rooms.views import seat_views
+
+    state = answered_window()
+    info = RoomInfo(
+        id="r",
+        game=GAME.slug,
+        title=GAME.title,
+        options={"advanced": True},
+        num_seats=3,
+        host_seat=0,
+        status="playing",
+        version=0,
+        seed_hash="h",
+        seats={s: f"P{s}" for s in range(3)},
+        seed="scenario",
+    )
+    payloads = seat_views(info, LiveGame.begin(GAME, state), [None, 0, 1, 2])
+    for seat in (0, 1, 2):
+        mine = payloads[seat]
+        assert (seat in mine["to_act"]) == mine["your_turn"] == bool(mine["legal_actions"]), seat
+    assert payloads[2]["to_act"] == [1] and payloads[0]["to_act"] == payloads[None]["to_act"] == [1, 2]

@@ -85,7 +85,9 @@ you                 the viewer's seat or None
 round, first        round number; first player of the round
 current             whose turn it is (None while choosing Leaders or campaigning)
 campaign_order      during the campaign, the seats in the order they commit; else None
-awaiting            sorted seats whose input is awaited
+awaiting            sorted seats whose input is awaited; while a reaction window is open, all the
+                    seats it asks (never who has answered), but the viewer itself only while
+                    it has not answered
 prompt              the awaited prompt {"kind", "seat", ...} or None
 organization_moves  Organization moves made this turn
 players             per seat: seat, leader (once revealed, else None), leader_chosen,

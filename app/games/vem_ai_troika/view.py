@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from app.games.base import State
+from app.games.base import State, seen_by
 from app.games.vem_ai_troika import attack, card_actions, scoring, table
 from app.games.vem_ai_troika.deck import bonuses_json, describe_bonuses
 from app.games.vem_ai_troika.engine import working_copy
@@ -163,7 +163,11 @@ def own_view(state: State, seat: int | None) -> dict[str, Any]:
 def views(state: State, seats: Iterable[int | None], awaiting: set[int]) -> dict[int | None, dict[str, Any]]:
     """Each seat's view: the public table, built once and shared, and the seat's own cards."""
     public = public_view(state, awaiting)
-    return {seat: {**public, "you": seat, **own_view(state, seat)} for seat in seats}
+    listed = set(public["awaiting"])
+    return {
+        seat: {**public, "awaiting": sorted(seen_by(listed, awaiting, seat)), "you": seat, **own_view(state, seat)}
+        for seat in seats
+    }
 
 
 def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
@@ -178,7 +182,8 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
         "first": state["first"],
         "current": None if stage in ("leaders", "campaign") else state["current"],
         "campaign_order": table.campaign_order(state) if stage == "campaign" else None,
-        # a reaction window shows every seat it asks until it closes, never who has answered
+        # a reaction window shows every seat it asks until it closes, never who has answered (but
+        # a seat's own view tells it whether it is awaited: ``views``)
         "awaiting": sorted(awaiting if state["reaction"] is None else state["reaction"]["seats"]),
         "prompt": None if prompt is None else dict(prompt),
         "organization_moves": state["moves"],
