@@ -53,10 +53,12 @@ def arrange(
     events=None,
     titles=None,
     advanced=False,
+    deck=None,
 ):
     """A state after the Leader choice with exactly the given cards; unlisted Groups form the
-    pile (``pile`` names its top cards) and the log is empty (``advanced``: the advanced game)."""
-    state = GAME.setup(n, {"deck": DECK, "advanced": advanced}, "scenario")
+    pile (``pile`` names its top cards) and the log is empty (``advanced``: the advanced game;
+    ``deck``: another deck with the scenario deck's cards in the same places)."""
+    state = GAME.setup(n, {"deck": DECK if deck is None else deck, "advanced": advanced}, "scenario")
     hands, tables, money = hands or {}, tables or {}, money or {}
     used = []
     for seat, p in enumerate(state["players"]):

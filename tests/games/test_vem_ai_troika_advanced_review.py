@@ -2,13 +2,19 @@
 rulebook (issue 26): supports that change who is ahead (V4), the defender's first answer after a
 cancelled opening (V4), two controls of one Group's Votes (V10), the pass after an any-action
 card (V10), placing and taking back in a full column (V10), the winning supporter's optional
-draw (V10) and the Government playing Camionistas itself (V10)."""
+draw (V10), the Government playing Camionistas itself (V10), who is shown awaited (V10), and a
+deck's Hand Action paying Mega-Euro per Group of a type or colour on a table (V2, V10)."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from app.games.base import spoken
 from app.games.vem_ai_troika import GAME
-from tests.vem_scenarios import ELECTIONS, G, act, adv, end_round, listed
+from app.games.vem_ai_troika.deck import validate_deck
+from tests.vem_scenarios import DECK, ELECTIONS, G, act, adv, end_round, listed
 
 NO = {"type": "no_reaction", "round": False}
 STOP = {"type": "stop"}
@@ -229,3 +235,97 @@ def test_a_rooms_payloads_list_the_seat_itself_exactly_when_it_may_act():
         mine = payloads[seat]
         assert (seat in mine["to_act"]) == mine["your_turn"] == bool(mine["legal_actions"]), seat
     assert payloads[2]["to_act"] == [1] and payloads[0]["to_act"] == payloads[None]["to_act"] == [1, 2]
+
+
+# --- a deck may pay Mega-Euro per Group of a type or colour (the layout's "Broadcasting Rights") --
+
+
+def broadcasting_deck(effect):
+    """The scenario deck, Gabinete de Imprensa's Hand Action replaced by ``effect`` (any timing)."""
+    deck = json.loads(json.dumps(DECK))
+    for card in deck["groups"]:
+        card["hand_action"].pop("said", None)
+        card["hand_action"].pop("text", None)
+    for card in deck["leaders"]:
+        card["table_action"].pop("said", None)
+        card["table_action"].pop("text", None)
+    deck["groups"][G["Gabinete de Imprensa"]]["hand_action"] = {"when": "any", "effects": [effect]}
+    return deck
+
+
+@pytest.mark.parametrize(
+    ("effect", "paid"),
+    [
+        ({"do": "receive_per", "amount": 1, "per": "type", "of": "media", "on": "all"}, 3),
+        ({"do": "receive_per", "amount": 2, "per": "type", "of": "media", "on": "yours"}, 2 * 1),
+        ({"do": "receive_per", "amount": 1, "per": "colour", "of": "red", "on": "all"}, 2),
+        ({"do": "receive_per", "amount": 2, "per": "colour", "of": "gold", "on": "yours"}, 0),
+    ],
+)
+def test_a_custom_deck_can_pay_mega_euro_per_group_of_a_type_or_colour_on_a_table(effect, paid):
+    tables = {0: ["Expesso", "Pensionistas"], 1: ["Tabloides", "Redes Sociais", "Estudantes"]}
+    state = adv(deck=broadcasting_deck(effect), hands={0: ["Gabinete de Imprensa"]}, tables=tables)
+    state = act(state, 0, {"type": "hand_action", "card": G["Gabinete de Imprensa"]})
+    assert state["players"][0]["money"] == paid and state["treasury"] == 10 - paid
+    assert f"Seat 0 takes {paid} Mega-Euro from the Treasury." in log_text(state)
+
+
+def test_what_the_treasury_lacks_of_a_per_group_payment_is_lost():
+    deck = broadcasting_deck({"do": "receive_per", "amount": 2, "per": "type", "of": "media", "on": "all"})
+    state = adv(deck=deck, hands={0: ["Gabinete de Imprensa"]}, tables={1: ["Tabloides", "Redes Sociais"]}, treasury=3)
+    state = act(state, 0, {"type": "hand_action", "card": G["Gabinete de Imprensa"]})
+    assert (state["players"][0]["money"], state["treasury"]) == (3, 0)
+
+
+def test_the_per_group_payment_is_described_and_said_in_portuguese():
+    from app.i18n import translations
+
+    effect = {"do": "receive_per", "amount": 1, "per": "type", "of": "media", "on": "all"}
+    card = validate_deck(broadcasting_deck(effect))["groups"][G["Gabinete de Imprensa"]]
+    assert card["hand_action"]["text"] == "Take 1 Mega-Euro from the Treasury per media Group on every table."
+    yours = validate_deck(broadcasting_deck({**effect, "per": "colour", "of": "red", "on": "yours", "amount": 2}))
+    said = yours["groups"][G["Gabinete de Imprensa"]]["hand_action"]
+    assert said["text"] == "Take 2 Mega-Euro from the Treasury per red Group you control."
+    portuguese = spoken(json.loads(card["hand_action"]["said"]), translations("pt-PT").gettext)
+    assert "Mega-Euro" in portuguese and "media" not in portuguese and "Take" not in portuguese
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"amount": 3}, r"\.effects\[0\]\.amount: must be an integer 1-2"),
+        ({"per": "named"}, r"\.effects\[0\]\.per: must be one of type, colour"),
+        ({"of": "gold"}, r"\.effects\[0\]\.of: must be one of marginal"),
+        ({"per": "colour", "of": "media"}, r"\.effects\[0\]\.of: must be one of gold, blue, red, grey"),
+        ({"on": "theirs"}, r"\.effects\[0\]\.on: must be one of yours, all"),
+        ({"whose": "all"}, r"\.effects\[0\]: unknown field 'whose' for 'receive_per'"),
+    ],
+)
+def test_a_per_group_payment_is_validated_naming_the_bad_field(change, message):
+    effect = {"do": "receive_per", "amount": 1, "per": "type", "of": "media", "on": "all", **change}
+    with pytest.raises(ValueError, match=r"^groups\[\d+\]\.hand_action" + message):
+        validate_deck(broadcasting_deck(effect))
+    missing = {"do": "receive_per", "amount": 1, "per": "type", "on": "all"}
+    with pytest.raises(ValueError, match=r"\.effects\[0\]\.of: must be one of marginal"):
+        validate_deck(broadcasting_deck(missing))
+
+
+def test_a_leaders_table_action_may_pay_per_group_and_an_event_may_not_use_it():
+    deck = broadcasting_deck({"do": "draw", "count": 1})
+    deck["leaders"][0]["table_action"]["effects"] = [
+        {"do": "receive_per", "amount": 1, "per": "colour", "of": "blue", "on": "yours"}
+    ]
+    assert "per blue Group you control" in validate_deck(deck)["leaders"][0]["table_action"]["text"]
+    deck["events"][5]["effects"] = [{"do": "receive_per", "amount": 1, "per": "colour", "of": "blue", "on": "yours"}]
+    with pytest.raises(ValueError, match=r"^events\[5\]\.effects\[0\]\.do: must be one of"):
+        validate_deck(deck)
+
+
+async def test_a_room_takes_a_deck_with_a_per_group_payment_through_the_api(client):
+    effect = {"do": "receive_per", "amount": 1, "per": "type", "of": "media", "on": "all"}
+    body = {"game": GAME.slug, "seats": 2, "name": "Ana", "options": {"advanced": True}}
+    body["options"]["deck"] = broadcasting_deck(effect)
+    assert (await client.post("/api/rooms", json=body)).status_code == 201
+    body["options"]["deck"] = broadcasting_deck({**effect, "on": "theirs"})
+    refused = await client.post("/api/rooms", json=body)
+    assert refused.status_code == 400 and "hand_action.effects[0].on: must be one of" in refused.json()["message"]

@@ -8,6 +8,10 @@ A Group card's ``hand_action`` and a Leader's ``table_action`` hold ``effects``,
 Primitives (and the timings they may be used at)
 ------------------------------------------------
 ``{"do": "receive", "amount": 1-5}``     you take the amount from the Treasury (any timing).
+``{"do": "receive_per", "amount": 1-2, "per": "type"|"colour", "of": a type or colour,
+  "on": "yours"|"all"}``                 you take the amount from the Treasury for each Group of
+    that type or colour on your table ("yours") or on every table ("all"), as far as the
+    Treasury goes (any timing; the layout's example "Broadcasting Rights").
 ``{"do": "draw", "count": 1-2}``         you draw that many Group cards (any timing).
 ``{"do": "take_money", "amount": 1-3}``  you take up to the amount from an opponent's hand
     (they pay what they have); in an attack the opponent is the defender.
@@ -57,6 +61,7 @@ DURATIONS = ("turn", "round")
 # primitive: (its numeric field and range or None, the timings it may be used at)
 PRIMITIVES: dict[str, tuple[tuple[str, int, int] | None, tuple[str, ...]]] = {
     "receive": (("amount", 1, 5), TIMINGS + TABLE_TIMINGS),
+    "receive_per": (("amount", 1, 2), TIMINGS + TABLE_TIMINGS),
     "draw": (("count", 1, 2), TIMINGS + TABLE_TIMINGS),
     "take_money": (("amount", 1, 3), ("income", "organization", "attack", "any", "turn")),
     "fine": (("amount", 1, 3), ("income", "organization", "attack", "any", "turn")),
@@ -70,6 +75,12 @@ PRIMITIVES: dict[str, tuple[tuple[str, int, int] | None, tuple[str, ...]]] = {
     "attack_bonus": (("amount", 1, 5), ("attack",)),
 }
 OPPONENT_PRIMITIVES = ("take_money", "fine", "neutralise")
+# the word fields a primitive takes besides its number, each with its allowed values ("of"
+# depends on "per": a Group type or a colour)
+WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "neutralise": {"until": DURATIONS},
+    "receive_per": {"per": ("type", "colour"), "of": (), "on": ("yours", "all")},
+}
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -90,7 +101,8 @@ def check_effect(effect: Any, when: str, path: str) -> dict[str, Any]:
         raise ValueError(f"{path}.do: must be one of {', '.join(PRIMITIVES)}")
     do = effect["do"]
     number, timings = PRIMITIVES[do]
-    allowed = {"do"} | ({number[0]} if number else set()) | ({"until"} if do == "neutralise" else set())
+    words = WORDS.get(do, {})
+    allowed = {"do"} | ({number[0]} if number else set()) | set(words)
     unknown = sorted(set(effect) - allowed)
     if unknown:
         raise ValueError(f"{path}: unknown field '{unknown[0]}' for '{do}'")
@@ -103,10 +115,12 @@ def check_effect(effect: Any, when: str, path: str) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"{path}.{key}: must be an integer {low}-{high}")
         checked[key] = value
-    if do == "neutralise":
-        if effect.get("until") not in DURATIONS:
-            raise ValueError(f"{path}.until: must be one of {', '.join(DURATIONS)}")
-        checked["until"] = effect["until"]
+    for key, values in words.items():
+        if key == "of":
+            values = table.GROUP_TYPES if checked["per"] == "type" else table.COLOURS
+        if effect.get(key) not in values:
+            raise ValueError(f"{path}.{key}: must be one of {', '.join(values)}")
+        checked[key] = effect[key]
     return checked
 
 
@@ -118,6 +132,15 @@ def sentence(effect: dict[str, Any]) -> base.Message:
     do, amount = effect["do"], effect.get("amount")
     if do == "receive":
         return base.say("Take {amount} Mega-Euro from the Treasury.", amount=amount)
+    if do == "receive_per":
+        of = table.type_word(effect["of"]) if effect["per"] == "type" else table.colour_word(effect["of"])
+        if effect["on"] == "yours":
+            return base.say(
+                "Take {amount} Mega-Euro from the Treasury per {of} Group you control.", amount=amount, of=of
+            )
+        return base.say(
+            "Take {amount} Mega-Euro from the Treasury per {of} Group on every table.", amount=amount, of=of
+        )
     if do == "draw":
         return base.say("Draw {count} Group card(s).", count=effect["count"])
     if do == "take_money":
@@ -224,6 +247,13 @@ def resolve(state: State, seat: int, effects: list[dict[str, Any]], picks: dict[
 def _receive(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
     paid = table.receive(state, seat, effect["amount"])
     log(state, base.say("{player} takes {money} Mega-Euro from the Treasury.", player=name(seat), money=paid))
+
+
+def _receive_per(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
+    seats = range(len(state["players"])) if effect["on"] == "all" else [seat]
+    key = "type" if effect["per"] == "type" else "colour"
+    count = sum(table.group(state, gid).get(key) == effect["of"] for s in seats for gid in player(state, s)["table"])
+    _receive(state, seat, {"amount": effect["amount"] * count}, picks)
 
 
 def _draw(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:
@@ -355,6 +385,7 @@ def _attack_bonus(state: State, seat: int, effect: dict[str, Any], picks: dict[s
 # "cancel" has no resolver: it is only ever played as a reaction (reactions.py)
 RESOLVERS = {
     "receive": _receive,
+    "receive_per": _receive_per,
     "draw": _draw,
     "take_money": _take_money,
     "fine": _fine,

@@ -78,20 +78,9 @@ from typing import Any, NoReturn
 
 from app.games import base
 from app.games.vem_ai_troika import card_actions, effects, table
+from app.games.vem_ai_troika.table import COLOURS, GROUP_TYPES, type_word
 
-COLOURS = ("gold", "blue", "red", "grey")
 LEADER_COLOURS = ("blue", "red", "grey")
-GROUP_TYPES = (
-    "marginal",
-    "spiritual",
-    "financial",
-    "infrastructure",
-    "justice",
-    "media",
-    "professional",
-    "social",
-    "public",
-)
 HAND_ACTION_TIMES = ("income", "organization", "attack", "elections", "any")
 BONUS_KEYS = ("power", "votes", "income")
 BONUS_PER = ("type", "colour", "colour_pair", "table_colour_pair", "named")
@@ -183,20 +172,6 @@ def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
         fail(f"{path}.of", "must name a Group card")
     checked["of"] = of
     return checked
-
-
-def type_word(kind: str) -> base.Message:
-    """A Group type, as a message."""
-    return {
-        "marginal": base.say("marginal"),
-        "spiritual": base.say("spiritual"),
-        "financial": base.say("financial"),
-        "infrastructure": base.say("infrastructure"),
-        "justice": base.say("justice"),
-        "media": base.say("media"),
-        "professional": base.say("professional"),
-        "social": base.say("social"),
-    }.get(kind) or base.say("public")
 
 
 def bonus_message(bonus: dict[str, Any]) -> base.Message:

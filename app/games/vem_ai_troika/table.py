@@ -15,6 +15,17 @@ FAMILY_LIMIT = 4
 TITLE_PRICE = 6
 DRAW_MONEY = 2
 COLOURS = ("gold", "blue", "red", "grey")
+GROUP_TYPES = (
+    "marginal",
+    "spiritual",
+    "financial",
+    "infrastructure",
+    "justice",
+    "media",
+    "professional",
+    "social",
+    "public",
+)
 
 
 def name(seat: int) -> str:
@@ -30,6 +41,20 @@ def colour_word(colour: str) -> base.Message:
     """A Family's colour, as a message."""
     words = {"gold": base.say("gold"), "blue": base.say("blue"), "red": base.say("red")}
     return words.get(colour) or base.say("grey")
+
+
+def type_word(kind: str) -> base.Message:
+    """A Group type, as a message."""
+    return {
+        "marginal": base.say("marginal"),
+        "spiritual": base.say("spiritual"),
+        "financial": base.say("financial"),
+        "infrastructure": base.say("infrastructure"),
+        "justice": base.say("justice"),
+        "media": base.say("media"),
+        "professional": base.say("professional"),
+        "social": base.say("social"),
+    }.get(kind) or base.say("public")
 
 
 def group(state: State, gid: int) -> dict[str, Any]:
