@@ -124,7 +124,8 @@ def test_sqlalchemy_asyncio_brings_greenlet_on_the_plain_install():
 
 def test_the_lock_has_every_pin_of_pyproject_at_the_same_version():
     lock = locked()
-    declared = pins(PROJECT["dependencies"] + PROJECT["optional-dependencies"]["test"])
+    extras = PROJECT["optional-dependencies"]  # test, and the bench and openspiel extras
+    declared = pins(PROJECT["dependencies"] + [pin for extra in extras.values() for pin in extra])
     disagree = {name: (version, lock.get(name)) for name, version in declared.items() if lock.get(name) != version}
     assert not disagree, f"pyproject.toml pin vs constraints.txt (regenerate it, see README): {disagree}"
 

@@ -112,7 +112,7 @@ def simulate(game: Game, heuristics: Heuristics, state: State, seat: int, action
             break
         actor = min(game.to_act(state))
         move = heuristics.policy(state, actor, game.legal_actions(state, actor), rng)
-        state = game.apply(state, actor, move)
+        state = game.follow(state, actor, move)
     outcome = game.outcome(state)
     if outcome is None:
         return heuristics.evaluate(state, seat)

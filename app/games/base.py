@@ -223,6 +223,14 @@ class Game(Protocol):
         canonical = self.accept(state, seat, action, legacy=legacy)
         return canonical, self._apply(state, seat, canonical)
 
+    def follow(self, state: State, seat: int, listed: Action) -> State:
+        """The state after ``listed``, an element of ``legal_actions(state, seat)`` that the
+        caller has just taken from that list, without checking it again (as python-chess's
+        ``push`` takes a generated move). For playouts only: a random game of the engine
+        benchmark, a search's rollouts; a move of a person or of a seated bot goes through
+        ``play``."""
+        return self._apply(state, seat, listed)
+
     def accept(self, state: State, seat: int, action: Any, *, legacy: bool = False) -> Action:
         """The canonical form of ``action`` if ``seat`` may play it now; else IllegalAction."""
         if not isinstance(action, dict) or type(action.get("type")) is not str:
@@ -411,6 +419,22 @@ def working_copy(state: State) -> State:
     view, so the caller's state is never changed: a JSON round trip, ten times faster than
     ``copy.deepcopy``."""
     return thaw(freeze(state))
+
+
+def moving_copy(state: State, shared: tuple[str, ...] = ()) -> State:
+    """A :func:`working_copy` of a whole state for ``apply`` to change, save for the parts no
+    action changes: the log is a new list of the same entries (an entry is never modified once
+    logged, so only appending to the copy's list is allowed), and each key of ``shared`` (a
+    game's ``fixed_keys``) is the same object. A long game's log is most of its state, so
+    copying it made every action slower the longer the game had gone on."""
+    moving = dict(state)  # (a copy of the top level, then deletions: many times faster than a filter)
+    del moving["log"]
+    for key in shared:
+        del moving[key]
+    work = working_copy(moving)
+    work.update({key: state[key] for key in shared})
+    work["log"] = list(state["log"])
+    return work
 
 
 def each_view(game: Game, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:

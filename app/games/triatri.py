@@ -564,7 +564,7 @@ class TriATri(base.Game):
         return [{"type": "choose_gem", "colour": c, "source": s} for s, c in supply + own]
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
-        state = base.working_copy(state)
+        state = base.moving_copy(state)
         handlers = {"commit": commit, "choose_gem": choose_gem, "play": play}
         handlers[action["type"]](state, seat, action)
         return state
@@ -654,7 +654,7 @@ class TriATri(base.Game):
 
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         """Re-deal other seats' unknown cards, commitments, the undealt cards and the seed."""
-        state = base.working_copy(state)
+        state = base.moving_copy(state)
         if state["phase"] == "over":
             return state
         state["seed"] = f"resampled-{r.getrandbits(64):016x}"

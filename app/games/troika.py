@@ -558,7 +558,7 @@ class Troika(base.Game):
         return actions or [{"type": "pass"}]
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
-        state = base.working_copy(state)
+        state = base.moving_copy(state)
         HANDLERS[action["type"]](state, seat, action)
         return state
 
@@ -673,7 +673,7 @@ class Troika(base.Game):
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         """Re-deal what ``seat`` cannot see: other hands, unmarked and set-aside tiles, others'
         marked values and the seed; counts and everything ``seat`` sees stay as they are."""
-        state = base.working_copy(state)
+        state = base.moving_copy(state)
         if state["phase"] == "over":
             return state
         others = [s for s in range(state["num_players"]) if s != seat]

@@ -9,7 +9,7 @@ import pytest
 from app.cli import main
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
 from app.sim import Config, seating, simulate, summarize
-from app.sim.bench import bench_engines
+from app.sim.bench import bench_engines, render
 from app.sim.stats import Tally, wilson
 
 
@@ -110,6 +110,22 @@ def test_simulate_command_text_report_and_bad_bots(capsys):
     assert "entrant 0 (strong)" in out and "95% interval" in out and "throughput:" in out
     assert main(["simulate", "--game", "triatri", "--games", "1", "--bots", "strong,genius"]) == 2
     assert main(["simulate", "--game", "triatri", "--games", "1", "--bots", "strong,random,random"]) == 2
+
+
+def test_bench_engines_puts_each_row_beside_the_yardstick_measured_around_it():
+    calls = []
+
+    def yardstick(index):  # a stand-in for python-chess's playout: 100 actions a playout
+        calls.append(index)
+        return 100
+
+    rows = bench_engines(seconds=0.0, yardstick=yardstick)
+    assert len(calls) == 2 * len(rows)  # once before each row and once after
+    for row in rows:
+        assert row["chess_actions_per_s"] > 0
+        assert abs(row["against_chess"] - row["actions_per_s"] / row["chess_actions_per_s"]) < 0.01
+    text = render(rows)
+    assert "x chess" in text.splitlines()[0] and "not installed" not in text
 
 
 def test_bench_engines_covers_every_game_and_player_count(capsys):

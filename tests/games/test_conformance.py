@@ -2,9 +2,10 @@
 
 Random playouts run to the end; the same seed and actions give the same states; states
 round-trip through JSON; terminal states have no legal actions; ``apply`` never mutates its
-input; a seat is awaited exactly when it has a legal action; and no seat's or spectator's
-view changes when the hidden information it cannot see is re-dealt (nor contains the seed
-before the end); ``views`` of a whole room gives each seat exactly its ``view``.
+input (nor does ``follow``, the playouts' unchecked apply of a listed action, which gives the
+same state); a seat is awaited exactly when it has a legal action; and no seat's or
+spectator's view changes when the hidden information it cannot see is re-dealt (nor contains
+the seed before the end); ``views`` of a whole room gives each seat exactly its ``view``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def playout(game, n, seed, r, options):
         action = r.choice(legal)
         before = json.dumps(state, sort_keys=True)
         state = game.apply(state, seat, action)
-        assert json.dumps(states[-1], sort_keys=True) == before, "apply mutated its input"
+        assert game.follow(states[-1], seat, action) == state, "follow (a playout's apply) differs from apply"
+        assert json.dumps(states[-1], sort_keys=True) == before, "apply or follow mutated its input"
         actions.append((seat, action))
         states.append(state)
     else:

@@ -146,24 +146,31 @@ def check_start(state: State, seat: int, action: Action) -> None:
 
 def start_actions(state: State, seat: int) -> list[Action]:
     """The openings ``seat`` may make; in the advanced game also each one that plays a single
-    card for its Hand Action (several such cards may be declared, but are not listed)."""
-    hand_sets = subsets(player(state, seat)["hand"])
+    card for its Hand Action (several such cards may be declared, but are not listed). A card's
+    Power from hand, and so each set's, is the same against every target: counted once."""
+    hand = player(state, seat)["hand"]
+    power = {gid: table.group_value(state, seat, gid, "power", from_hand=True) for gid in hand}
+    hand_sets = [(cards, sum(power[gid] for gid in cards)) for cards in subsets(hand)]
+    modes = []
+    for mode in MODES:
+        usable = [gid for gid in hand if usable_in_attack(state, gid, mode, True)]
+        modes.append(
+            (mode, attack_base(state, seat, mode), [(gid, bonus_of(state, [gid]) - power[gid]) for gid in usable])
+        )
     actions = []
     for defender in table.round_order(state):
         if defender == seat:
             continue
         for target in player(state, defender)["table"]:
             need = defence_base(state, defender, target)
-            for mode in MODES:
-                base = attack_base(state, seat, mode)
-                usable = [gid for gid in player(state, seat)["hand"] if usable_in_attack(state, gid, mode, True)]
-                for cards in hand_sets:
-                    if base + power_of(state, seat, cards) > need:
+            for mode, opening, usable in modes:
+                for cards, total in hand_sets:
+                    if opening + total > need:
                         actions.append({"type": "attack", "target": target, "mode": mode, "cards": cards})
                     actions += [
                         {"type": "attack", "target": target, "mode": mode, "cards": cards, "actions": [gid]}
-                        for gid in usable
-                        if gid in cards and base + power_of(state, seat, cards, [gid]) + bonus_of(state, [gid]) > need
+                        for gid, change in usable
+                        if gid in cards and opening + total + change > need
                     ]
     return actions
 
