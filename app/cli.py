@@ -1,5 +1,5 @@
 """The ``troika-arena`` command: ``serve`` runs the server, ``health`` checks a running one (the
-image's HEALTHCHECK), ``migrate`` upgrades the database,
+image's HEALTHCHECK), ``migrate`` upgrades the database, ``backup`` and ``restore`` copy it,
 ``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
 ``bench server`` the server under load, ``bench footprint`` idle rooms and restarts, ``bench soak``
 memory over a long run of bot games.
@@ -13,12 +13,14 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from app.config import get_settings
 
 DESCRIPTION = (
     "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, check its health, "
-    "migrate its database, play bots against each other, run benchmarks and verify game records. "
+    "migrate, back up and restore its database, play bots against each other, run benchmarks and verify game "
+    "records. "
     "Settings come from the environment (see the README)."
 )
 
@@ -66,6 +68,35 @@ def health(args: argparse.Namespace) -> int:
         return 1
     print(f"healthy: {url} answered {status}")
     return 0 if status == 200 else 1
+
+
+def backup(args: argparse.Namespace) -> int:
+    from app.db.backup import BackupError
+    from app.db.backup import backup as copy
+
+    try:
+        rooms = copy(get_settings().sync_database_url(), Path(args.file))
+    except BackupError as exc:
+        print(f"troika-arena backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"backed up {rooms} rooms to {args.file}")
+    return 0
+
+
+def restore(args: argparse.Namespace) -> int:
+    from app.db.backup import BackupError
+    from app.db.backup import restore as put_back
+    from app.db.engine import migrate as run_migrations
+
+    url = get_settings().sync_database_url()
+    try:
+        rooms = put_back(Path(args.file), url)
+    except BackupError as exc:
+        print(f"troika-arena restore: {exc}", file=sys.stderr)
+        return 2
+    run_migrations(url)
+    print(f"restored {rooms} rooms from {args.file}; the database is at the newest schema")
+    return 0
 
 
 def migrate(_args: argparse.Namespace) -> int:
@@ -282,6 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_health.set_defaults(func=health)
     p_migrate = commands.add_parser("migrate", help="apply database migrations")
     p_migrate.set_defaults(func=migrate)
+    p_backup = commands.add_parser("backup", help="copy the SQLite database to FILE while the server runs")
+    p_backup.add_argument("file", help="the backup file to write (replaced whole, or left as it was)")
+    p_backup.set_defaults(func=backup)
+    p_restore = commands.add_parser("restore", help="put a backup FILE in place of the database (server stopped)")
+    p_restore.add_argument("file", help="a file written by troika-arena backup")
+    p_restore.set_defaults(func=restore)
     add_simulate(commands)
     add_bench(commands)
     add_verify(commands)

@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     autopilot_grace_seconds: float = 60.0
     again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
     room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
+    metrics_token: str = ""  # GET /metrics answers only with this bearer token; empty: off (404)
 
     def async_database_url(self) -> str:
         return to_driver_url(self.database_url, sync=False)

@@ -20,6 +20,7 @@ from app.api.contract import install_contract
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.events import Events
 from app.api.head import HeadAsGet
+from app.api.metrics import router as metrics_router
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
 from app.api.streams import router as streams_router
@@ -30,6 +31,7 @@ from app.files import project_file
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
 from app.realtime.caps import SocketCaps
+from app.realtime.metrics import OFF, Metrics, MetricsMiddleware
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
 from app.rooms.live_games import LiveGames
@@ -58,15 +60,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         install_token_redaction()
+        app.state.sockets, app.state.streams = sockets, streams
         await migrate_async(settings.sync_database_url())
         database = Database(settings.async_database_url(), settings.sync_database_url())
         app.state.settings = settings
+        app.state.metrics = metrics
         app.state.bus = EventBus()
         relay = PostgresRelay(settings.libpq_url(), app.state.bus) if settings.is_postgres() else None
         if relay is not None:
             await relay.start()
             app.state.bus.relay = relay
-        app.state.rooms = LiveGames(database, app.state.bus)
+        app.state.rooms = LiveGames(database, app.state.bus, metrics or OFF)
         app.state.lobby = Lobby(app.state.rooms, settings.autopilot_grace_seconds, settings.again_hold_seconds)
         app.state.play = Play(app.state.rooms)
         app.state.replays = Replays(database)
@@ -75,8 +79,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.events = Events(app.state.rooms, app.state.payloads, app.state.social)
         app.state.delivery = Delivery(app.state.payloads, app.state.social, app.state.events)
-        app.state.sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
-        app.state.streams = SocketCaps(settings.max_streams_per_seat, settings.max_spectators_per_room, "streams")
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         bots = BotRunner(app.state.rooms, app.state.play, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms, app.state.lobby)
@@ -97,6 +99,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if relay is not None:
                 await relay.stop()
             await database.dispose()
+
+    # Caps on live connections (app.realtime.caps), which the metrics read too.
+    sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
+    streams = SocketCaps(settings.max_streams_per_seat, settings.max_spectators_per_room, "streams")
+    metrics = Metrics(sockets, streams) if settings.metrics_token else None
 
     app = FastAPI(
         title="Troika Arena",
@@ -119,6 +126,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
     # ... and outermost, on every answer, error pages and that 400 included (app.web.security).
     app.add_middleware(SecurityHeaders)
+    if metrics is not None:  # GET /metrics, only with METRICS_TOKEN set (app.api.metrics)
+        app.add_middleware(MetricsMiddleware, metrics=metrics)
+        app.include_router(metrics_router)
     app.include_router(api_router)
     app.include_router(streams_router)
     app.include_router(live_router)

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.db.faults import outage
+from app.db.faults import OUTAGES, outage
 from app.games.base import Message as Said
 from app.games.base import spoken
 from app.logs import redact
@@ -157,6 +157,7 @@ class ErrorBoundary:
             trouble = outage(exc)
             where = f"{scope.get('method', 'WEBSOCKET')} {redact(scope['path'])}"
             if trouble is not None:
+                OUTAGES.count += 1
                 log.warning("database unavailable on %s: %s (%s)", where, trouble.reason, trouble.cause)
             else:
                 log.error("unexpected error on %s", where, exc_info=exc)

@@ -91,10 +91,20 @@ def sqlite_reason(error: sqlite3.Error) -> str | None:
     return SQLITE_CODES.get("_".join(name.split("_")[:2]))
 
 
+class Tally:
+    """How many database failures this process has met (GET /metrics reads it)."""
+
+    count = 0
+
+
+OUTAGES = Tally()
+
+
 def log_failure(log: logging.Logger, what: str, exc: BaseException) -> None:
     """Log that ``what`` failed: an outage as one line with its cause, a bug with its traceback."""
     trouble = outage(exc)
     if trouble is not None:
+        OUTAGES.count += 1
         log.warning("%s: %s (%s)", what, trouble.reason, trouble.cause)
     else:
         log.error("%s", what, exc_info=exc)

@@ -16,6 +16,7 @@ class SocketCaps:
         self.what = what
         self.per_seat, self.spectators = per_seat, spectators
         self._open: Counter[tuple[str, int | None]] = Counter()
+        self._rooms: Counter[str] = Counter()  # connections open per room, seats and spectators
 
     @contextmanager
     def admit(self, room_id: str, seat: int | None) -> Iterator[str | None]:
@@ -29,12 +30,24 @@ class SocketCaps:
             yield f"too many {self.what} for this seat (at most {self.per_seat})"
             return
         self._open[key] += 1
+        self._rooms[room_id] += 1
         try:
             yield None
         finally:
             self._open[key] -= 1
             if not self._open[key]:
                 del self._open[key]
+            self._rooms[room_id] -= 1
+            if not self._rooms[room_id]:
+                del self._rooms[room_id]
 
     def open(self, room_id: str, seat: int | None) -> int:
         return self._open[(room_id, seat)]
+
+    def in_room(self, room_id: str) -> int:
+        """Connections open to the room, seats' and spectators'."""
+        return self._rooms.get(room_id, 0)
+
+    def total(self) -> int:
+        """Connections open on this instance (GET /metrics)."""
+        return self._rooms.total()

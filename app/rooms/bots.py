@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 from app.bots import choose
 from app.games.base import Action, Game, State
 from app.games.registry import GAMES
+from app.realtime.metrics import REQUEST_STARTED
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.live_games import LiveGames
 from app.rooms.play import Play
@@ -49,7 +51,10 @@ class BotRunner(RoomWatcher):
             if fresh is None or fresh.version != live.version or waiting[0] not in info.bots:
                 continue  # something changed while we waited: look again
             seat, state, version = waiting[0], fresh.state, fresh.version
+            thinking = time.perf_counter()
             action = await asyncio.to_thread(self._decide, game, info.bots[seat], seat, state)
+            self.service.metrics.thought(info.game, time.perf_counter() - thinking)
+            REQUEST_STARTED.set(time.perf_counter())  # the bot's move is timed from here (GET /metrics)
             try:
                 await self.play.act(room_id, seat, action, version, as_bot=True)
             except Conflict:

@@ -25,6 +25,7 @@ from app.games.registry import GAMES
 from app.realtime.bus import EventBus
 from app.realtime.cache import Held, RoomCache
 from app.realtime.locks import RoomLocks
+from app.realtime.metrics import OFF, Off
 from app.rooms import storage
 from app.rooms.errors import Forbidden, Unauthorized
 from app.rooms.model import LiveGame, RoomInfo, hash_token, replay, with_names
@@ -40,9 +41,10 @@ class CorruptLog(Exception):
 
 
 class LiveGames:
-    def __init__(self, db: Database, bus: EventBus):
+    def __init__(self, db: Database, bus: EventBus, metrics: Off = OFF):
         self.db = db
         self.bus = bus
+        self.metrics = metrics  # GET /metrics (app.realtime.metrics): off unless METRICS_TOKEN is set
         self._games: Held[LiveGame] = Held(ENDED_GAMES_HELD, MAX_GAMES_HELD)
         self._infos: RoomCache[RoomInfo] = RoomCache(
             bus,
@@ -172,6 +174,7 @@ class LiveGames:
         if status == "finished":
             self._games.let_go(info.id)
         self._infos.put(info.id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
+        self.metrics.moved(info.game, info.id, seq)
         await self.bus.publish(info.id, seq)
 
     def forget(self, room_id: str) -> None:

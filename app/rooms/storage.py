@@ -202,6 +202,13 @@ async def rooms_in_play(db: Database) -> list[str]:
         return list((await session.exec(select(Room.id).where(Room.status == "playing"))).all())
 
 
+async def census(db: Database) -> list[tuple[str, str, int]]:
+    """How many rooms are stored, by status and game: (status, game, count) rows."""
+    async with db.read() as session:
+        query = select(Room.status, Room.game, func.count()).group_by(Room.status, Room.game)
+        return [(status, game, count) for status, game, count in (await session.exec(query)).all()]
+
+
 async def last_seen(session: AsyncSession, room_id: str, seat: int) -> datetime:
     """The seat player's last sign of life: their join, their last move or their last socket."""
     joined = (await session.exec(select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()

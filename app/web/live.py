@@ -115,6 +115,7 @@ async def serve(
             while (change := await subscription.next()) is not None:
                 for frame in await delivery.frames(viewer, change):
                     await ws.send_text(frame)
+                service.metrics.sent(room_id, change.version)
         except Revoked:
             with contextlib.suppress(Exception):
                 await ws.close(code=POLICY_VIOLATION, reason=REVOKED)

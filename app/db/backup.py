@@ -1,0 +1,88 @@
+"""``troika-arena backup FILE`` and ``restore FILE`` for a SQLite database.
+
+A backup is SQLite's online backup API (``sqlite3.Connection.backup``): a consistent copy of the
+database as of one moment, taken page by page while the server goes on reading and writing (a
+write during the copy restarts it, so the copy is never half of two moments), written to a
+temporary file beside FILE and renamed into place, so FILE is whole or absent. A restore first
+checks that FILE is a SQLite database of this server (its integrity check passes and it has the
+rooms and the migrations' version), then copies it into the configured database with the same
+API and brings it to the newest schema; the server must be stopped while it runs (its cached
+rooms would not know). On Postgres neither applies: :data:`POSTGRES_HOWTO` says how to use
+``pg_dump`` and ``pg_restore``, which take the same kind of consistent snapshot.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+POSTGRES_HOWTO = """On Postgres, back up with pg_dump, which takes a consistent snapshot while the server runs:
+    pg_dump --format=custom --file=FILE "$DATABASE_URL"
+and restore into an empty database (stop the server first) with pg_restore:
+    pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" FILE
+then start the server, which migrates the schema if the dump is older."""
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done, with the reason to print."""
+
+
+def sqlite_path(sync_url: str) -> Path:
+    """The file of a ``sqlite:///path`` URL; BackupError for Postgres (pg_dump does it)."""
+    if sync_url.startswith("postgresql"):
+        raise BackupError(POSTGRES_HOWTO)
+    path = sync_url.split("///", 1)[1] if "///" in sync_url else ""
+    if not path or path == ":memory:":
+        raise BackupError("DATABASE_URL names no SQLite file")
+    return Path(path)
+
+
+def backup(sync_url: str, target: Path) -> int:
+    """Copy the database of ``sync_url`` to ``target`` (a consistent copy, taken while the server
+    runs); the number of rooms copied."""
+    source = sqlite_path(sync_url)
+    if not source.exists():
+        raise BackupError(f"there is no database at {source}")
+    if target.resolve() == source.resolve():
+        raise BackupError("the backup would overwrite the database itself")
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with closing(sqlite3.connect(source, timeout=30)) as src, closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            rooms = rooms_in(dst)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return rooms
+
+
+def restore(backup_file: Path, sync_url: str) -> int:
+    """Put ``backup_file`` in place of the database of ``sync_url`` (the server stopped); the
+    number of rooms restored. Refuses a file that is not a sound backup of this server."""
+    target = sqlite_path(sync_url)
+    if not backup_file.is_file():
+        raise BackupError(f"there is no backup at {backup_file}")
+    if target.exists() and backup_file.resolve() == target.resolve():
+        raise BackupError("the backup is the database itself")
+    try:
+        with closing(sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)) as src:
+            (check,) = src.execute("PRAGMA integrity_check").fetchone()
+            if check != "ok":
+                raise BackupError(f"{backup_file} is damaged: {check}")
+            tables = {name for (name,) in src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"rooms", "alembic_version"} <= tables:
+                raise BackupError(f"{backup_file} is not a Troika Arena database")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(target, timeout=30)) as dst:
+                src.backup(dst)
+                return rooms_in(dst)
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{backup_file} is not a SQLite database ({exc})") from None
+
+
+def rooms_in(connection: sqlite3.Connection) -> int:
+    return connection.execute("SELECT count(*) FROM rooms").fetchone()[0]

@@ -1,0 +1,112 @@
+"""``troika-arena backup`` and ``restore`` as an operator runs them: a backup taken while a real
+server plays games (bots to the end, and people moving through the API) is consistent; restored
+into a fresh database, a new server serves it, every finished game's record verifies, and the
+games in play play on. Refused: Postgres (the command says how to use pg_dump), a file that is
+not a backup, the database itself."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from app.rooms.records import verify_record
+from tests.conftest import auth
+from tests.servers import free_port, server_process
+from tests.test_faults import log_is_sound
+from tests.test_live_server import make_room, play
+
+ARENA = str(Path(sys.executable).parent / "troika-arena")
+
+
+def arena(database: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+    return subprocess.run([ARENA, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+async def bot_game(client: httpx.AsyncClient) -> str:
+    """A 2-seat Troika room whose both seats a random bot plays to the end."""
+    created = (await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})).json()
+    room, host = created["room"]["id"], auth(created["token"])
+    assert (await client.post(f"/api/rooms/{room}/seats", json={"bot": "random"}, headers=host)).status_code == 201
+    assert (await client.post(f"/api/rooms/{room}/start", headers=host)).status_code == 200
+    put = await client.put(f"/api/rooms/{room}/seats/me/autopilot", json={"bot": "random"}, headers=host)
+    assert put.status_code == 200, put.text
+    return room
+
+
+async def status(client: httpx.AsyncClient, room: str) -> str:
+    return (await client.get(f"/api/rooms/{room}")).json()["status"]
+
+
+async def test_a_backup_under_load_restores_into_a_fresh_server_that_plays_on(tmp_path):
+    live, copy, fresh = tmp_path / "live.db", tmp_path / "backup.db", tmp_path / "restored" / "arena.db"
+    settings = {"BOT_DELAY_SECONDS": "0", "ROOM_CREATION_LIMIT": "1000/minute"}
+    with server_process(f"sqlite:///{live}", free_port(), **settings) as (_, base):
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            first = await bot_game(client)
+            for _ in range(600):  # one game finished before the backup
+                if await status(client, first) == "finished":
+                    break
+                await asyncio.sleep(0.1)
+            assert await status(client, first) == "finished"
+            bots = [await bot_game(client) for _ in range(3)]  # these play during the backup
+            human, tokens = await make_room(client, seats=2)
+            load = asyncio.create_task(play(client, human, tokens, 40, random.Random(7)))
+            await asyncio.sleep(0.3)
+            backed = await asyncio.to_thread(arena, live, "backup", str(copy))
+            await load
+            assert backed.returncode == 0, backed.stderr
+            assert f"backed up 5 rooms to {copy}" in backed.stdout
+
+    with sqlite3.connect(copy) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = dict(db.execute("SELECT id, status FROM rooms").fetchall())
+    for room in stored:  # consistent: every room's version is its log's last move, and it replays
+        log_is_sound(f"sqlite:///{copy}", room)
+    assert stored[first] == "finished" and "playing" in {stored[room] for room in [*bots, human]}
+
+    restored = arena(fresh, "restore", str(copy))
+    assert restored.returncode == 0, restored.stderr
+    assert "restored 5 rooms" in restored.stdout
+    with server_process(f"sqlite:///{fresh}", free_port(), **settings) as (_, base):
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            if await status(client, human) == "playing":
+                await play(client, human, tokens, 2, random.Random(8))  # the people play on
+            for _ in range(600):  # and the bots, to the end
+                if all([await status(client, room) == "finished" for room in bots]):
+                    break
+                await asyncio.sleep(0.1)
+            finished = [room for room in stored if await status(client, room) == "finished"]
+            assert set(bots) | {first} <= set(finished)
+            for room in finished:
+                record = (await client.get(f"/api/rooms/{room}/record")).json()
+                assert verify_record(record).actions == len(record["actions"])
+
+
+def test_backup_and_restore_refuse_what_they_cannot_do(tmp_path):
+    database = tmp_path / "arena.db"
+    assert arena(database, "migrate").returncode == 0
+    itself = arena(database, "backup", str(database))
+    assert itself.returncode == 2 and "overwrite the database itself" in itself.stderr
+    missing = arena(tmp_path / "none.db", "backup", str(tmp_path / "b.db"))
+    assert missing.returncode == 2 and "there is no database" in missing.stderr
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    refused = arena(database, "restore", str(junk))
+    assert refused.returncode == 2 and "is not a SQLite database" in refused.stderr
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    refused = arena(database, "restore", str(other))
+    assert refused.returncode == 2 and "not a Troika Arena database" in refused.stderr
+    env = {**os.environ, "DATABASE_URL": "postgresql://arena@127.0.0.1:1/arena"}
+    postgres = subprocess.run([ARENA, "backup", str(tmp_path / "b.db")], env=env, capture_output=True, text=True)
+    assert postgres.returncode == 2 and "pg_dump --format=custom" in postgres.stderr
+    assert not (tmp_path / "b.db").exists() and not list(tmp_path.glob("*.partial"))
