@@ -287,11 +287,14 @@ def verify(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError, RecordError) as exc:
         print(f"NOT VERIFIED: {exc}", file=sys.stderr)
         return 1
-    winners = ", ".join(str(w) for w in result.outcome["winners"])
-    print(
-        f"verified: {result.game}, {result.players} players, {result.actions} actions replayed "
-        f"from the committed seed; scores {result.outcome['scores']}, winning seat(s) {winners}"
+    replayed = (
+        f"verified: {result.game}, {result.players} players, {result.actions} actions replayed from the committed seed"
     )
+    if result.outcome is None:
+        print(f"{replayed}; the game was abandoned before its end")
+        return 0
+    winners = ", ".join(str(w) for w in result.outcome["winners"])
+    print(f"{replayed}; scores {result.outcome['scores']}, winning seat(s) {winners}")
     return 0
 
 

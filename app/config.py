@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     bot_budget_seconds: float = 1.0
     autopilot_grace_seconds: float = 60.0
     again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
+    room_idle_hours: float = 24.0  # a room with no change this long closes (its game abandoned); 0: never
     room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
     metrics_token: str = ""  # GET /metrics answers only with this bearer token; empty: off (404)
 

@@ -34,6 +34,7 @@ from app.realtime.caps import SocketCaps
 from app.realtime.metrics import OFF, Metrics, MetricsMiddleware
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
+from app.rooms.idle import IdleRooms
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
@@ -80,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.events = Events(app.state.rooms, app.state.payloads, app.state.social)
         app.state.delivery = Delivery(app.state.payloads, app.state.social, app.state.events)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
+        app.state.idle = IdleRooms(app.state.rooms, settings.room_idle_hours)
+        closing_idle = asyncio.create_task(app.state.idle.forever())
         bots = BotRunner(app.state.rooms, app.state.play, settings.bot_delay_seconds, settings.bot_budget_seconds)
         timers = TurnTimers(app.state.rooms, app.state.lobby)
         app.state.bots, app.state.timers = bots, timers
@@ -93,7 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             heartbeat.cancel()
-            await asyncio.gather(heartbeat, return_exceptions=True)
+            closing_idle.cancel()
+            await asyncio.gather(heartbeat, closing_idle, return_exceptions=True)
             await bots.stop()
             await timers.stop()
             if relay is not None:

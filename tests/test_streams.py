@@ -255,6 +255,7 @@ async def test_a_stream_ends_with_the_game_and_tells_no_secret_before(sqlite_url
                 "event": "end",
                 "version": views[-1]["version"],
                 "status": "finished",
+                "closed_reason": None,
                 "outcome": views[-1]["outcome"],
             }
             assert [v["version"] for v in views] == sorted(v["version"] for v in views)
@@ -294,6 +295,7 @@ async def test_the_json_socket_sends_typed_events_and_a_seat_its_view_once_on_co
                 "event": "end",
                 "version": final["version"],
                 "status": "finished",
+                "closed_reason": None,
                 "outcome": final["outcome"],
             }
             assert all(final["room"]["seed"] not in json.dumps(e) for e in events[:-2])

@@ -16,6 +16,8 @@ from app.api.shapes import AnyAction, AnyView
 from app.games.base import OutcomeJSON
 
 BotLevel = Literal["random", "strong"]
+RoomStatus = Literal["open", "playing", "finished", "closed", "abandoned"]
+ClosedReason = Literal["left", "host", "idle"]
 Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 
 
@@ -59,7 +61,7 @@ class Room(Closed):
     options: dict[str, Any] = Field(description="the room's options; a custom deck shown by its name")
     num_seats: int
     seats: list[SeatInfo]
-    status: Literal["open", "playing", "finished", "closed"]
+    status: RoomStatus
     version: int = Field(description="the number of moves applied")
     seed_hash: str = Field(description="SHA-256 of the seed, published before the deal")
     seed: str | None = Field(description="the seed, once the game is finished")
@@ -70,6 +72,15 @@ class Room(Closed):
     held_until: Moment | None = Field(
         description="a room played again: until when its free seats wait for the last game's players"
     )
+    closed_reason: ClosedReason | None = Field(
+        description="why a closed or abandoned room closed: everyone left, its host closed it, or it stood idle "
+        "for ROOM_IDLE_HOURS (None while it is open, in play or finished)"
+    )
+
+
+class RoomClosed(Closed):
+    status: Literal["closed", "abandoned"] = Field(description="closed before the start, or abandoned in play")
+    closed_reason: Literal["host"]
 
 
 class Created(Closed):
@@ -142,7 +153,7 @@ class Payload(Closed):
     room: Room
     version: int
     seat: int | None = Field(description="the viewer's seat; None for a spectator")
-    status: Literal["open", "playing", "finished", "closed"]
+    status: RoomStatus
     to_act: list[int] = Field(
         description="the seats whose move is awaited, as this seat is shown them: it lists the reader exactly "
         "when your_turn is true; while a hidden simultaneous prompt is open it may list other seats that "
@@ -204,9 +215,12 @@ class ReplayStep(Closed):
 
 
 class Record(Closed):
-    """A finished game's replayable record (``troika-arena verify`` checks one)."""
+    """A finished or abandoned game's replayable record (``troika-arena verify`` checks one)."""
 
     format: str
+    status: Literal["finished", "abandoned"] = Field(
+        description="abandoned: closed before its end (its actions end nowhere, its outcome is None)"
+    )
     room: str
     game: str
     num_players: int
@@ -230,7 +244,8 @@ class EndEvent(Closed):
 
     event: Literal["end"]
     version: int
-    status: Literal["finished", "closed"]
+    status: Literal["finished", "closed", "abandoned"]
+    closed_reason: ClosedReason | None = Field(description="why the room closed (None for a finished game)")
     outcome: OutcomeJSON | None
 
 

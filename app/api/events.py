@@ -19,11 +19,9 @@ from typing import Any
 
 from app.realtime.bus import Change
 from app.rooms.live_games import LiveGames
-from app.rooms.model import hash_token
+from app.rooms.model import ENDED, hash_token
 from app.rooms.social import Social
 from app.rooms.views import Built, Payloads, encode
-
-ENDED = ("finished", "closed")
 
 
 class Revoked(Exception):
@@ -65,7 +63,13 @@ def end_event(built: Built) -> str:
         return ""
     payload = built.payload(None)
     return encode(
-        {"event": "end", "version": payload["version"], "status": payload["status"], "outcome": payload["outcome"]}
+        {
+            "event": "end",
+            "version": payload["version"],
+            "status": payload["status"],
+            "closed_reason": built.info.closed_reason,
+            "outcome": payload["outcome"],
+        }
     )
 
 

@@ -30,6 +30,8 @@ from app.api.answers import (
     Removed,
     ReplayStep,
     Room,
+    RoomClosed,
+    RoomStatus,
 )
 from app.api.answers import Chat as ChatAnswer
 from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
@@ -172,7 +174,7 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
 @router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400))
 async def list_rooms(
     rooms: Rooms,
-    status: Literal["open", "playing", "finished", "closed"] | None = Query(default=None),
+    status: Annotated[RoomStatus | None, Query()] = None,
 ):
     """The listed rooms, the newest first (an unlisted room is found only through its link)."""
     return answer([info.public() for info in await rooms.list_rooms(status, listed_only=True)])
@@ -208,6 +210,17 @@ async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     seat = await auth.seat_in(rooms, room_id)
     await lobby.leave(room_id, seat)
     return answer({"left": seat})
+
+
+@router.post(
+    "/api/rooms/{room_id}/close", response_model=RoomClosed, tags=["rooms"], responses=answers(401, 403, 404, 409)
+)
+async def close_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
+    """Host only: close the room. A waiting room is closed; a game in play is abandoned (it
+    leaves the lobby, its record and replay stay). Every socket and stream following the room
+    gets the final view and the ``end`` event, with ``closed_reason`` ``host``."""
+    host = await auth.seat_in(rooms, room_id)
+    return answer({"status": await lobby.close(room_id, host), "closed_reason": "host"})
 
 
 @router.delete(

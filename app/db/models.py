@@ -34,6 +34,7 @@ class Room(SQLModel, table=True):
     listed: bool = True  # shown in the lobby; an unlisted room is found only through its link
     next_room: str | None = Field(default=None, max_length=16)  # where its players played again
     held_until: datetime | None = None  # a room played again: its free seats wait for their players until then
+    closed_reason: str | None = Field(default=None, max_length=16)  # closed or abandoned: left, host or idle
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -28,7 +28,7 @@ from app.realtime.locks import RoomLocks
 from app.realtime.metrics import OFF, Off
 from app.rooms import storage
 from app.rooms.errors import Forbidden, Unauthorized
-from app.rooms.model import LiveGame, RoomInfo, hash_token, replay, with_names
+from app.rooms.model import IN_PLAY, LiveGame, RoomInfo, hash_token, replay, with_names
 from app.rooms.storage import known_id
 
 MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
@@ -49,7 +49,7 @@ class LiveGames:
         self._infos: RoomCache[RoomInfo] = RoomCache(
             bus,
             social=False,
-            in_play=lambda info: info.status in ("open", "playing"),
+            in_play=lambda info: info.status in IN_PLAY,
             spare=ENDED_ROOMS_HELD,
             version=lambda info: info.version,
         )
@@ -176,6 +176,11 @@ class LiveGames:
         self._infos.put(info.id, replace(info, version=seq, status=status, turn_started_at=now, updated_at=now))
         self.metrics.moved(info.game, info.id, seq)
         await self.bus.publish(info.id, seq)
+
+    def closed(self, room_id: str) -> None:
+        """The room was closed (its change published): its game, if held, is let go as a
+        finished one is."""
+        self._games.let_go(room_id)
 
     def forget(self, room_id: str) -> None:
         """Drop the cached room and game (after a lost race; tests use it to force a rebuild)."""

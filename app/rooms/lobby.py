@@ -25,7 +25,7 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound
 from app.rooms.live_games import LiveGames
-from app.rooms.model import BOT_LEVELS, RoomInfo, check_key, clean_name, hash_token
+from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token
 from app.rooms.records import seed_hash
 from app.rooms.social import seat_connected
 
@@ -76,6 +76,17 @@ def require_unheld(info: RoomInfo) -> None:
         raise Conflict(
             say("the free seats wait for the last game's players until {moment}; try again then", moment=moment)
         )
+
+
+async def close_as(session: AsyncSession, info: RoomInfo, reason: str) -> str:
+    """Close a room waiting or in play for ``reason`` (host or idle): a waiting room becomes
+    closed, a game in play abandoned. 409 if it is over already or changed meanwhile."""
+    if info.status not in IN_PLAY:
+        raise Conflict("the room is closed or its game over already")
+    status = "closed" if info.status == "open" else "abandoned"
+    if not await storage.close_room(session, info, status, reason):
+        raise Conflict("the room changed just now; try again")
+    return status
 
 
 def first_free_seat(info: RoomInfo) -> int:
@@ -202,7 +213,7 @@ class Lobby:
             if after.token_hashes.get(hash_token(again)) == seat:  # seated when opened, or asked before
                 return next_room, again, not opened
             if after.status == "closed":
-                raise Conflict("the next game was closed: everyone left it")
+                raise Conflict("the next game was closed")
             require_open(after, "the next game has already started")
             if seat in after.seats:
                 raise Conflict("your seat in the next game was taken while you were away")
@@ -254,10 +265,20 @@ class Lobby:
             others = sorted(s for s in info.humans if s != seat)
             values: dict[str, Any] = {}
             if not others:
-                values["status"] = "closed"
+                values |= {"status": "closed", "closed_reason": "left"}
             elif seat == info.host_seat:
                 values["host_seat"] = others[0]
             await storage.free_seat(session, room_id, seat, **values)
+
+    async def close(self, room_id: str, by_seat: int) -> str:
+        """The host closes the room: a waiting room is closed, a game in play abandoned (it
+        leaves the lobby; its record and replay stay). Returns the room's new status; every
+        page and program following the room is sent the change, with the reason."""
+        async with self.games.changing(room_id) as (session, info):
+            require_host(info, by_seat, say("only the host can close the room"))
+            status = await close_as(session, info, "host")
+        self.games.closed(room_id)
+        return status
 
     async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
@@ -291,7 +312,7 @@ class Lobby:
         if level is not None:
             check_level(level)
         async with self.games.changing(room_id) as (session, info):
-            if info.status not in ("open", "playing"):
+            if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
             if seat not in info.humans:
                 raise NotFound("no player sits in that seat")
@@ -310,7 +331,7 @@ class Lobby:
         whose player has a socket or stream open, and a room whose game is over."""
         async with self.games.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can reissue a seat's link"))
-            if info.status not in ("open", "playing"):
+            if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
             if seat not in info.humans:
                 raise NotFound("no player sits in that seat")

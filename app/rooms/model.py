@@ -28,6 +28,13 @@ MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 64
 MAX_ACTION_DEPTH = 8  # objects and lists within one another; an action needs two (cards in a list)
 BOT_LEVELS = ("random", "strong")  # the bots a room can seat (``app.bots`` plays each)
+# A room's statuses: open (waiting for players), playing, finished (the game ended), closed
+# (before the start: everyone left, the host closed it or it stood idle) and abandoned (a game
+# in play closed by its host or for standing idle). A game over, finished or abandoned, has its
+# seed revealed and its record exported; only a room in play changes.
+IN_PLAY = ("open", "playing")
+RECORDED = ("finished", "abandoned")
+ENDED = ("finished", "closed", "abandoned")
 SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 
@@ -150,6 +157,7 @@ class RoomInfo:
     listed: bool = True
     next_room: str | None = None
     held_until: datetime | None = None
+    closed_reason: str | None = None  # why a closed or abandoned room closed: left, host or idle
     seed: str = field(repr=False, default="")
     token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
 
@@ -177,12 +185,13 @@ class RoomInfo:
             "status": self.status,
             "version": self.version,
             "seed_hash": self.seed_hash,
-            "seed": self.seed if self.status == "finished" else None,
+            "seed": self.seed if self.status in RECORDED else None,
             "turn_seconds": self.turn_seconds,
             "turn_deadline": iso(self.turn_deadline()),
             "listed": self.listed,
             "next_room": self.next_room,
             "held_until": iso(self.held_until),
+            "closed_reason": self.closed_reason,
         }
 
     def held(self, now: datetime | None = None) -> bool:

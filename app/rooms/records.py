@@ -23,7 +23,7 @@ from app.games.base import IllegalAction, Message, say, spoken
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict
-from app.rooms.model import clean_name, nested_deeper_than, replayed
+from app.rooms.model import RECORDED, clean_name, nested_deeper_than, replayed
 
 RECORD_FORMAT = "troika-arena-record/1"
 
@@ -42,7 +42,7 @@ class Verified:
     game: str
     players: int
     actions: int
-    outcome: dict[str, Any]
+    outcome: dict[str, Any] | None  # None: the game was abandoned
 
 
 def seed_hash(seed: str) -> str:
@@ -51,12 +51,12 @@ def seed_hash(seed: str) -> str:
 
 
 async def export(db: Database, room_id: str) -> dict[str, Any]:
-    """The replayable record of a finished game: seed, options, seats and every action (in
-    its canonical form, which a replay of the log gives even for entries stored loosely
-    before actions were strict)."""
+    """The replayable record of a game over, finished or abandoned (closed before its end):
+    seed, options, seats and every action (in its canonical form, which a replay of the log
+    gives even for entries stored loosely before actions were strict)."""
     async with db.read() as session:
         info = await storage.load_room(session, room_id)
-        if info.status != "finished":
+        if info.status not in RECORDED:
             raise Conflict("the record is available once the game has ended")
         rows = await storage.actions(session, room_id)
     game = GAMES[info.game]
@@ -67,6 +67,7 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
     outcome = game.outcome(state)
     return {
         "format": RECORD_FORMAT,
+        "status": info.status,
         "room": info.id,
         "game": info.game,
         "num_players": info.num_seats,
@@ -156,6 +157,12 @@ def verify_record(record: Any) -> Verified:
                 )
             ) from None
     outcome = game.outcome(state)
+    if record.get("status", "finished") == "abandoned":  # closed before its end: it must not have ended
+        if outcome is not None or record.get("outcome") is not None:
+            raise RecordError(say("an abandoned game's actions must not finish it, nor its record have an outcome"))
+        return Verified(game.slug, record["num_players"], len(actions), None)
+    if record.get("status", "finished") != "finished":
+        raise RecordError(say("status must be finished or abandoned"))
     if outcome is None:
         raise RecordError(say("the actions do not finish the game"))
     if _comparable(outcome.to_json(), record.get("outcome")) != record.get("outcome"):

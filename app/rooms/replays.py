@@ -1,4 +1,5 @@
-"""Replays: a finished game stepped through version by version, from its record.
+"""Replays: a game over (finished, or abandoned before its end) stepped through version by
+version, from its record.
 
 A :class:`Replay` is a game's record (``app.rooms.records``: game, options, seed, names and
 every action in its canonical form) read once; :meth:`Replay.step` rebuilds the game at any
@@ -69,6 +70,7 @@ class Replay:
     seed_hash: str
     names: dict[int, str]
     actions: list[tuple[int, Action]]
+    ended: str = "finished"  # or abandoned: closed before its end
     checkpoints: dict[int, LiveGame] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -86,6 +88,7 @@ class Replay:
             seed_hash=record["seed_hash"],
             names=names,
             actions=[(entry["seat"], entry["action"]) for entry in record["actions"]],
+            ended="abandoned" if record.get("status") == "abandoned" else "finished",
         )
 
     @property
@@ -108,12 +111,18 @@ class Replay:
             options=self.options,
             num_seats=self.num_players,
             host_seat=0,
-            status="finished" if game.outcome(state) is not None else "playing",
+            status=self.status_at(version, game.outcome(state) is not None),
             version=version,
             seed_hash=self.seed_hash,
             seats=dict(self.names),
         )
         return Step(info, live, state, before)
+
+    def status_at(self, version: int, over: bool) -> str:
+        """The room's status at ``version``: playing until the end, then finished (or abandoned)."""
+        if over:
+            return "finished"
+        return self.ended if version == self.last and self.ended == "abandoned" else "playing"
 
     def at(self, version: int) -> LiveGame:
         """The game after the first ``version`` actions, replayed from the nearest checkpoint

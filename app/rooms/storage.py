@@ -27,7 +27,7 @@ from app.db.database import Database
 from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.registry import GAMES
 from app.rooms.errors import Conflict, NotFound
-from app.rooms.model import RoomInfo, aware
+from app.rooms.model import IN_PLAY, RoomInfo, aware
 from app.rooms.social import last_present
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
@@ -48,7 +48,11 @@ KEY_UNUSED = ~exists().where(
 
 
 def bump_version(keyed: bool) -> Update:
-    statement = update(ROOMS).where(ROOMS.c.id == bindparam("room"), ROOMS.c.version == bindparam("seen"))
+    statement = update(ROOMS).where(
+        ROOMS.c.id == bindparam("room"),
+        ROOMS.c.version == bindparam("seen"),
+        ROOMS.c.status == "playing",  # not a game closed meanwhile (through another instance)
+    )
     return (statement.where(KEY_UNUSED) if keyed else statement).values(
         version=bindparam("version"),
         status=bindparam("status"),
@@ -114,6 +118,7 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         listed=row.listed,
         next_room=row.next_room,
         held_until=aware(row.held_until),
+        closed_reason=row.closed_reason,
         turn_started_at=aware(row.turn_started_at),
         updated_at=aware(row.updated_at),
     )
@@ -303,6 +308,34 @@ async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> 
         return False
     await session.commit()
     return True
+
+
+async def close_room(session: AsyncSession, info: RoomInfo, status: str, reason: str) -> bool:
+    """Close the room as ``status`` (closed or abandoned) for ``reason``, committed, if it is
+    still as ``info`` found it (same status and version: no move or start landed meanwhile,
+    through any instance); False, with nothing written, otherwise."""
+    result = await session.exec(
+        update(Room)
+        .where(col(Room.id) == info.id, col(Room.status) == info.status, col(Room.version) == info.version)
+        .values(status=status, closed_reason=reason, updated_at=utcnow())
+    )
+    if result.rowcount != 1:
+        await session.rollback()
+        return False
+    await session.commit()
+    return True
+
+
+async def idle_rooms(session: AsyncSession, before: datetime, limit: int) -> list[str]:
+    """Rooms waiting or in play whose last change (a move, a seat taken, the start) came before
+    ``before``, the oldest first."""
+    query = (
+        select(Room.id)
+        .where(col(Room.status).in_(IN_PLAY), col(Room.updated_at) < before)
+        .order_by(col(Room.updated_at))
+        .limit(limit)
+    )
+    return list((await session.exec(query)).all())
 
 
 async def start_key(session: AsyncSession, room_id: str) -> str | None:

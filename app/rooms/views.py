@@ -62,7 +62,8 @@ def seat_views(
         }
     game = GAMES[info.game]
     state = live.state
-    awaited, public = game.to_act(state), game.public_to_act(state)
+    in_play = info.status == "playing"  # an abandoned game awaits no one any more
+    awaited, public = (game.to_act(state), game.public_to_act(state)) if in_play else (set(), set())
     outcome = game.outcome(state)
     shown = game.views(state, seats)
     lines = LogLines(state.get("log", []), info.seats)

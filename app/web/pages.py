@@ -252,6 +252,16 @@ async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, l
     return await seat_form(request, rooms, delivery, room_id, token, start)
 
 
+@router.post("/rooms/{room_id}/seat/{token}/close", response_class=HTMLResponse)
+async def close_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
+    """The host closes the room (``Lobby.close``); every page on it is pushed the reason."""
+
+    async def close(seat: int, form: Any) -> None:
+        await lobby.close(room_id, seat)
+
+    return await seat_form(request, rooms, delivery, room_id, token, close)
+
+
 @router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
 async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def add(seat: int, form: Any) -> None:
