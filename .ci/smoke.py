@@ -7,8 +7,11 @@ command ``troika-arena`` has (read from its own parser, so a new command is cove
 quick ones for real; then starts ``troika-arena serve`` on SQLite and on a throwaway Postgres
 database (created and dropped here with psql), checks /healthz and ``troika-arena health``
 (the image's healthcheck) on a port that is not 8000, and creates, joins and starts
-a room and plays one move through the REST API. It uses the standard library only, so no test
-dependency can stand in for a missing runtime one. Exits non-zero at the first failure.
+a room and plays one move through the REST API, reading whose turn it is (``to_act``) first,
+as the README's walk-through does. Last, it runs the README's "Run it" command word for word
+in a fresh clone (venv, install, serve) and plays a move on that server too. It uses the
+standard library only, so no test dependency can stand in for a missing runtime one. Exits
+non-zero at the first failure.
 
 Run: ``python3 .ci/smoke.py`` from anywhere (PostgreSQL at 127.0.0.1:5432, trust auth for
 ``postgres``, or the admin URL in SMOKE_POSTGRES_URL).
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGE_LOCK = ("--requirement", ".ci/image.lock")
+README_RUN_IT = "Run it"  # the README section whose command is run here as written
 POSTGRES_ADMIN = os.environ.get("SMOKE_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 COMMANDS = """
 import argparse, json
@@ -93,13 +98,7 @@ def serving(bin_dir: Path, database_url: str, workdir: Path):
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
+        while not healthy(base):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError("troika-arena serve did not answer /healthz")
             time.sleep(0.2)
@@ -118,6 +117,49 @@ def serving(bin_dir: Path, database_url: str, workdir: Path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def readme_command(section: str) -> str:
+    """The command line of the README's ``section`` (the first line of its ``sh`` block)."""
+    text = (ROOT / "README.md").read_text()
+    after = text.split(f"## {section}\n", 1)[1].split("```sh\n", 1)[1]
+    return after.split("\n", 1)[0].strip()
+
+
+def run_it_as_written(work: Path) -> None:
+    """The README's "Run it" command word for word (venv, install, serve) in a fresh clone of
+    the repository, on a free PORT; then the same REST walk-through as below."""
+    clone, port = work / "clone", free_port()
+    run("git", "clone", "--quiet", str(ROOT), str(clone))
+    log_path = work / "run-it.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            ["bash", "-c", readme_command(README_RUN_IT)],
+            cwd=clone,
+            env={**os.environ, "PORT": str(port)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600  # the install comes first
+        while not healthy(base):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the README's command did not serve:\n{log_path.read_text()[-4000:]}")
+            time.sleep(0.5)
+        play_one_move(base)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+            return response.status == 200
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
 
 
 def play_one_move(base: str) -> None:
@@ -183,6 +225,8 @@ def main() -> None:
                     play_one_move(base)
                 step(f"troika-arena migrate on {label}")
                 run(arena, "migrate", cwd=work, env={**os.environ, "DATABASE_URL": url})
+        step(f"the README's {README_RUN_IT!r} command as written, in a fresh clone: serves, one move")
+        run_it_as_written(work)
     step("passed")
 
 

@@ -46,3 +46,28 @@ def test_the_repository_passes_the_lint_and_format_gates():
             [sys.executable, "-m", "ruff", *gate], cwd=ROOT, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 0, f"ruff {' '.join(gate)}:\n{result.stdout}{result.stderr}"
+
+
+def readme_command(section: str) -> str:
+    """The one command of the README section ``section`` (its first ``sh`` block)."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(rf"## {re.escape(section)}\n.*?```sh\n(.*?)```", readme, re.S)
+    assert block, f"the README's {section!r} section has no command"
+    (command,) = [line for line in block.group(1).splitlines() if line.strip()]
+    return command
+
+
+def test_the_readme_commands_make_a_venv_and_ci_runs_them_as_written():
+    """Both commands work on Debian's python3 as copied: a venv first (a bare `pip install`
+    there is refused, externally-managed-environment), activated, so `troika-arena` is on
+    PATH. .ci/run runs the test command's steps in order, as its lines; .ci/smoke.py runs the
+    "Run it" command itself, word for word, in a copy of the repository."""
+    venv = "python3 -m venv .venv && . .venv/bin/activate && python -m pip install --constraint .ci/constraints.txt"
+    serve, tests = readme_command("Run it"), readme_command("Run the tests")
+    assert serve == f"{venv} -e . && troika-arena serve", serve
+    assert tests == f"{venv} -e '.[test]' && python -m pytest", tests
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    steps = [step.strip() for step in tests.split("&&")]
+    places = [lines.index(step) for step in steps]  # ValueError: a step .ci/run does not run
+    assert places == sorted(places), steps
+    assert 'README_RUN_IT = "Run it"' in (ROOT / ".ci" / "smoke.py").read_text()
