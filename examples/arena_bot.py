@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import httpx
 
 RISKY = {"troika"}  # a failed call costs the round
-IDLE = {"pass", "stop", "no_reaction", "no_support", "precampaign_done"}  # moves that let the turn go
+IDLE = {"pass", "stop", "no_reaction", "no_support", "precampaign_done", "decline"}  # moves that let the turn go
 IDLE_WEIGHT = 0.25
 RECONNECTS = 5
 
