@@ -108,7 +108,8 @@ events_left         size of the Event pile; last_event: the last Event revealed 
 group_pile          size of the Group pile; discards: the face-up discarded Group cards
 government          the Government's seat or None
 attack              None or {attacker, defender, mode, target, attack_cards, defence_cards,
-                    attack_total, defence_total, answered, awaiting}
+                    attack_total, defence_total, answered (the defender has played), awaiting
+                    (the side not ahead)}
 election            the last Elections: {votes, table_votes (per seat), campaigns (per seat:
                     cards, money), winner, tied, second}
 end_reason          None, "troika" or "bankruptcy"

@@ -316,7 +316,7 @@ class AttackState(TypedDict):
     defence_cards: list[GroupCard]
     attack_total: int
     defence_total: int
-    answered: bool
+    answered: bool  # the defender has played (its first answer, of any number of cards, is behind it)
     awaiting: int | None  # None while a reaction window is open
     actions: NotRequired[list[int]]
     phase: NotRequired[Literal["actions", "support", "exchange"]]
