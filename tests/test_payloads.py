@@ -194,7 +194,8 @@ GAMES_PLAYED += [("triatri", 2, {}), ("triatri", 4, {})]
 
 def test_every_view_is_exactly_what_its_json_text_parses_back_to():
     """What lets a build keep only the text: no view holds a tuple, a non-text key or a float
-    that JSON would give back changed (whole games of random moves, every seat and a spectator)."""
+    that JSON would give back changed (whole games of random moves, every seat and a spectator).
+    On the way, each seat's payload lists the seat itself in to_act exactly when it may move."""
     checked = 0
     for slug, players, options in GAMES_PLAYED:
         game, rng = GAMES[slug], random.Random(slug)
@@ -204,6 +205,9 @@ def test_every_view_is_exactly_what_its_json_text_parses_back_to():
             for view in built_views.values():
                 assert json.loads(encode(view)) == view
                 checked += 1
+            for seat in range(players):
+                mine = built_views[seat]
+                assert (seat in mine["to_act"]) == mine["your_turn"] == bool(mine["legal_actions"])
             state = live.state
             awaited = sorted(game.to_act(state))
             if not awaited:
