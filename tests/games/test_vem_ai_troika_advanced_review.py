@@ -329,3 +329,32 @@ async def test_a_room_takes_a_deck_with_a_per_group_payment_through_the_api(clie
     body["options"]["deck"] = broadcasting_deck({**effect, "on": "theirs"})
     refused = await client.post("/api/rooms", json=body)
     assert refused.status_code == 400 and "hand_action.effects[0].on: must be one of" in refused.json()["message"]
+
+
+def test_a_table_action_that_controls_votes_applies_when_used_before_the_face_down_cards():
+    deck = broadcasting_deck({"do": "draw", "count": 1})
+    tecnocrata = next(i for i, card in enumerate(deck["leaders"]) if card["name"] == "O Tecnocrata")
+    deck["leaders"][tecnocrata]["table_action"] = {
+        "name": "Spin",
+        "when": "elections",
+        "cost": 0,
+        "effects": [{"do": "control_votes"}],
+    }
+    state = adv(
+        3,
+        deck=deck,
+        hands={0: ["O Homem do Povo"]},
+        tables={0: ["Revisão"], 2: ["Pensionistas"]},
+        leaders=["O Autarca Eterno", "O Tecnocrata", "O Comentador de Domingo"],
+        events=[ELECTIONS[0]],
+    )
+    state = end_round(state)
+    pensionistas = {"group": G["Pensionistas"]}
+    state = act(state, 0, {"type": "precampaign", "card": G["O Homem do Povo"], **pensionistas, "candidate": 0})
+    state = act(state, 0, {"type": "precampaign_done"})
+    state = act(state, 1, {"type": "table_action", **pensionistas, "candidate": 1})
+    for seat in (1, 2):
+        state = act(state, seat, {"type": "precampaign_done"})
+    for seat in range(3):
+        state = act(state, seat, {"type": "campaign", "cards": [], "money": 0})
+    assert state["election"]["table_votes"] == [3, 1 + 4, 6 - 4]  # the Table Action's, used first
