@@ -51,6 +51,10 @@ class SeatInfo(Closed):
     name: str | None = Field(description="None while the seat is free")
     host: bool
     bot: BotLevel | None = Field(description="the level of the bot playing this seat, if one does")
+    stand_in: bool = Field(
+        description="whether that bot stands in only until the player is back (the turn timer seated it: "
+        "the player's next socket, stream or move takes the seat back)"
+    )
     human: bool = Field(description="whether a person holds the seat (a bot may play it for them)")
 
 

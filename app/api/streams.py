@@ -28,7 +28,7 @@ from pydantic import BeforeValidator, Field
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
-from app.api.deps import Auth, Chat, Configured, Rooms
+from app.api.deps import Auth, Chat, Configured, Lobbying, Rooms
 from app.api.errors import answers
 from app.api.events import ENDED, Events, Follower, Revoked
 from app.db.faults import log_failure
@@ -190,6 +190,7 @@ async def stream_room(
     caps: StreamCaps,
     settings: Configured,
     auth: Auth,
+    lobby: Lobbying,
     after: After = None,
 ):
     """Follow the room as newline-delimited JSON events (with your seat token: your seat's
@@ -197,6 +198,8 @@ async def stream_room(
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     check_after(await rooms.room(room_id), after)
+    if seat is not None:  # the player is back: a stand-in bot gives the seat back
+        await lobby.come_back(room_id, seat)
     follower = Follower(room_id, seat, auth.optional())
     stack = AsyncExitStack()
     try:

@@ -48,6 +48,7 @@ class Seat(SQLModel, table=True):
     token_hash: str = Field(max_length=64, index=True)
     retired_token_hash: str | None = Field(default=None, max_length=64)  # the token a reissue replaced
     bot: str | None = Field(default=None, max_length=16)
+    bot_until_back: bool = False  # the turn timer's stand-in: it plays until the player is back
     joined_at: datetime = Field(default_factory=utcnow)
 
 

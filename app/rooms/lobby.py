@@ -78,6 +78,18 @@ def require_unheld(info: RoomInfo) -> None:
         )
 
 
+async def take_back(games: LiveGames, room_id: str, seat: int) -> bool:
+    """Give the seat back to its player if a stand-in plays it (``Lobby.come_back``); the
+    cached facts are looked at first, so a player with no stand-in costs no write."""
+    if seat not in (await games.room(room_id)).stand_ins:
+        return False
+    async with games.changing(room_id) as (session, info):
+        if seat not in info.stand_ins or info.status != "playing":
+            return False
+        await storage.give_back(session, room_id, seat)
+    return True
+
+
 async def close_as(session: AsyncSession, info: RoomInfo, reason: str) -> str:
     """Close a room waiting or in play for ``reason`` (host or idle): a waiting room becomes
     closed, a game in play abandoned. 409 if it is over already or changed meanwhile."""
@@ -308,7 +320,9 @@ class Lobby:
     async def set_autopilot(self, room_id: str, by_seat: int | None, seat: int, level: Any) -> None:
         """Hand ``seat`` to a bot of ``level``, or back to its owner (None). A player may do
         either for their own seat; the host may hand an absent player's seat to a bot
-        (``_require_absent``); the turn timer (``by_seat`` None) does so when time runs out."""
+        (``_require_absent``); either bot stays until the player takes the seat back. The turn
+        timer (``by_seat`` None) seats a stand-in when time runs out, which plays only until the
+        player is back (``come_back``)."""
         if level is not None:
             check_level(level)
         async with self.games.changing(room_id) as (session, info):
@@ -321,7 +335,13 @@ class Lobby:
                 raise Forbidden("only the seat's player can take it back")
             if by_seat is not None and by_seat != seat:
                 await self._require_absent(session, info, seat)
-            await storage.set_seat_bot(session, room_id, seat, level)
+            await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None)
+
+    async def come_back(self, room_id: str, seat: int) -> bool:
+        """The seat's player is back (a socket or stream of theirs opened, or they clicked or
+        moved): a stand-in the turn timer seated gives the seat back. Whether one did (a bot
+        the player or the host chose stays)."""
+        return await take_back(self.games, room_id, seat)
 
     async def reissue(self, room_id: str, by_seat: int, seat: int) -> str:
         """The host gives an absent player's seat a new private link (they lost theirs): the

@@ -153,6 +153,7 @@ class RoomInfo:
     turn_started_at: datetime | None = None
     updated_at: datetime | None = field(repr=False, default=None)
     bots: dict[int, str] = field(default_factory=dict)
+    stand_ins: set[int] = field(default_factory=set)  # seats whose bot plays only until the player is back
     humans: set[int] = field(default_factory=set)
     listed: bool = True
     next_room: str | None = None
@@ -178,6 +179,7 @@ class RoomInfo:
                     "name": self.seats.get(s),
                     "host": s == self.host_seat,
                     "bot": self.bots.get(s),
+                    "stand_in": s in self.stand_ins,
                     "human": s in self.humans,
                 }
                 for s in range(self.num_seats)

@@ -21,6 +21,7 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, RoomError, Stale
 from app.rooms.live_games import LiveGames
+from app.rooms.lobby import take_back
 from app.rooms.model import RoomInfo, advance, check_action, check_key, check_version
 
 
@@ -58,6 +59,8 @@ class Play:
             raise BadRequest("version must be the whole number of the view you acted on")
         check_action(action)
         check_key(idempotency_key)
+        if not as_bot:  # the player is back: a stand-in the turn timer seated gives the seat back
+            await take_back(self.games, room_id, seat)
         async with self.games.lock(room_id):
             info = await self.games.room(room_id)
             try:

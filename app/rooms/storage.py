@@ -111,6 +111,7 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         seed_hash=row.seed_hash,
         seats={s.seat: s.name for s in seats},
         bots={s.seat: s.bot for s in seats if s.bot},
+        stand_ins={s.seat for s in seats if s.bot and s.bot_until_back},
         humans={s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
         token_hashes={s.token_hash: s.seat for s in seats if s.token_hash != BOT_TOKEN_HASH},
         seed=row.seed,
@@ -269,9 +270,28 @@ async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
     return True
 
 
-async def set_seat_bot(session: AsyncSession, room_id: str, seat: int, level: str | None) -> None:
-    await session.exec(update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(bot=level))
+async def set_seat_bot(
+    session: AsyncSession, room_id: str, seat: int, level: str | None, until_back: bool = False
+) -> None:
+    """Hand the seat to a bot of ``level`` (None: back to its player), committed; ``until_back``:
+    a stand-in, which plays only until the player is back."""
+    await session.exec(
+        update(Seat)
+        .where(col(Seat.room_id) == room_id, col(Seat.seat) == seat)
+        .values(bot=level, bot_until_back=until_back and level is not None)
+    )
     await touch(session, room_id)
+    await session.commit()
+
+
+async def give_back(session: AsyncSession, room_id: str, seat: int) -> None:
+    """The seat's stand-in bot gives it back to its player, whose turn clock starts afresh (else
+    the timer, its deadline long past, would hand the seat over again at once); committed."""
+    await session.exec(
+        update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(bot=None, bot_until_back=False)
+    )
+    now = utcnow()
+    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=now, turn_started_at=now))
     await session.commit()
 
 

@@ -1,5 +1,6 @@
 """Turn timers: when a room has one and the seats it awaits let their time run out, each such
-seat is handed to a strong bot until its player comes back and takes it back.
+seat is handed to a strong bot that stands in until its player is back: their next socket,
+stream, click or move takes the seat back (``Lobby.come_back``).
 
 A deadline is never stored on its own: it is the room's ``turn_started_at`` (set at the start
 and by every move) plus ``turn_seconds``, both in the database, so timers survive a restart

@@ -28,15 +28,17 @@ from collections import deque
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import Chat, Configured, Rooms
+from app.api.deps import Chat, Configured, Lobbying, Rooms
 from app.api.events import Revoked
 from app.db.faults import log_failure, outage
+from app.games.base import say
 from app.rooms.errors import RoomError
 from app.rooms.live_games import LiveGames
 from app.rooms.social import Social
 from app.web.caps import Capped
 from app.web.delivery import Deliver, Delivery, Viewer
-from app.web.render import language_of
+from app.web.pages import BACK
+from app.web.render import fragment, language_of, said_to
 from app.web.security import origin_matches
 
 router = APIRouter()
@@ -63,6 +65,7 @@ async def room_socket(
     delivery: Deliver,
     caps: Capped,
     settings: Configured,
+    lobby: Lobbying,
     token: str | None = None,
     format: str = "html",
 ):
@@ -71,6 +74,7 @@ async def room_socket(
         return
     try:
         seat = await seat_of(service, room_id, token)
+        back = seat is not None and await lobby.come_back(room_id, seat)  # a stand-in bot gives the seat back
     except RoomError as exc:  # no such room, or a token that holds no seat: refused (403)
         await ws.close(code=POLICY_VIOLATION, reason=exc.message)
         return
@@ -84,7 +88,8 @@ async def room_socket(
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
         viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
-        await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes)
+        hello = fragment(viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
+        await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes, hello)
 
 
 async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | None:
@@ -97,10 +102,17 @@ async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | 
 
 
 async def serve(
-    ws: WebSocket, service: LiveGames, social: Social, delivery: Delivery, viewer: Viewer, max_frame_bytes: int
+    ws: WebSocket,
+    service: LiveGames,
+    social: Social,
+    delivery: Delivery,
+    viewer: Viewer,
+    max_frame_bytes: int,
+    hello: str = "",
 ):
-    """Push the view until the viewer leaves; on a failure (the database down, say) close with
-    1011 and a reason. The reader task is always cancelled and awaited, and presence undone."""
+    """Push the view (and ``hello``, a browser's flash, after it) until the viewer leaves; on a
+    failure (the database down, say) close with 1011 and a reason. The reader task is always
+    cancelled and awaited, and presence undone."""
     room_id, seat = viewer.room_id, viewer.seat
     present = False
     with service.bus.subscribe(room_id) as subscription:
@@ -112,6 +124,8 @@ async def serve(
                 present = True
             for frame in await delivery.first(viewer):
                 await ws.send_text(frame)
+            if hello and viewer.format == "html":
+                await ws.send_text(hello)
             while (change := await subscription.next()) is not None:
                 for frame in await delivery.frames(viewer, change):
                     await ws.send_text(frame)

@@ -234,14 +234,16 @@ async def seat_form(
     seat = await rooms.seat_of(room_id, token)
     form = await request.form()
     lang = language_of(request)
-    message = ""
+    message, refused = "", False
     try:
+        if await request.app.state.lobby.come_back(room_id, seat):  # a stand-in bot gave the seat back
+            message = spoken(say(BACK), translations(lang).gettext)
         await operation(seat, form)
     except RoomError as exc:
-        message = spoken(exc.said, translations(lang).gettext)
+        message, refused = spoken(exc.said, translations(lang).gettext), True
     flash = fragment(lang, "fragments/flash.html", message=message)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
-    return HTMLResponse(flash + main, headers={"X-Refused": "1"} if message else None)
+    return HTMLResponse(flash + main, headers={"X-Refused": "1"} if refused else None)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
@@ -343,6 +345,7 @@ async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     return RedirectResponse("/", status_code=303)
 
 
+BACK = N_("You are back: a bot played your seat while your time was out, and now it is yours again.")
 SUPERSEDED = N_(
     "Another move was made just before your click, so yours was not played. The table is up to date now: choose again."
 )

@@ -1,6 +1,6 @@
-// Small page helpers: the connection indicator, copy-to-clipboard, absolute invite links, the
-// room details folded on a phone, the turn timer's countdown and clearing the chat box once a
-// message is sent, unless it was refused (no inline handlers: the Content-Security-Policy
+// Small page helpers: the connection indicator and the socket's reconnection, copy-to-clipboard,
+// absolute invite links, the room details folded on a phone, the turn timer's countdown and
+// clearing the chat box once a message is sent, unless it was refused (no inline handlers: the Content-Security-Policy
 // forbids them).
 (function () {
   function setConnection(state, label) {
@@ -14,9 +14,31 @@
       input.value = window.location.origin + input.dataset.path;
     });
   }
+  // While this page's own socket is down, no one's presence is known: each player shows as
+  // unknown until the socket is back (its first frame redraws the presence strip).
+  function presenceUnknown() {
+    var el = document.getElementById("connection");
+    var unknown = (el && el.dataset.unknown) || "unknown";
+    document.querySelectorAll("#presence > li").forEach(function (li) {
+      li.classList.remove("online", "away");
+      li.classList.add("unknown");
+      li.title = unknown;
+      var said = li.querySelector(".sr-only");
+      if (said) said.textContent = unknown;
+    });
+  }
+  function down() { setConnection("down", "reconnecting…"); presenceUnknown(); }
   document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("down", "reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { setConnection("down", "reconnecting…"); });
+  document.addEventListener("htmx:wsClose", down);
+  document.addEventListener("htmx:wsError", down);
+  // Reconnect at once, then at most half a second apart (htmx's default, a full jitter that
+  // doubles up to 64 s, left pages 11 s behind a restarted server): a page is back well within
+  // 2 s of the server answering again; the jitter spreads a room's pages out.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retries) {
+      return Math.min(500, 100 * (retries + 1)) * (0.5 + Math.random() / 2);
+    };
+  }
   // The room details fold away on a phone: open on wide screens, and as the reader last left them.
   var detailsOpen = null;
   function roomDetails() {
