@@ -12,14 +12,13 @@ import json
 import httpx
 import orjson
 import pytest
-from alembic import command
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from websockets.asyncio.client import connect
 
-from app.config import to_driver_url
-from app.db.engine import alembic_config, migrate
+from app.db.engine import migrate
 from tests.conftest import auth, create_started_room, running_app
 from tests.test_live_server import ws_url
+from tests.test_lobby_hygiene import database_at, insert_room
 from tests.test_room_bots import FAST, wait_until
 from tests.test_sockets import in_process_server
 from tests.test_timers import backdate_turn
@@ -132,18 +131,9 @@ async def test_the_stand_in_plays_the_seat_until_the_player_is_back(sqlite_url):
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_the_migration_keeps_every_bot_seated_before_it(request, backend, sqlite_url):
-    url = sqlite_url if backend == "sqlite" else request.getfixturevalue("fresh_postgres_url")
-    sync_url = to_driver_url(url, sync=True)
-    command.upgrade(alembic_config(sync_url), "0009")
-    engine = create_engine(sync_url)
+    sync_url, engine = database_at(request, backend, sqlite_url, "0009")
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO rooms (id, game, options, seed, seed_hash, num_seats, host_seat, status, version,"
-                " listed, created_at, updated_at) VALUES ('r', 'troika', '{}', 's', 'h', 2, 0, 'playing', 0,"
-                " true, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
-            )
-        )
+        insert_room(conn, "r", "playing", seats=2)
         conn.execute(
             text(
                 "INSERT INTO seats (room_id, seat, name, token_hash, bot, joined_at)"

@@ -229,22 +229,32 @@ async def test_a_full_waiting_room_shows_full_instead_of_join(client):
     assert ">full<" in (await client.get("/lobby/rooms", headers=HTML)).text
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_the_migration_marks_the_rooms_closed_before_it_as_left(request, backend, sqlite_url):
+def database_at(request, backend: str, sqlite_url: str, revision: str):
+    """A fresh database (SQLite or Postgres) migrated up to ``revision``: (its URL, an engine)."""
     url = sqlite_url if backend == "sqlite" else request.getfixturevalue("fresh_postgres_url")
     sync_url = to_driver_url(url, sync=True)
-    command.upgrade(alembic_config(sync_url), "0008")
-    engine = create_engine(sync_url)
+    command.upgrade(alembic_config(sync_url), revision)
+    return sync_url, create_engine(sync_url)
+
+
+def insert_room(conn, room_id: str, status: str, seats: int = 3) -> None:
+    """A room row as the migrations before 0009 knew it."""
+    conn.execute(
+        text(
+            "INSERT INTO rooms (id, game, options, seed, seed_hash, num_seats, host_seat, status, version,"
+            " listed, created_at, updated_at) VALUES (:id, 'troika', '{}', 's', 'h', :seats, 0, :status, 0,"
+            " true, :now, :now)"
+        ),
+        {"id": room_id, "status": status, "seats": seats, "now": utcnow()},
+    )
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_migration_marks_the_rooms_closed_before_it_as_left(request, backend, sqlite_url):
+    sync_url, engine = database_at(request, backend, sqlite_url, "0008")
     with engine.begin() as conn:
         for room_id, status in (("gone", "closed"), ("waits", "open"), ("done", "finished")):
-            conn.execute(
-                text(
-                    "INSERT INTO rooms (id, game, options, seed, seed_hash, num_seats, host_seat, status, version,"
-                    " listed, created_at, updated_at) VALUES (:id, 'troika', '{}', 's', 'h', 3, 0, :status, 0,"
-                    " true, :now, :now)"
-                ),
-                {"id": room_id, "status": status, "now": utcnow()},
-            )
+            insert_room(conn, room_id, status)
     migrate(sync_url)
     with engine.begin() as conn:
         reasons = dict(conn.execute(text("SELECT id, closed_reason FROM rooms")).all())
