@@ -7,11 +7,15 @@ shows the same from outside (docs/benchmarks.md); its smoke run is here too."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import random
 import time
+import tracemalloc
 
 import pytest
 
 from app.bench import soak
+from app.games import troika
 from app.realtime.bus import EventBus
 from app.realtime.cache import Held, RoomCache
 from app.realtime.locks import RoomLocks
@@ -141,3 +145,26 @@ def test_the_soak_benchmark_runs(capsys):
     assert all(row["rss_mb"] > 0 for row in report["samples"]) and report["rss_mb_after_idle"] > 0
     assert report["errors"] == {}
     assert "games finished" in capsys.readouterr().out
+
+
+def test_the_troika_split_search_keeps_a_small_cache_once_full():
+    """The soak's last slow rise (issue 28, point 9): Troika's split search kept up to 65,536
+    subproblems, ~20 MB that took a few thousand games to fill (a game adds about 25), so
+    memory still rose by a few KB per finished game after half an hour. It keeps 4,096 now:
+    full after a few hundred games, at about 1.3 MB."""
+    rng = random.Random(28)
+    troika._search.cache_clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(3000):  # players' tiles at the end of a round: a hand and a container
+            tiles = rng.sample([v for v in range(1, 16) for _ in range(3)], rng.randint(6, 14))
+            troika.best_split(tiles)
+            troika.can_leave(tiles[:3], tiles[3:])
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert troika._search.cache_info().currsize == troika._search.cache_info().maxsize == 4096
+    assert held < 2 * 2**20, held

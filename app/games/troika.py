@@ -103,7 +103,10 @@ ACT_TYPES = ("take_up", "take_down", "discard", "pass")
 # ---------------------------------------------------------------- trios and scores
 
 
-@functools.lru_cache(maxsize=65536)
+# A split's subproblems repeat within one search and across a game's calls, so they are kept;
+# 4,096 of them (~1.3 MB) hold what a game needs. The 65,536 kept before took ~20 MB to fill, a
+# few thousand games in: the one slow rise left in the soak's memory (docs/benchmarks.md).
+@functools.lru_cache(maxsize=4096)
 def _search(counts: tuple[int, ...], has_fuel: bool, allow_trash: bool) -> tuple | None:
     """Best (points, trios, trash) for the tiles counted by value-1; None without a fuel-set.
 
