@@ -1,8 +1,9 @@
 """The ``troika-arena`` command: ``serve`` runs the server, ``health`` checks a running one (the
 image's HEALTHCHECK), ``migrate`` upgrades the database, ``backup`` and ``restore`` copy it,
-``simulate`` plays bots against each other, ``bench engines`` measures the rule engines and
-``bench server`` the server under load, ``bench footprint`` idle rooms and restarts, ``bench soak``
-memory over a long run of bot games.
+``simulate`` plays bots against each other, ``ladder`` rates the bot levels, ``anchor`` plays
+one against OpenSpiel, ``bench engines`` measures the rule engines and ``bench server`` the
+server under load, ``bench footprint`` idle rooms and restarts, ``bench soak`` memory over a
+long run of bot games.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -13,7 +14,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app.config import get_settings
 
@@ -154,12 +157,54 @@ def simulate(args: argparse.Namespace) -> int:
         breakdown=args.breakdown,
         random_actions=tuple(args.random_action),
     )
+    return printed("simulate", lambda: run(config, progress=sys.stderr), render, args.json)
+
+
+def printed(command: str, produce: Callable[[], Any], render: Callable[[Any], str], as_json: bool) -> int:
+    """Print what ``produce`` makes, as JSON or by ``render``: 0; or its ValueError: 2."""
     try:
-        report = run(config, progress=sys.stderr)
+        report = produce()
     except ValueError as exc:
-        print(f"troika-arena simulate: {exc}", file=sys.stderr)
+        print(f"troika-arena {command}: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else render(report))
+    print(json.dumps(report, indent=2, ensure_ascii=False) if as_json else render(report))
+    return 0
+
+
+def ladder(args: argparse.Namespace) -> int:
+    from app.sim import Config
+    from app.sim.ladder import ladder as run
+    from app.sim.ladder import render
+
+    entrants = args.bots.split(",")
+    config = Config(
+        game=args.game,
+        players=2,
+        games=args.games,
+        bots=(),
+        seed=args.seed,
+        workers=args.workers,
+        budget=args.budget,
+        iterations=args.iterations,
+    )
+    return printed("ladder", lambda: run(config, entrants, progress=sys.stderr), render, args.json)
+
+
+def anchor(args: argparse.Namespace) -> int:
+    from app.sim import openspiel
+
+    if not openspiel.installed():
+        print("troika-arena anchor: OpenSpiel is not installed: pip install -e '.[openspiel]'", file=sys.stderr)
+        return 2
+    report = openspiel.match(args.game, args.bot, args.games, args.budget, args.seed, progress=sys.stderr)
+    low, high = report["ci95"]
+    print(
+        json.dumps(report, indent=2)
+        if args.json
+        else f"{args.game}: {args.bot} against OpenSpiel's IS-MCTS, 2 players, {report['games']} games "
+        f"(seats alternating), {args.budget} s a move each: {args.bot} wins {report['win_rate']:.3f} "
+        f"[{low:.3f}, {high:.3f}] (95% interval)"
+    )
     return 0
 
 
@@ -235,6 +280,41 @@ def add_simulate(commands) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=simulate)
+
+
+def add_ladder(commands) -> None:
+    from app.bots import LEVELS
+    from app.games.registry import GAMES
+
+    p = commands.add_parser("ladder", help="a round robin of bot levels at 2 players and their Elo ratings")
+    p.add_argument("--game", required=True, choices=sorted(GAMES))
+    p.add_argument("--games", type=int, default=100, help="games per pair, seats rotated (default 100)")
+    p.add_argument(
+        "--bots",
+        default=",".join(LEVELS),
+        help=f"the entrants, comma-separated, each a level among {', '.join(LEVELS)} optionally with its own "
+        f"iteration cap (strong:50) (default {','.join(LEVELS)})",
+    )
+    p.add_argument("--seed", default="ladder", help="run seed (default ladder)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--budget", type=float, default=1.0, help="seconds per bot move (default 1.0)")
+    p.add_argument("--iterations", type=int, help="search iterations per move; makes the ratings reproducible")
+    p.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    p.set_defaults(func=ladder)
+
+
+def add_anchor(commands) -> None:
+    from app.bots import LEVELS
+    from app.games.registry import GAMES
+
+    p = commands.add_parser("anchor", help="a bot level against OpenSpiel's IS-MCTS (the openspiel extra)")
+    p.add_argument("--game", required=True, choices=sorted(GAMES))
+    p.add_argument("--bot", default="strong", choices=LEVELS, help="our level (default strong)")
+    p.add_argument("--games", type=int, default=20, help="games, seats alternating (default 20)")
+    p.add_argument("--budget", type=float, default=1.0, help="wall-clock seconds per move, each side (default 1.0)")
+    p.add_argument("--seed", default="anchor", help="run seed; game i uses '<seed>-<i>' (default anchor)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=anchor)
 
 
 def add_bench(commands) -> None:
@@ -323,6 +403,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_restore.add_argument("file", help="a file written by troika-arena backup")
     p_restore.set_defaults(func=restore)
     add_simulate(commands)
+    add_ladder(commands)
+    add_anchor(commands)
     add_bench(commands)
     add_verify(commands)
     return parser

@@ -7,6 +7,7 @@ import hashlib
 import random
 import re
 
+from app.bots.ratings import RATINGS
 from tests.conftest import auth, create_started_room, play_random_moves
 
 
@@ -14,6 +15,9 @@ async def test_games_are_listed_with_seat_ranges_and_options(client):
     games = {g["slug"]: g for g in (await client.get("/api/games")).json()}
     assert games["troika"]["min_players"] == 2 and games["troika"]["max_players"] == 5
     assert any(o["name"] == "first_player" for o in games["troika"]["options"])
+    for slug, game in games.items():  # the bot levels by name, weakest first, with the ladder's ratings
+        assert [b["level"] for b in game["bots"]] == ["random", "strong", "expert"]
+        assert {b["level"]: b["elo"] for b in game["bots"]} == RATINGS[slug]
 
 
 async def test_healthz_and_openapi(client):

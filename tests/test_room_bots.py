@@ -51,8 +51,8 @@ async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
     async with running_app(sqlite_url, **FAST) as client:
         # The person starts round 1: otherwise the bots can end every round by calling "Troika!"
         # before the person's first turn (about one seed in sixteen), and seat 0 never acts.
-        room_id, host = await new_room(client, "troika", 3, options={"first_player": "0"})
-        for level in ("random", "strong"):
+        room_id, host = await new_room(client, "troika", 4, options={"first_player": "0"})
+        for level in ("random", "strong", "expert"):
             await client.post(f"/api/rooms/{room_id}/seats", json={"bot": level}, headers=auth(host))
         await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
         rng = random.Random(3)
@@ -71,7 +71,13 @@ async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
             assert r.status_code in (200, 409), r.text
         assert view["status"] == "finished" and view["outcome"]["winners"]
         record = (await client.get(f"/api/rooms/{room_id}/record")).json()
-        assert {a["seat"] for a in record["actions"]} == {0, 1, 2}
+        assert {a["seat"] for a in record["actions"]} == {0, 1, 2, 3}
+        assert [s["bot"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]] == [
+            None,
+            "random",
+            "strong",
+            "expert",
+        ]
 
 
 async def test_a_room_of_bots_plays_to_the_end_and_can_be_watched(sqlite_url):

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.shapes import AnyAction, AnyView
 from app.games.base import OutcomeJSON
 
-BotLevel = Literal["random", "strong"]
+BotLevel = Literal["random", "strong", "expert"]  # app.rooms.model.BOT_LEVELS
 RoomStatus = Literal["open", "playing", "finished", "closed", "abandoned"]
 ClosedReason = Literal["left", "host", "idle"]
 Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
@@ -37,12 +37,18 @@ class GameOption(Closed):
     choices: list[Any] = Field(description="the allowed values, if the option is a choice")
 
 
+class BotInfo(Closed):
+    level: BotLevel = Field(description='the name to seat it by (POST /api/rooms/{id}/seats with {"bot": level})')
+    elo: int = Field(description="its Elo rating in this game at 2 players, random at 0 (docs/bots.md, the ladder)")
+
+
 class GameInfo(Closed):
     slug: str
     title: str
     min_players: int
     max_players: int
     options: list[GameOption]
+    bots: list[BotInfo] = Field(description="the bot levels a room can seat, weakest first, with their ratings")
     rules: str = Field(description="the rules page's path")
 
 

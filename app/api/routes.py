@@ -6,7 +6,7 @@ can answer, as the README's table does.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SkipValidati
 
 from app.api.answers import (
     AutopilotSet,
+    BotLevel,
     BotSeated,
     Created,
     GameInfo,
@@ -39,6 +40,7 @@ from app.api.errors import answers
 from app.api.events import Follower
 from app.api.shapes import AnyAction, read_action
 from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
+from app.bots import ratings
 from app.games.base import say
 from app.games.registry import GAMES
 from app.rooms import records
@@ -88,9 +90,7 @@ class CreateRoom(StrictBody):
 
 class JoinRoom(StrictBody):
     name: str | None = Field(default=None, description="your display name (to take a seat yourself)")
-    bot: Literal["random", "strong"] | None = Field(
-        default=None, description="host only: seat a bot of this level instead"
-    )
+    bot: BotLevel | None = Field(default=None, description="host only: seat a bot of this level instead")
     seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
     idempotency_key: str | None = Field(
         default=None,
@@ -110,9 +110,7 @@ class ChatLine(StrictBody):
 
 
 class Autopilot(StrictBody):
-    bot: Literal["random", "strong"] | None = Field(
-        description="a bot level to play your seat for you, or null to play it yourself again"
-    )
+    bot: BotLevel | None = Field(description="a bot level to play your seat for you, or null to play it yourself again")
 
 
 class SubmitAction(StrictBody):
@@ -156,6 +154,7 @@ async def list_games():
                 "min_players": g.min_players,
                 "max_players": g.max_players,
                 "options": [o.to_json() for o in g.options],
+                "bots": ratings.levels(g.slug),
                 "rules": f"/rules/{g.slug}",
             }
             for g in GAMES.values()

@@ -39,6 +39,7 @@ class Heuristics:
     evaluate(state, seat): how good a state that is not over looks for ``seat``, in [0, 1].
     horizon: rollout length in actions before ``evaluate`` takes over.
     trim(state): drop, in place, bulky parts of a sampled state that rollouts never read.
+    seats(state): the number of seats of a state.
     """
 
     candidates: Callable[[State, int, list[Action]], list[Action]]
@@ -46,23 +47,45 @@ class Heuristics:
     evaluate: Callable[[State, int], float]
     horizon: int
     trim: Callable[[State], None] = lambda state: None
+    seats: Callable[[State], int] = lambda state: state["num_players"]
 
 
-def choose(
-    game: Game,
-    heuristics: Heuristics,
-    seat: int,
-    legal: list[Action],
-    sampler: Callable[[random.Random], State],
-    rng: random.Random,
-    budget_s: float,
-    max_iterations: int | None,
-) -> Action:
+@dataclass(frozen=True)
+class Turn:
+    """One move to choose: the game, the seat, its legal actions, the sampler of worlds
+    consistent with what it knows, the bot's random stream and its budget (seconds, or with
+    ``max_iterations`` a number of rollouts that makes the choice reproducible)."""
+
+    game: Game
+    heuristics: Heuristics
+    seat: int
+    legal: list[Action]
+    sampler: Callable[[random.Random], State]
+    rng: random.Random
+    budget_s: float
+    max_iterations: int | None
+
+    def deadline(self) -> float:
+        return time.perf_counter() + self.budget_s * TIME_SHARE
+
+    def world(self) -> State:
+        return prepared(self.heuristics, self.sampler(self.rng))
+
+
+def choose(turn: Turn) -> Action:
     """The candidate with the best mean value over the worlds the budget allows."""
+    game, heuristics, seat, legal, rng, max_iterations = (
+        turn.game,
+        turn.heuristics,
+        turn.seat,
+        turn.legal,
+        turn.rng,
+        turn.max_iterations,
+    )
     if len(legal) == 1:
         return legal[0]
-    deadline = time.perf_counter() + budget_s * TIME_SHARE
-    world = prepared(heuristics, sampler(rng))
+    deadline = turn.deadline()
+    world = turn.world()
     ranked = heuristics.candidates(world, seat, legal) or legal
     if max_iterations is not None:
         ranked = ranked[: max(1, max_iterations)]
@@ -83,7 +106,7 @@ def choose(
             break
         if max_iterations is None and time.perf_counter() >= deadline:
             break
-        world = prepared(heuristics, sampler(rng))
+        world = turn.world()
     return ranked[min(alive, key=lambda j: (-totals[j], j))]
 
 

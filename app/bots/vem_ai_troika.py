@@ -435,4 +435,10 @@ def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> 
     return ranked[0][1]
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON)
+HEURISTICS = Heuristics(
+    candidates=candidates,
+    policy=policy,
+    evaluate=evaluate,
+    horizon=HORIZON,
+    seats=lambda state: len(state["players"]),
+)

@@ -27,7 +27,7 @@ from app.rooms.errors import BadRequest, Stale
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 64
 MAX_ACTION_DEPTH = 8  # objects and lists within one another; an action needs two (cards in a list)
-BOT_LEVELS = ("random", "strong")  # the bots a room can seat (``app.bots`` plays each)
+BOT_LEVELS = ("random", "strong", "expert")  # the bots a room can seat (``app.bots`` plays each)
 # A room's statuses: open (waiting for players), playing, finished (the game ended), closed
 # (before the start: everyone left, the host closed it or it stood idle) and abandoned (a game
 # in play closed by its host or for standing idle). A game over, finished or abandoned, has its

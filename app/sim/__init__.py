@@ -210,6 +210,15 @@ def summarize(config: Config, done: list[dict[str, Any]], seconds: float) -> dic
 def simulate(config: Config, progress: TextIO | None = None) -> dict[str, Any]:
     """Run the games and return the report (see :func:`summarize`); a progress bar is drawn
     on ``progress`` (e.g. ``sys.stderr``) if given."""
+    check(config)
+    start = time.perf_counter()
+    done = records(config, progress)
+    return summarize(config, done, time.perf_counter() - start)
+
+
+def check(config: Config) -> None:
+    """Refuse, with ValueError, a configuration that names an unknown bot, the wrong number
+    of bots, a player count the game does not take or bad options."""
     for entry in config.bots:
         bot_spec(entry, None)
     if len(config.bots) != config.players:
@@ -218,9 +227,6 @@ def simulate(config: Config, progress: TextIO | None = None) -> dict[str, Any]:
     if not game.min_players <= config.players <= game.max_players:
         raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players")
     game.setup(config.players, config.options, config.seed)  # refuses bad options up front
-    start = time.perf_counter()
-    done = records(config, progress)
-    return summarize(config, done, time.perf_counter() - start)
 
 
 def rate_line(label: str, row: dict[str, Any]) -> str:

@@ -31,6 +31,7 @@ from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 from starlette.requests import HTTPConnection
 
+from app.bots import ratings
 from app.files import project_file
 from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
@@ -162,6 +163,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
     translate = catalog.gettext
     env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, shared=shared)
+    env.globals.update(BOT_NAMES=ratings.NAMES, BOT_RATINGS=ratings.RATINGS)  # the bot levels offered
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     # A game's fixed words (templates/games/<slug>/words.html), made once per language: Jinja

@@ -109,7 +109,7 @@ def test_unknown_levels_and_empty_lists_are_refused():
         choose("genius", game, 0, {}, legal, sampler(game, state, 0), random.Random(), 1.0)
     with pytest.raises(ValueError, match="non-empty"):
         choose("random", game, 0, {}, [], sampler(game, state, 0), random.Random(), 1.0)
-    assert LEVELS == ("random", "strong")
+    assert LEVELS == ("random", "strong", "expert")
 
 
 def test_without_a_cap_the_strong_bot_searches_several_worlds_and_stops_at_its_budget():
