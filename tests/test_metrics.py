@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import httpx
 import pytest
@@ -14,6 +15,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
 from app.db import faults
+from app.realtime.caps import SocketCaps
+from app.realtime.metrics import Metrics
 from tests.conftest import auth, create_started_room, running_app
 from tests.servers import free_port, server_process
 from tests.test_live_server import make_room, play, until_version, ws_url
@@ -133,3 +136,37 @@ async def test_a_real_server_counts_rooms_sockets_streams_moves_latency_and_bot_
                 await asyncio.sleep(0.1)
             assert value(scrape, "troika_bot_thinking_seconds_count", game="troika") >= 1
             assert value(scrape, "troika_sockets") == 0 and value(scrape, "troika_streams") == 0
+
+
+def test_a_moves_latency_ends_at_its_rooms_last_socket_and_a_lost_socket_times_nothing(monkeypatch):
+    sockets, streams = SocketCaps(8, 8), SocketCaps(8, 8, "streams")
+    metrics = Metrics(sockets, streams)
+    now = [100.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
+
+    def timed() -> list[float]:
+        return [s.value for s in metrics.latency.collect()[0].samples if s.name.endswith(("_count", "_sum"))]
+
+    with sockets.admit("r", 0) as refused, sockets.admit("r", None):
+        assert refused is None and sockets.in_room("r") == 2 and sockets.total() == 2
+        metrics.moved("troika", "r", 1)
+        now[0] += 0.25
+        metrics.sent("r", 1)
+        assert timed() == [0.0, 0.0]  # one of the two sockets still to send
+        metrics.sent("r", 1)
+        assert timed() == [1.0, 0.25]
+        metrics.moved("troika", "r", 2)
+        metrics.moved("troika", "r", 3)
+        now[0] += 0.5
+        metrics.sent("r", 3)  # each socket sends the newest view once: it covers both moves
+        metrics.sent("r", 3)
+        assert timed() == [3.0, 1.25]
+        metrics.moved("troika", "r", 4)
+        metrics.sent("r", 4)  # the other socket goes before sending
+        now[0] += 61
+        metrics.moved("troika", "r", 5)  # version 4 is dropped, never timed
+        metrics.sent("r", 5)
+        metrics.sent("r", 5)
+        assert timed() == [4.0, 1.25]
+    metrics.moved("troika", "s", 1)  # nobody watches: timed when applied
+    assert timed() == [5.0, 1.25] and sockets.total() == 0

@@ -5,8 +5,9 @@ Counted as things happen: moves applied, by game (``rate()`` of the counter give
 second); each move's latency, from its request's arrival (:data:`REQUEST_STARTED`, set by
 :class:`MetricsMiddleware`; a bot's move, from the move itself) to the send of its view by the
 last of the room's sockets on this instance (a move nobody watches here ends when it is
-applied); answers 503; database failures met (``app.db.faults.OUTAGES``); and bots' thinking
-time, by game. Read at each scrape: the rooms by status and game (one grouped query, passed in
+applied; one whose socket closed before sending is dropped after a minute, not timed);
+answers 503; database failures met (``app.db.faults.OUTAGES``); and bots' thinking time, by
+game. Read at each scrape: the rooms by status and game (one grouped query, passed in
 by the route), and the websockets and the event streams or waiting polls open. Each app has its
 own registry, so the apps of one process (the tests') do not mix. The hooks on the move path
 are two calls, :meth:`Metrics.moved` and :meth:`Metrics.sent`, each a few dictionary steps.
@@ -29,6 +30,7 @@ REQUEST_STARTED: ContextVar[float | None] = ContextVar("request_started", defaul
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 PENDING_ROOMS = 4096  # rooms whose moves wait for their sockets' sends (the oldest go first)
+STALE_SECONDS = 60.0  # a move still waiting this long lost a socket before its send: not timed
 
 
 class Off:
@@ -86,7 +88,7 @@ class Metrics(Off):
         if not watching:
             self.latency.observe(now - started)
             return
-        room = self._pending.pop(room_id, None) or {}
+        room = {v: w for v, w in (self._pending.pop(room_id, None) or {}).items() if now - w[0] < STALE_SECONDS}
         room[version] = [started, watching]
         self._pending[room_id] = room  # at the end: the most recently moved room
         if len(self._pending) > PENDING_ROOMS:
