@@ -10,9 +10,12 @@ its seat's event stream (``GET /api/rooms/<id>/stream``: one JSON event a line),
 never call "Troika!" (a call that fails ends the caller's round) unless nothing else is legal,
 and pick among the other moves at random (with a seed), giving a move that lets the turn go
 (a pass, a stop, no reaction) a quarter of the chance of one that does something. A refused
-move (409: someone moved first; 422: the rules refused it) is left for the next view. When the
-stream drops, it resumes with ``?after=<version>``; on ``end`` it prints the outcome and stops.
-It prints the seat's token, which is the seat: keep it to resume by hand.
+move (409: someone moved first; 422: the rules refused it) is left for the next view. Every
+event carries ``change``, the id of the room's last change it reflects: when the stream drops
+(even before the game starts), the bot resumes with ``?after=<the last change it read>`` and is
+sent every change it missed, once. On ``end`` (or a resumed stream of a game that is over) it
+prints the outcome and stops. It prints the seat's token, which is the seat: keep it to resume
+by hand.
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ class Bot:
         self.room_id, self.name = room_id, name
         self.rng = random.Random(seed)
         self.token = ""
-        self.version = -1  # the version of the last view read
+        self.change = -1  # the change id of the last event read
+        self.last_view: dict | None = None
         self.acted_on = -1  # the version of the last view a move was sent for
         self.moves = 0
 
@@ -84,7 +88,7 @@ class Bot:
         raise SystemExit("the stream kept dropping; giving up")
 
     def follow(self) -> dict | None:
-        params = {"after": self.version} if self.version >= 0 else {}
+        params = {"after": self.change} if self.change >= 0 else {}
         headers = {"Authorization": f"Bearer {self.token}"}
         with self.http.stream("GET", f"/api/rooms/{self.room_id}/stream", params=params, headers=headers) as stream:
             if stream.status_code != 200:
@@ -93,11 +97,15 @@ class Bot:
                 if not line.strip():
                     continue  # a keep-alive line
                 event = json.loads(line)
+                self.change = event["change"]
                 if event["event"] == "view":
-                    self.version = event["version"]
+                    self.last_view = event
                     self.act(event)
                 elif event["event"] == "end":
                     return event
+        view = self.last_view
+        if view is not None and view["status"] in ("finished", "closed"):  # resumed after the end
+            return {"event": "end", "version": view["version"], "status": view["status"], "outcome": view["outcome"]}
         return None  # the server closed the stream without an end: resume
 
     def act(self, view: dict) -> None:

@@ -5,8 +5,11 @@ and it imports nothing from the project (the standard library and httpx only).""
 from __future__ import annotations
 
 import ast
+import contextlib
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +27,12 @@ def server(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('bot')}/arena.db"
     with server_process(url, free_port(), BOT_DELAY_SECONDS="0", BOT_BUDGET_SECONDS="0.02") as (_, base):
         yield base
+
+
+def run_bot(invite: str, seed: int) -> subprocess.Popen:
+    """The reference bot in its own process, as "Robo", joining by ``invite``."""
+    command = [sys.executable, str(BOT), invite, "--name", "Robo", "--seed", str(seed)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def test_the_bot_imports_only_the_standard_library_and_httpx():
@@ -49,12 +58,7 @@ def test_the_bot_joins_by_the_invite_link_and_plays_to_the_end(server, game, sea
     for _ in range(seats - 2):
         api.post(f"/api/rooms/{room}/seats", json={"bot": "random"}, headers=auth(host))
     api.put(f"/api/rooms/{room}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
-    bot = subprocess.Popen(
-        [sys.executable, str(BOT), f"{server}/rooms/{room}", "--name", "Robo", "--seed", "7"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    bot = run_bot(f"{server}/rooms/{room}", seed=7)
     try:
         deadline = time.monotonic() + 20
         while "Robo" not in [s["name"] for s in api.get(f"/api/rooms/{room}").json()["seats"]]:
@@ -71,3 +75,72 @@ def test_the_bot_joins_by_the_invite_link_and_plays_to_the_end(server, game, sea
     record = api.get(f"/api/rooms/{room}/record").json()
     moves = [a for a in record["actions"] if a["seat"] == robo]
     assert moves and f"after {len(moves)} moves of mine" in output, output
+
+
+class CuttableLink:
+    """A TCP relay to the server that can cut every connection through it and, for a while,
+    refuse new ones: a network drop, as the bot would meet it."""
+
+    def __init__(self, upstream: str):
+        host, port = upstream.removeprefix("http://").split(":")
+        self.upstream = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.open: list[socket.socket] = []
+        self.refusing = False
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        while True:
+            client, _ = self.listener.accept()
+            if self.refusing:
+                client.close()
+                continue
+            server = socket.create_connection(self.upstream)
+            self.open += [client, server]
+            for source, target in ((client, server), (server, client)):
+                threading.Thread(target=self.pump, args=(source, target), daemon=True).start()
+
+    @staticmethod
+    def pump(source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            end.close()
+
+    def cut(self) -> None:
+        self.refusing = True
+        for end in self.open:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+        self.open = []
+
+
+def test_the_bot_resumes_a_stream_dropped_before_the_start(server):
+    """Its stream drops in the waiting room and the game starts while it is away (the start
+    keeps the version at 0): resumed after the change it last read, it is sent the start and
+    plays to the end."""
+    api, link = httpx.Client(base_url=server), CuttableLink(server)
+    created = api.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"}).json()
+    room, host = created["room"]["id"], created["token"]
+    api.put(f"/api/rooms/{room}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
+    bot = run_bot(f"{link.base}/rooms/{room}", seed=3)
+    try:
+        deadline = time.monotonic() + 20
+        while 1 not in api.get(f"/api/rooms/{room}/view").json()["connected"]:  # its stream is open
+            assert time.monotonic() < deadline and bot.poll() is None, "the bot did not follow the room"
+            time.sleep(0.1)
+        link.cut()
+        assert api.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+        time.sleep(0.5)
+        link.refusing = False
+        output, _ = bot.communicate(timeout=120)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0 and "stream lost" in output, output
+    assert api.get(f"/api/rooms/{room}").json()["status"] == "finished"
+    record = api.get(f"/api/rooms/{room}/record").json()
+    assert any(a["seat"] == 1 for a in record["actions"]), output

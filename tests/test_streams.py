@@ -26,37 +26,47 @@ def invalid(r: httpx.Response) -> bool:
     return r.status_code in (400, 422) and set(r.json()) >= {"error", "message"}
 
 
+async def last_change(client, room_id: str) -> int:
+    """The id of the room's last change, as a view tells it."""
+    return (await client.get(f"/api/rooms/{room_id}/view")).json()["change"]
+
+
 async def test_a_long_poll_answers_when_a_move_lands(client):
     room_id, tokens = await create_started_room(client, "troika", 3)
     started = time.monotonic()
+    after = await last_change(client, room_id)
     waiting = asyncio.create_task(
-        client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[1]))
+        client.get(f"/api/rooms/{room_id}/view", params={"after": after, "wait": 20}, headers=auth(tokens[1]))
     )
     await asyncio.sleep(0.3)
     assert not waiting.done()
     await play_random_moves(client, room_id, tokens, 1)
     r = await asyncio.wait_for(waiting, 10)
     assert r.status_code == 200 and r.json()["version"] == 1 and r.json()["seat"] == 1
+    assert r.json()["change"] == after + 1
     assert time.monotonic() - started < 10
 
 
 async def test_a_long_poll_answers_at_once_when_the_room_is_past_after_and_else_after_wait(client):
     room_id, tokens = await create_started_room(client, "troika", 3)
     await play_random_moves(client, room_id, tokens, 2)
+    now = await last_change(client, room_id)
     began = time.monotonic()
-    r = await client.get(f"/api/rooms/{room_id}/view", params={"after": 1, "wait": 30})
+    r = await client.get(f"/api/rooms/{room_id}/view", params={"after": now - 1, "wait": 30})
     assert r.status_code == 200 and r.json()["version"] == 2 and time.monotonic() - began < 2
     began = time.monotonic()
-    r = await client.get(f"/api/rooms/{room_id}/view", params={"after": 2, "wait": 1}, headers=auth(tokens[0]))
+    r = await client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 1}, headers=auth(tokens[0]))
     waited = time.monotonic() - began
     assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["seat"] == 0
     assert 0.9 <= waited < 5
-    # Presence and chat do not answer a poll: it waits for the room or its game to change.
+    # Presence and chat do not answer a view's poll: it waits for the view to change.
     began = time.monotonic()
-    waiting = asyncio.create_task(client.get(f"/api/rooms/{room_id}/view", params={"after": 2, "wait": 1}))
+    waiting = asyncio.create_task(client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 1}))
     await asyncio.sleep(0.2)
     await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hi"}, headers=auth(tokens[1]))
-    assert (await waiting).json()["version"] == 2 and time.monotonic() - began >= 0.9
+    answered = (await waiting).json()
+    assert answered["version"] == 2 and time.monotonic() - began >= 0.9
+    assert answered["change"] == now + 1  # the chat line's change: the view reflects it (it has none of it)
 
 
 async def test_a_long_poll_wakes_on_a_change_of_the_lobby(client):
@@ -118,17 +128,18 @@ async def test_a_long_poll_needs_a_room_and_a_token_of_this_room(client):
 async def test_waiting_polls_are_bounded_per_seat(sqlite_url):
     async with running_app(sqlite_url, max_streams_per_seat=1, max_spectators_per_room=1) as client:
         room_id, tokens = await create_started_room(client, "troika", 3)
+        now = await last_change(client, room_id)
         for headers in (auth(tokens[0]), {}):
             waiting = asyncio.create_task(
-                client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 3}, headers=headers)
+                client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 3}, headers=headers)
             )
             await asyncio.sleep(0.3)
-            r = await client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 3}, headers=headers)
+            r = await client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 3}, headers=headers)
             assert r.status_code == 429 and r.json()["error"] == "too_many_streams", r.text
             # Another seat has its own bound; a plain read is not counted.
             assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[1]))).status_code == 200
             assert (await waiting).status_code == 200
-        r = await client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 1}, headers=auth(tokens[0]))
+        r = await client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 1}, headers=auth(tokens[0]))
         assert r.status_code == 200  # the place is free again
 
 
@@ -194,38 +205,47 @@ async def test_streams_and_polls_follow_moves_made_through_another_instance(post
                 lines = Lines(response)
                 first = await lines.next()
                 assert first["event"] == "view" and first["version"] == 0 and first["seat"] == 1
-                # Its own stream counts as the seat's presence.
-                assert 1 in (await lines.until(lambda e: e["event"] == "presence"))["connected"]
+                # Its own stream counts as the seat's presence (numbered before the first view).
+                assert 1 in first["connected"]
                 polled = asyncio.create_task(
-                    b.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[0]))
+                    b.get(
+                        f"/api/rooms/{room_id}/view",
+                        params={"after": await last_change(b, room_id), "wait": 20},
+                        headers=auth(tokens[0]),
+                    )
                 )
                 await asyncio.sleep(0.5)
                 assert not polled.done()
                 await play(a, room_id, tokens, 1, random.Random(1))
                 view = await lines.until(lambda e: e["event"] == "view")
                 assert view["version"] == 1
-                assert {**view, "event": None, "connected": None} == {
+                assert {**view, "event": None, "connected": None, "change": None} == {
                     **(await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[1]))).json(),
                     "event": None,
                     "connected": None,
+                    "change": None,
                 }
                 r = await asyncio.wait_for(polled, 10)
                 assert r.json()["version"] == 1 and r.json()["seat"] == 0
                 seat0 = (await a.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
-                assert {**r.json(), "connected": None} == {**seat0, "connected": None}
+                assert {**r.json(), "connected": None, "change": None} == {**seat0, "connected": None, "change": None}
                 await a.post(f"/api/rooms/{room_id}/chat", json={"text": "hello"}, headers=auth(tokens[0]))
                 chat = await lines.until(lambda e: e["event"] == "chat")
                 assert [m["text"] for m in chat["messages"]] == ["hello"]
                 await asyncio.sleep(1.2)
                 assert lines.keepalives >= 1
-            # Resumed after version 1: nothing is sent until the room moves on.
-            async with b.stream("GET", url, params={"after": 1}, headers=auth(tokens[1])) as response:
+            # Resumed after the chat line: nothing is sent until the room changes again.
+            async with b.stream("GET", url, params={"after": chat["change"]}, headers=auth(tokens[1])) as response:
                 lines = Lines(response)
+                first = await lines.next()  # its own presence, a change after the chat line
+                assert first["event"] == "presence" and first["change"] > chat["change"]
                 await play(a, room_id, tokens, 1, random.Random(2))
                 assert (await lines.until(lambda e: e["event"] == "view"))["version"] == 2
-            # Resumed after an older version: the current view comes at once.
-            async with b.stream("GET", url, params={"after": 0}) as response:
-                view = await Lines(response).next()
+            # Resumed after an older change: what changed since comes at once, oldest first.
+            async with b.stream("GET", url, params={"after": view["change"]}) as response:
+                lines = Lines(response)
+                assert await lines.next() == chat
+                view = await lines.next()
                 assert view["event"] == "view" and view["version"] == 2 and view["seat"] is None
 
 
@@ -252,6 +272,7 @@ async def test_a_stream_ends_with_the_game_and_tells_no_secret_before(sqlite_url
             assert all(seed not in json.dumps(e) for e in events[:-2])
             end = events[-1]
             assert end == {
+                "change": views[-1]["change"],
                 "event": "end",
                 "version": views[-1]["version"],
                 "status": "finished",
@@ -259,10 +280,15 @@ async def test_a_stream_ends_with_the_game_and_tells_no_secret_before(sqlite_url
                 "outcome": views[-1]["outcome"],
             }
             assert [v["version"] for v in views] == sorted(v["version"] for v in views)
-            # A stream of a finished room: the final view and the end, then it closes.
-            async with client.stream("GET", url, params={"after": end["version"]}) as response:
+            # A stream of a finished room: the final view and the end, then it closes; resumed
+            # after the final view, the end alone.
+            async with client.stream("GET", url, params={"after": end["change"] - 1}) as response:
                 lines = Lines(response)
                 assert (await lines.next())["version"] == end["version"]
+                assert (await lines.next()) == end
+                assert await lines.ended()
+            async with client.stream("GET", url, params={"after": end["change"]}) as response:
+                lines = Lines(response)
                 assert (await lines.next()) == end
                 assert await lines.ended()
 

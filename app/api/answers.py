@@ -176,6 +176,11 @@ class Payload(Closed):
     log_total: int = Field(description="how many lines of the log this seat may read in all (GET /log has them)")
     outcome: OutcomeJSON | None
     connected: list[int] = Field(description="the seats with a live socket open")
+    change: int | None = Field(
+        default=None,
+        description="GET /view and the stream: the id of the room's last change this view reflects; "
+        "resume with after=<change>",
+    )
 
 
 class MoveReply(Payload):
@@ -195,6 +200,7 @@ class Log(Closed):
 
 class ChatMessage(Closed):
     id: int
+    change: int = Field(description="the id of the room's change that posted the line")
     seat: int
     name: str
     text: str
@@ -249,9 +255,13 @@ class ViewEvent(Payload):
     event: Literal["view"]
 
 
+CHANGE = "the id of the room's last change this event reflects (the stream and GET /events; resume with after=)"
+
+
 class EndEvent(Closed):
     """Sent once the game is over or the room closed, after the final view."""
 
+    change: int | None = Field(default=None, description=CHANGE)
     event: Literal["end"]
     version: int
     status: Literal["finished", "closed", "abandoned"]
@@ -262,6 +272,7 @@ class EndEvent(Closed):
 class PresenceEvent(Closed):
     """Sent when only presence changed."""
 
+    change: int | None = Field(default=None, description=CHANGE)
     event: Literal["presence"]
     connected: list[int]
 
@@ -269,6 +280,7 @@ class PresenceEvent(Closed):
 class ChatEvent(Closed):
     """Sent with the chat lines new since the last event."""
 
+    change: int | None = Field(default=None, description=CHANGE)
     event: Literal["chat"]
     messages: list[ChatMessage]
 
@@ -277,3 +289,10 @@ Push = Annotated[
     ViewEvent | PresenceEvent | ChatEvent | EndEvent,
     Field(discriminator="event", description="one JSON frame of the live socket, one line of the event stream"),
 ]
+
+
+class EventBatch(Closed):
+    """GET /events: the stream's events after a change, oldest first (none if ``wait`` ran out)."""
+
+    change: int = Field(description="the id of the room's last change: pass it as after= next")
+    events: list[Push]

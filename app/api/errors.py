@@ -44,6 +44,7 @@ class ErrorAnswer(BaseModel):
     error: str = Field(description="a stable code: invalid_request, bad_request, unauthorized, forbidden, ...")
     message: str = Field(description="what was wrong, in words")
     version: int | None = Field(default=None, description="409 and 422 answers to a move: the room's current version")
+    change: int | None = Field(default=None, description="an `after` past the room's last change: that change's id")
     retry_after: int | None = Field(default=None, description="429: seconds until one more would pass")
 
 

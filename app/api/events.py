@@ -10,18 +10,31 @@ its seat and token, the last chat line and whether the end was sent. The texts a
 per change of the room and shared by every reader of the same seat (``app.rooms.views``). A
 follower whose token no longer holds its seat (the host reissued the seat's link) is told by
 :class:`Revoked` at the next change of the room.
+
+The event stream and its long-poll (``app.api.streams``) number their events by the room's
+change ids (``app.rooms.changes``): each event carries ``change``, the id of the last change it
+reflects, and :meth:`Events.since` gives a follower holding id C every change after C once,
+oldest first: the view if the view changed after C (and the end after it, if the room is
+over), the presence if it changed after C and after the view, and each chat line posted after
+C. The end carries the final view's id: a follower of a room that is over, resumed after the
+final view, is sent only the chat lines since and is done (a stream then closes). The ids are
+read before the texts are built, so an event never claims a change it does not show.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from app.realtime.bus import Change
+from app.rooms.changes import Changes
 from app.rooms.live_games import LiveGames
 from app.rooms.model import ENDED, hash_token
 from app.rooms.social import Social
 from app.rooms.views import Built, Payloads, encode
+
+REBUILDS = 3  # a view built while its room changes is built again, this many times at most
 
 
 class Revoked(Exception):
@@ -38,6 +51,7 @@ class Follower:
     token: str | None
     chat_seen: int = 0
     ended: bool = False
+    change: int = 0  # streams and polls: the id of the last change it was sent (module doc)
 
 
 def last_id(messages: list[dict[str, Any]]) -> int:
@@ -51,6 +65,22 @@ def after(messages: list[dict[str, Any]], seen: int) -> list[dict[str, Any]]:
 def view_event(payload_text: str) -> str:
     """A payload's JSON text as a ``view`` event (the payload's own fields, ``event`` first)."""
     return '{"event":"view",' + payload_text[1:]
+
+
+def numbered(change: int, event: str) -> str:
+    """An event's JSON text with its change id, ``"change"`` first."""
+    return f'{{"change":{change},{event[1:]}'
+
+
+def with_change(payload_text: str, change: int) -> str:
+    """A payload's JSON text with ``"change"`` added last: the id of the room's last change it
+    reflects (GET /view's answer)."""
+    return f'{payload_text[:-1]},"change":{change}}}'
+
+
+def chat_event(lines: list[dict[str, Any]]) -> str:
+    """Chat lines (each numbered by its change) as one ``chat`` event, numbered by the last."""
+    return encode({"change": lines[-1]["change"], "event": "chat", "messages": lines})
 
 
 def presence_event(built: Built) -> str:
@@ -116,6 +146,62 @@ class Events:
             if lines:
                 events.append(lines)
         return events
+
+    async def start(self, follower: Follower, after: int | None) -> list[str]:
+        """What a stream or poll starts with: with ``after`` (a change id), every change after
+        it (:meth:`since`); without, the view and the end if the room is over, numbered by the
+        room's last change (chat lines from then on)."""
+        if after is not None:
+            follower.change = after
+            return await self.since(follower)
+        ids, shown = await self.view_as_numbered(follower)
+        follower.change = ids.last
+        return [numbered(ids.last, event) for event in shown]
+
+    async def since(self, follower: Follower) -> list[str]:
+        """The events of the room's changes after ``follower.change``, oldest first (module
+        doc); the follower then holds the room's last change. Raises :class:`Revoked` if its
+        token lost its seat."""
+        room_id, seen = follower.room_id, follower.change
+        ids = await self.rooms.changes(room_id)
+        events: list[tuple[int, Any]] = []  # (change id, event text or chat line)
+        if ids.view > seen:
+            await self.check_seated(follower)
+            ids, shown = await self.view_as_numbered(follower, ids)
+            events += [(ids.view, event) for event in shown]
+        elif (await self.rooms.room(room_id)).status in ENDED:
+            follower.ended = True  # it holds the final view (and was sent the end with it)
+        if ids.presence > max(seen, ids.view):
+            events.append((ids.presence, await self.presence(room_id)))
+        if ids.chat > seen:
+            lines = [m for m in await self.social.messages_upto(room_id, ids.chat) if m["change"] > seen]
+            events += [(line["change"], line) for line in lines]
+        events.sort(key=lambda numbered_event: numbered_event[0])
+        follower.change = max(seen, ids.last)
+        texts = []
+        for is_chat, group in groupby(events, key=lambda item: isinstance(item[1], dict)):
+            items = list(group)
+            if is_chat:
+                texts.append(chat_event([line for _, line in items]))
+            else:
+                texts += [numbered(change, event) for change, event in items]
+        return texts
+
+    async def view_as_numbered(self, follower: Follower, ids: Changes | None = None) -> tuple[Changes, list[str]]:
+        """The follower's view (and the end, if the room is over and it was not sent it) with
+        the change ids it shows exactly: read before and after it was built, and built again
+        if the view changed meanwhile (a move landing as it was built would otherwise be shown
+        under the id before it, and sent again under its own)."""
+        before = ids or await self.rooms.changes(follower.room_id)
+        ended = follower.ended
+        for attempt in range(REBUILDS):
+            follower.ended = ended
+            shown = await self.view_and_end(follower)
+            again = await self.rooms.changes(follower.room_id)
+            if again.view == before.view or attempt == REBUILDS - 1:
+                break  # (still changing: shown under the ids read before its last build)
+            before = again
+        return before, shown
 
     async def view_and_end(self, follower: Follower) -> list[str]:
         # The end is looked at first: a room that is over changes no more, so the view read

@@ -1,14 +1,19 @@
-"""Following a room without a websocket: the event stream and the long-poll.
+"""Following a room without a websocket: the event stream and the long-polls.
 
 ``GET /api/rooms/<id>/stream`` answers newline-delimited JSON (``application/x-ndjson``), as
 lichess streams a game: one typed event a line (``app.api.events``: ``view``, ``presence``,
-``chat``, ``end``), and an empty line every ``STREAM_KEEPALIVE_SECONDS`` while nothing happens,
-so proxies and clients can tell a quiet room from a dead connection. The stream starts with the
-seat's view (with ``?after=<version>``: only if the room is past that version) and ends after the
-``end`` event, or when the seat's link is reissued. ``GET /api/rooms/<id>/view?after=<version>&wait=<s>``
-is the long-poll: it answers the view at once if the room is past ``after`` (or over), else when
-the room next changes, or after ``wait`` seconds (at most ``MAX_WAIT``) with the view as it is.
-Both follow the event bus, so a change made through another instance reaches them through the
+``chat``, ``end``), each numbered by ``change``, the id of the room's last change it reflects
+(``app.rooms.changes``), and an empty line every ``STREAM_KEEPALIVE_SECONDS`` while nothing
+happens, so proxies and clients can tell a quiet room from a dead connection. It starts with
+the seat's view, or with ``?after=<change>`` with every change after that one, once (a client
+whose stream dropped resumes with the last ``change`` it read and misses nothing), and ends
+after the ``end`` event, or when the seat's link is reissued. ``GET /api/rooms/<id>/events``
+is its long-poll: ``{"change", "events"}``, the same events after ``after``, answered at once if
+there are any, else at the room's next change or after ``wait`` seconds (at most ``MAX_WAIT``)
+with none. ``GET /api/rooms/<id>/view?after=<change>&wait=<s>`` is the view's long-poll: the
+view (with ``change``) once the view changed after ``after`` (presence and chat alone do not
+answer it), or the room is over, or after ``wait`` seconds as it is.
+All follow the event bus, so a change made through another instance reaches them through the
 relay. Open streams and waiting polls are counted per seat (``MAX_STREAMS_PER_SEAT``) and per
 room's spectators (``MAX_SPECTATORS_PER_ROOM``), on each instance, one more is answered 429; a
 seat's stream counts as its presence, as a socket does.
@@ -23,20 +28,21 @@ from contextlib import AsyncExitStack
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BeforeValidator, Field
 from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
+from app.api.answers import EventBatch
 from app.api.deps import Auth, Chat, Configured, Lobbying, Rooms
 from app.api.errors import answers
-from app.api.events import ENDED, Events, Follower, Revoked
+from app.api.events import ENDED, Events, Follower, Revoked, with_change
 from app.db.faults import log_failure
 from app.realtime.bus import Subscription
 from app.realtime.caps import SocketCaps
+from app.rooms.changes import Changes
 from app.rooms.errors import BadRequest, Forbidden, TooManyStreams
 from app.rooms.live_games import LiveGames
-from app.rooms.model import RoomInfo
 from app.rooms.views import Payloads
 
 router = APIRouter()
@@ -58,7 +64,7 @@ def ascii_whole(value: object) -> object:
 WholeNumber = Annotated[int, BeforeValidator(ascii_whole), Field(ge=0, le=10**18 - 1)]  # as published
 After = Annotated[
     WholeNumber | None,
-    Query(description="the version of the last view you hold: wait for a newer one (see `wait`)"),
+    Query(description="the `change` id of the last event or view you hold: answer what changed after it"),
 ]
 Wait = Annotated[
     WholeNumber,
@@ -78,9 +84,9 @@ Following = Annotated[Events, Depends(events)]
 StreamCaps = Annotated[SocketCaps, Depends(stream_caps)]
 
 
-def check_after(info: RoomInfo, after: int | None) -> None:
-    if after is not None and after > info.version:
-        raise BadRequest(f"after is past the room's version ({info.version})", version=info.version)
+def check_after(ids: Changes, after: int | None) -> None:
+    if after is not None and after > ids.last:
+        raise BadRequest(f"after is past the room's last change ({ids.last})", change=ids.last)
 
 
 def admitted(stack: AsyncExitStack, caps: SocketCaps, room_id: str, seat: int | None) -> None:
@@ -99,38 +105,61 @@ async def poll(
     after: int | None,
     wait: int,
 ) -> str:
-    """The seat's payload, once the room is past ``after`` (see the module's docstring)."""
+    """The seat's payload with the room's last change id, once the view changed after change
+    ``after`` (see the module's docstring)."""
     room_id = follower.room_id
     if after is None:
         if wait:
-            raise BadRequest("wait needs after=<version>: the version of the last view you hold")
-        return await views.text(room_id, follower.seat)
+            raise BadRequest("wait needs after=<change>: the change id of the last view you hold")
+        ids = await rooms.changes(room_id)
+        return with_change(await views.text(room_id, follower.seat), ids.last)
     async with AsyncExitStack() as stack:
         admitted(stack, caps, room_id, follower.seat)
         subscription = stack.enter_context(rooms.bus.subscribe(room_id))
-        info = await rooms.room(room_id)
-        check_after(info, after)
-        if info.version == after and info.status not in ENDED and wait:
-            await until_changed(subscription, wait)
+        ids = await rooms.changes(room_id)
+        check_after(ids, after)
+        deadline = asyncio.get_running_loop().time() + wait
+        while ids.view <= after and (await rooms.room(room_id)).status not in ENDED:
+            if not await next_change(subscription, deadline):
+                break
+            ids = await rooms.changes(room_id)
         try:
             await follow.check_seated(follower)
         except Revoked:
             raise Forbidden(REISSUED) from None
-        return await views.text(room_id, follower.seat)
+        return with_change(await views.text(room_id, follower.seat), ids.last)
 
 
-async def until_changed(subscription: Subscription, wait: float) -> None:
-    """Return when the room or its game changes (presence and chat do not count), or after
-    ``wait`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
-    while (left := deadline - loop.time()) > 0:
+async def next_change(subscription: Subscription, deadline: float) -> bool:
+    """Wait for the room's next change (of any kind) until ``deadline`` (the loop's clock):
+    whether one came."""
+    left = deadline - asyncio.get_running_loop().time()
+    if left <= 0:
+        return False
+    try:
+        return await asyncio.wait_for(subscription.next(), left) is not None
+    except TimeoutError:
+        return False
+
+
+async def poll_events(
+    rooms: LiveGames, follow: Events, caps: SocketCaps, follower: Follower, after: int | None, wait: int
+) -> str:
+    """The stream's events after change ``after`` as one JSON answer, once there is one, or
+    after ``wait`` seconds with none (see the module's docstring)."""
+    room_id = follower.room_id
+    async with AsyncExitStack() as stack:
+        admitted(stack, caps, room_id, follower.seat)
+        subscription = stack.enter_context(rooms.bus.subscribe(room_id))
+        check_after(await rooms.changes(room_id), after)
+        deadline = asyncio.get_running_loop().time() + wait
         try:
-            change = await asyncio.wait_for(subscription.next(), left)
-        except TimeoutError:
-            return
-        if change is None or change.version is not None or change.everything:
-            return
+            events = await follow.start(follower, after)
+            while not events and not follower.ended and await next_change(subscription, deadline):
+                events = await follow.since(follower)
+        except Revoked:
+            raise Forbidden(REISSUED) from None
+    return f'{{"change":{follower.change},"events":[{",".join(events)}]}}'
 
 
 class EventStream(StreamingResponse):
@@ -163,7 +192,7 @@ async def lines(
         if change is None:
             return
         try:
-            events = await follow.frames(follower, change)
+            events = await follow.since(follower)
         except Revoked:
             return
         for event in events:
@@ -197,7 +226,7 @@ async def stream_room(
     view; without: a spectator's). Empty lines keep the connection alive."""
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
-    check_after(await rooms.room(room_id), after)
+    check_after(await rooms.changes(room_id), after)
     if seat is not None:  # the player is back: a stand-in bot gives the seat back
         await lobby.come_back(room_id, seat)
     follower = Follower(room_id, seat, auth.optional())
@@ -208,7 +237,10 @@ async def stream_room(
         if seat is not None:
             await social.connected(room_id, seat)
             stack.push_async_callback(disconnected, social.disconnected, room_id, seat)
-        first = await follow.first(follower, after)
+        first = await follow.start(follower, after)
+    except Revoked:
+        await stack.aclose()
+        raise Forbidden(REISSUED) from None
     except BaseException:
         await stack.aclose()
         raise
@@ -220,3 +252,27 @@ async def disconnected(undo: Callable[[str, int], Awaitable[None]], room_id: str
         await undo(room_id, seat)
     except Exception as exc:
         log_failure(log, f"presence of room {room_id} not cleared", exc)
+
+
+@router.get(
+    "/api/rooms/{room_id}/events",
+    tags=["play"],
+    response_model=EventBatch,
+    responses=answers(400, 401, 403, 404, 429),
+)
+async def poll_room_events(
+    room_id: str,
+    rooms: Rooms,
+    follow: Following,
+    caps: StreamCaps,
+    auth: Auth,
+    after: After = None,
+    wait: Wait = 0,
+):
+    """The stream's long-poll: the events after change ``after`` (without it: the view, and
+    the end if the room is over), at once if there are any, else at the room's next change or
+    after ``wait`` seconds with none. ``change`` is what to pass as ``after`` next."""
+    await rooms.refresh(room_id)
+    seat = await auth.viewer_in(rooms, room_id)
+    follower = Follower(room_id, seat, auth.optional())
+    return Response(await poll_events(rooms, follow, caps, follower, after, wait), media_type="application/json")

@@ -35,6 +35,12 @@ class Room(SQLModel, table=True):
     next_room: str | None = Field(default=None, max_length=16)  # where its players played again
     held_until: datetime | None = None  # a room played again: its free seats wait for their players until then
     closed_reason: str | None = Field(default=None, max_length=16)  # closed or abandoned: left, host or idle
+    # change ids (app.rooms.changes): the room's last change of any kind, and the last that
+    # changed its view (a move, the start, a seat...), its presence, its chat
+    change_id: int = 0
+    view_change_id: int = 0
+    presence_change_id: int = 0
+    chat_change_id: int = 0
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -76,6 +82,7 @@ class ChatMessage(SQLModel, table=True):
     seat: int
     name: str = Field(max_length=64)
     text: str = Field(max_length=500)
+    change_id: int = 0  # the room's change that posted it (app.rooms.changes)
     at: datetime = Field(default_factory=utcnow)
 
 

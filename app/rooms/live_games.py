@@ -26,8 +26,9 @@ from app.realtime.bus import EventBus
 from app.realtime.cache import Held, RoomCache
 from app.realtime.locks import RoomLocks
 from app.realtime.metrics import OFF, Off
-from app.rooms import storage
-from app.rooms.errors import Forbidden, Unauthorized
+from app.rooms import changes, storage
+from app.rooms.changes import Changes
+from app.rooms.errors import Forbidden, NotFound, Unauthorized
 from app.rooms.model import IN_PLAY, LiveGame, RoomInfo, hash_token, replay, with_names
 from app.rooms.storage import known_id
 
@@ -69,12 +70,27 @@ class LiveGames:
         """Drop this instance's cached facts of the room if the database holds newer ones (a
         change made through another instance whose relayed event has not arrived yet), so that
         API reads and page loads are as fresh as the database; pushes rely on the relay."""
-        cached = self._infos.peek(room_id)
-        if cached is None:
+        if self._infos.peek(room_id) is None:
             return
         async with self.db.read() as session:
-            stamp = await storage.stamp(session, room_id)
-        if stamp != (cached.version, cached.updated_at):
+            self._drop_if_stale(room_id, await storage.stamp(session, room_id))
+
+    async def changes(self, room_id: str) -> Changes:
+        """The room's change ids as the database has them now (``app.rooms.changes``), with
+        this instance's cached facts dropped if they are older (as ``refresh`` does, in the
+        same query): what is read of the room after this reflects every change numbered."""
+        known_id(room_id)
+        async with self.db.read() as session:
+            found = await changes.read(session, room_id)
+        if found is None:
+            raise NotFound("no such room")
+        stamp, numbered = found
+        self._drop_if_stale(room_id, stamp)
+        return numbered
+
+    def _drop_if_stale(self, room_id: str, stamp: tuple[int, datetime | None] | None) -> None:
+        cached = self._infos.peek(room_id)
+        if cached is not None and stamp != (cached.version, cached.updated_at):
             self._infos.invalidate(room_id)
 
     async def _load_room(self, room_id: str) -> RoomInfo:

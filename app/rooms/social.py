@@ -30,6 +30,7 @@ from app.db.models import ChatMessage, Presence, Seat, utcnow
 from app.games.base import say
 from app.realtime.bus import CHAT, PRESENCE, EventBus
 from app.realtime.cache import RoomCache
+from app.rooms import changes
 from app.rooms.errors import BadRequest, NotFound
 from app.rooms.model import aware
 from app.rooms.throttle import Throttle
@@ -95,13 +96,25 @@ class Social:
             name = (await session.exec(select(Seat.name).where(Seat.room_id == room_id, Seat.seat == seat))).first()
             if name is None:
                 raise NotFound("no such seat")
-            session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text))
+            change_id = await changes.number(session, room_id, "chat")
+            session.add(ChatMessage(room_id=room_id, seat=seat, name=name, text=text, change_id=change_id))
             await session.commit()
         await self.bus.publish(room_id, CHAT)
 
     async def messages(self, room_id: str) -> list[dict[str, Any]]:
-        """The room's last CHAT_SHOWN lines, oldest first (``id`` grows with every line)."""
+        """The room's last CHAT_SHOWN lines, oldest first (``id`` grows with every line, and
+        ``change`` is the id of the room's change that posted it: ``app.rooms.changes``)."""
         return await self._chat.get(room_id, lambda: self._load_messages(room_id))
+
+    async def messages_upto(self, room_id: str, chat_change: int) -> list[dict[str, Any]]:
+        """:meth:`messages`, read again from the database if the lines held do not reach the
+        room's chat change ``chat_change`` yet (a line posted through another instance whose
+        event has not arrived)."""
+        messages = await self.messages(room_id)
+        if not chat_change or (messages and messages[-1]["change"] >= chat_change):
+            return messages
+        self._chat.invalidate(room_id)
+        return await self.messages(room_id)
 
     async def _load_messages(self, room_id: str) -> list[dict[str, Any]]:
         async with self.db.read() as session:
@@ -114,7 +127,8 @@ class Social:
                 )
             ).all()
         return [
-            {"id": m.id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()} for m in reversed(rows)
+            {"id": m.id, "change": m.change_id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
+            for m in reversed(rows)
         ]
 
     # ---- presence ------------------------------------------------------------------------
@@ -133,6 +147,7 @@ class Social:
             else:
                 row.sockets = max(row.sockets + delta, 0)
                 row.seen_at = utcnow()
+            await changes.number(session, room_id, "presence")
             await session.commit()
         await self.bus.publish(room_id, PRESENCE)
 
@@ -183,5 +198,10 @@ class Social:
                 )
             )
             rooms = stale.all()
+        if rooms:  # a change of presence (the seats of a stopped instance), numbered as any
+            async with self.db.write() as session:
+                for room_id in rooms:
+                    await changes.number(session, room_id, "presence")
+                await session.commit()
         for room_id in rooms:
             await self.bus.publish(room_id, PRESENCE)

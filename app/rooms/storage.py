@@ -26,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.db.database import Database
 from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.registry import GAMES
+from app.rooms.changes import VIEW_CHANGED
 from app.rooms.errors import Conflict, NotFound
 from app.rooms.model import IN_PLAY, RoomInfo, aware
 from app.rooms.social import last_present
@@ -58,6 +59,7 @@ def bump_version(keyed: bool) -> Update:
         status=bindparam("status"),
         updated_at=bindparam("now"),
         turn_started_at=bindparam("now"),
+        **VIEW_CHANGED,
     )
 
 
@@ -254,7 +256,9 @@ async def add_seat(
 async def free_seat(session: AsyncSession, room_id: str, seat: int, **room_values: Any) -> None:
     """Free a person's seat and change the room (a new host, or closed) in one commit."""
     await session.exec(delete(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat))
-    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow(), **room_values))
+    await session.exec(
+        update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow(), **VIEW_CHANGED, **room_values)
+    )
     await session.commit()
 
 
@@ -322,7 +326,7 @@ async def mark_started(session: AsyncSession, room_id: str, key: str | None) -> 
     result = await session.exec(
         update(Room)
         .where(col(Room.id) == room_id, col(Room.status) == "open")
-        .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow(), start_key=key)
+        .values(status="playing", updated_at=utcnow(), turn_started_at=utcnow(), start_key=key, **VIEW_CHANGED)
     )
     if result.rowcount != 1:
         return False
@@ -386,7 +390,7 @@ async def add_next_room(
     linked = await session.exec(
         update(Room)
         .where(col(Room.id) == before.id, col(Room.next_room).is_(None))
-        .values(next_room=room["id"], updated_at=utcnow())
+        .values(next_room=room["id"], updated_at=utcnow(), **VIEW_CHANGED)
     )
     if linked.rowcount != 1:
         await session.rollback()
@@ -396,7 +400,8 @@ async def add_next_room(
 
 
 async def touch(session: AsyncSession, room_id: str) -> None:
-    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow()))
+    """Mark the room's facts changed (a seat's): its stamp and its change ids move on."""
+    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=utcnow(), **VIEW_CHANGED))
 
 
 def add_finished_games(
@@ -421,6 +426,8 @@ def add_finished_games(
                         "host_seat": 0,
                         "status": "finished",
                         "version": len(log),
+                        "change_id": len(log),
+                        "view_change_id": len(log),
                         "created_at": now,
                         "updated_at": now,
                     }
