@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.api.body_limit import BodyLimit
-from app.api.contract import install_contract
+from app.api.contract import API_VERSION, install_contract, operation_id
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.events import Events
 from app.api.head import HeadAsGet
@@ -112,8 +112,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="Troika Arena",
         summary="Play Troika, TriATri and Vem aí a Troika with friends, in the browser or by API.",
-        version="0.1.0",
+        version=API_VERSION,
         lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        separate_input_output_schemas=False,  # one schema per model: no "Play-Input" beside "Play"
         docs_url=None,
         redoc_url=None,
     )

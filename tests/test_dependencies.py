@@ -25,14 +25,23 @@ MALFORMED = "use 'Authorization: Bearer <seat token>'"
 
 async def test_the_schema_documents_the_seat_token_as_a_bearer_scheme(client):
     schema = (await client.get("/openapi.json")).json()
-    assert schema["components"]["securitySchemes"]["seat token"]["scheme"] == "bearer"
+    assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     for path, method in [
         ("/api/rooms/{room_id}/actions", "post"),
-        ("/api/rooms/{room_id}/view", "get"),
         ("/api/rooms/{room_id}/start", "post"),
         ("/api/rooms/{room_id}/chat", "post"),
+        ("/api/rooms/{room_id}/legal-actions", "get"),
     ]:
-        assert schema["paths"][path][method]["security"] == [{"seat token": []}], path
+        assert schema["paths"][path][method]["security"] == [{"seatToken": []}], path
+    # A spectator reads and follows without one (and anyone joins with a name): optional there.
+    for path, method in [
+        ("/api/rooms/{room_id}/view", "get"),
+        ("/api/rooms/{room_id}/log", "get"),
+        ("/api/rooms/{room_id}/stream", "get"),
+        ("/api/rooms/{room_id}/events", "get"),
+        ("/api/rooms/{room_id}/seats", "post"),
+    ]:
+        assert schema["paths"][path][method]["security"] == [{"seatToken": []}, {}], path
     assert "security" not in schema["paths"]["/api/rooms"]["post"]  # creating a room needs no token
 
 

@@ -139,8 +139,9 @@ async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_
             lines = Lines(response)
             assert json.loads(await ws.recv())["seat"] == 1 and (await lines.next())["seat"] == 1
             await page.recv()
+            now = (await client.get(f"/api/rooms/{room_id}/view")).json()["change"]
             poll = asyncio.create_task(
-                client.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[1]))
+                client.get(f"/api/rooms/{room_id}/view", params={"after": now, "wait": 20}, headers=auth(tokens[1]))
             )
             await asyncio.sleep(0.3)
             assert (await reissue(client, room_id, 1, tokens[0])).status_code == 200
@@ -159,10 +160,10 @@ async def test_the_old_token_stops_working_on_every_instance_at_once(postgres_ur
     ):
         async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b, timeout=30) as b:
             room_id, tokens = await make_room(a, seats=2)
-            assert (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[1]))).status_code == 200
-            poll = asyncio.create_task(
-                b.get(f"/api/rooms/{room_id}/view", params={"after": 0, "wait": 20}, headers=auth(tokens[1]))
-            )
+            seen = await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[1]))
+            assert seen.status_code == 200
+            params = {"after": seen.json()["change"], "wait": 20}
+            poll = asyncio.create_task(b.get(f"/api/rooms/{room_id}/view", params=params, headers=auth(tokens[1])))
             await asyncio.sleep(0.5)
             new = (await reissue(a, room_id, 1, tokens[0])).json()["token"]
             r = await asyncio.wait_for(poll, 10)

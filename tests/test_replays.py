@@ -184,6 +184,8 @@ async def test_the_api_answers_a_replays_step_as_the_page_shows_it(client):
     answer = (await client.get(f"/api/rooms/{room}/replay", params={"seat": 0})).json()
     assert (answer["step"], answer["last"], answer["seat"]) == (last, last, 0)
     assert answer["payload"]["view"] == end.json()["view"] and answer["payload"]["legal_actions"] == []
+    # The replay's room is the room's own (its seed, its people and bots), at the step shown.
+    assert answer["payload"]["room"] == (await client.get(f"/api/rooms/{room}")).json() == end.json()["room"]
     logged = (await client.get(f"/api/rooms/{room}/log", headers=auth(tokens[0]))).json()["log"]
     assert answer["log"] == logged
     record = (await client.get(f"/api/rooms/{room}/record")).json()
@@ -191,7 +193,12 @@ async def test_the_api_answers_a_replays_step_as_the_page_shows_it(client):
         params = {"step": step} | ({} if seat is None else {"seat": seat})
         got = (await client.get(f"/api/rooms/{room}/replay", params=params)).json()
         shown = Replay.of(record).step(step)
-        assert got["step"] == min(step, last) and got["payload"] == shown.payload(seat)
+        assert got["step"] == min(step, last) and {**got["payload"], "room": None} == {
+            **shown.payload(seat),
+            "room": None,
+        }
+        assert got["payload"]["room"]["seats"] == end.json()["room"]["seats"]
+        assert got["payload"]["room"]["seed"] == (end.json()["room"]["seed"] if step >= last else None)
         assert (got["log"], got["new_lines_from"]) == tuple(shown.log(seat))
     spectator, seat_1 = [
         (await client.get(f"/api/rooms/{room}/replay", params={"step": 7, **who})).json()["payload"]["view"]

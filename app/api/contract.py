@@ -17,10 +17,12 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
 from app.api.answers import ChatEvent, EndEvent, PresenceEvent, Push, ViewEvent
 
+API_VERSION = "1.0"  # the contract's version (docs/api.md, "Changes in 1.0"), not the package's
 FASTAPI_VALIDATION = "#/components/schemas/HTTPValidationError"
 REF = "#/components/schemas/{model}"
 # shapes no route answers, published for the live socket (and documented in docs/api.md)
@@ -32,6 +34,12 @@ SOCKET_FRAMES = {
     "chat": (ChatEvent.__name__, "new chat lines"),
     "end": (EndEvent.__name__, "the game is over or the room closed, after the final view"),
 }
+
+
+def operation_id(route: APIRoute) -> str:
+    """A route's operationId: its function's name in camelCase (``join_room``: ``joinRoom``)."""
+    first, *rest = route.name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
 
 def install_contract(app: FastAPI) -> None:

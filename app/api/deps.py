@@ -13,7 +13,7 @@ takes the same services (they read the connection, HTTP or websocket).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -29,8 +29,11 @@ from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.views import Payloads
 
+# the calls a spectator may make without a token, or a player with theirs (their operation's
+# ``openapi_extra``: the token is optional)
+TOKEN_OPTIONAL: dict[str, Any] = {"security": [{"seatToken": []}, {}]}
 BEARER = HTTPBearer(
-    auto_error=False, scheme_name="seat token", description="the token your seat was given when you took it"
+    auto_error=False, scheme_name="seatToken", description="the token your seat was given when you took it"
 )
 
 

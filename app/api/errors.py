@@ -24,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.faults import OUTAGES, outage
@@ -53,12 +54,20 @@ MEANINGS = {
     401: "the call needs a seat token (Authorization: Bearer <token>), or the header is malformed",
     403: "the token holds no seat in this room, or the call is the host's",
     404: "no such room (whatever the token), seat or bot",
+    405: "the path takes other methods (the Allow header lists them)",
     409: "the room's state refuses it now: a stale version, the game not started or over, a seat taken",
     413: "the body is larger than MAX_BODY_BYTES",
     422: "a well-formed move the rules refuse (with the engine's reason), or an idempotency key reused "
     "for another move",
     429: "rate limited; the Retry-After header says when to try again",
     503: "the database is unavailable; the Retry-After header says when to try again",
+}
+
+
+# the router's refusals (``install_error_handlers``): code and message by status
+ROUTING = {
+    404: ("not_found", "no such page or call"),
+    405: ("method_not_allowed", "this call does not take that method (see Allow)"),
 }
 
 
@@ -110,6 +119,23 @@ def describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def allowed(app: FastAPI, request: Request) -> str:
+    """The methods some route takes at the request's path (every GET answers HEAD too): the
+    router names only those of the first route matching the path."""
+    methods: set[str] = set()
+    pending = list(app.router.routes)
+    while pending:
+        route = pending.pop()
+        included = getattr(route, "original_router", None)  # a router included in the app's
+        if included is not None:
+            pending += included.routes
+        elif route.matches(request.scope)[0] != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
 def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError):
@@ -121,10 +147,13 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
-        message = exc.detail if isinstance(exc.detail, str) else "request failed"
-        if exc.status_code == 404 and message == "Not Found":
-            message = "no such page"
-        return error_response(page, request, exc.status_code, "http_error", message)
+        """The router's own refusals: no route at this path (404 ``not_found``), or not with
+        this method (405 ``method_not_allowed``, with ``Allow``)."""
+        code, message = ROUTING.get(exc.status_code, ("http_error", None))
+        if message is None:
+            message = exc.detail if isinstance(exc.detail, str) else "request failed"
+        headers = {"Allow": allowed(app, request)} if exc.status_code == 405 else exc.headers
+        return error_response(page, request, exc.status_code, code, message, headers=headers)
 
 
 INTERNAL_ERROR = 1011  # the websocket close code for a server-side failure

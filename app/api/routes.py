@@ -35,7 +35,7 @@ from app.api.answers import (
     RoomStatus,
 )
 from app.api.answers import Chat as ChatAnswer
-from app.api.deps import Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
+from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
 from app.api.errors import answers
 from app.api.events import Follower
 from app.api.shapes import AnyAction, read_action
@@ -66,10 +66,11 @@ SeatInPath = Annotated[int, BeforeValidator(ascii_digits)]
 
 
 class StrictBody(BaseModel):
-    """A JSON body read strictly: a whole number is a JSON integer, never "0", true or 0.0
-    (a malformed body is answered 400, field by field)."""
+    """A JSON body read strictly and closed: a whole number is a JSON integer, never "0", true or
+    0.0, and a field the call does not name is refused, named (a malformed body is answered
+    400 ``invalid_request``, field by field)."""
 
-    model_config = ConfigDict(strict=True)
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class CreateRoom(StrictBody):
@@ -105,6 +106,9 @@ class StartRoom(StrictBody):
     )
 
 
+NO_START_KEY = StartRoom()  # a start sent without a body (never changed: models are values here)
+
+
 class ChatLine(StrictBody):
     text: str = Field(description="1 to 300 characters")
 
@@ -114,7 +118,6 @@ class Autopilot(StrictBody):
 
 
 class SubmitAction(StrictBody):
-    model_config = ConfigDict(strict=True, extra="forbid")  # a field more is a mistake in a move
     version: int = Field(description="the version of the view this action was chosen from")
     # read by the room's game in reply_to_move (app.api.shapes), not here: which game it is
     # is known once the room is
@@ -124,12 +127,18 @@ class SubmitAction(StrictBody):
     )
 
 
-def answer(content: Any, status: int = 200) -> Response:
+LOCATION: dict[int | str, dict[str, Any]] = {
+    201: {"headers": {"Location": {"description": "the path of what was made", "schema": {"type": "string"}}}}
+}
+
+
+def answer(content: Any, status: int = 200, location: str | None = None) -> Response:
     """An answer as the code built it, encoded as JSON. Routes name their answer's model for the
     contract (``response_model``) but do not have FastAPI re-read every answer through it: a
     field the contract lacks would then be a 500 for the caller; tests/test_contract.py checks
-    the answers against the contract instead, and fails on any drift."""
-    return JSONResponse(content, status_code=status)
+    the answers against the contract instead, and fails on any drift. A 201 names what it made
+    (``location``)."""
+    return JSONResponse(content, status_code=status, headers={"Location": location} if location else None)
 
 
 def json_text(text: str) -> Response:
@@ -139,7 +148,7 @@ def json_text(text: str) -> Response:
 
 
 @router.get("/healthz", response_model=Health, tags=["meta"], responses=answers())
-async def healthz(rooms: Rooms):
+async def get_health(rooms: Rooms):
     await rooms.list_rooms(limit=1)
     return answer({"status": "ok"})
 
@@ -162,12 +171,18 @@ async def list_games():
     )
 
 
-@router.post("/api/rooms", response_model=Created, status_code=201, tags=["rooms"], responses=answers(400, 413, 429))
+@router.post(
+    "/api/rooms",
+    response_model=Created,
+    status_code=201,
+    tags=["rooms"],
+    responses=answers(400, 413, 429) | LOCATION,
+)
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
     info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer, body.listed)
-    return answer({"room": info.public(), "seat": 0, "token": token}, 201)
+    return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}")
 
 
 @router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400))
@@ -190,16 +205,17 @@ async def get_room(room_id: str, rooms: Rooms):
     response_model=Joined | BotSeated,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413),
+    responses=answers(400, 401, 403, 404, 409, 413) | LOCATION,
+    openapi_extra=TOKEN_OPTIONAL,  # the host's, to seat a bot
 )
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Take a free seat with a name, or (host token) seat a bot: ``{"bot": "strong"}``."""
     if body.bot is not None:
         host = await auth.seat_in(rooms, room_id)
         seat = await lobby.add_bot(room_id, host, body.bot, body.seat)
-        return answer({"seat": seat, "bot": body.bot}, 201)
+        return answer({"seat": seat, "bot": body.bot}, 201, f"/api/rooms/{room_id}/seats/{seat}")
     seat, token, duplicate = await lobby.join(room_id, body.name, body.idempotency_key)
-    return answer({"seat": seat, "token": token, "duplicate": duplicate}, 201)
+    return answer({"seat": seat, "token": token, "duplicate": duplicate}, 201, f"/api/rooms/{room_id}/seats/{seat}")
 
 
 @router.delete(
@@ -283,17 +299,22 @@ async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobb
     responses=answers(400, 401, 403, 404, 409, 413),
 )
 async def start_room(
-    room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom | None = None
+    room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom = NO_START_KEY
 ):
-    """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend)."""
+    """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend).
+    The body is optional (published as such, not as "an object or null")."""
     seat = await auth.seat_in(rooms, room_id)
-    duplicate = await lobby.start(room_id, seat, body and body.idempotency_key)
+    duplicate = await lobby.start(room_id, seat, body.idempotency_key)
     text = await (views.text_at(room_id, seat, 0) if duplicate else views.text(room_id, seat))
     return with_duplicate(text, duplicate)
 
 
 @router.get(
-    "/api/rooms/{room_id}/view", response_model=Payload, tags=["play"], responses=answers(400, 401, 403, 404, 429)
+    "/api/rooms/{room_id}/view",
+    response_model=Payload,
+    tags=["play"],
+    responses=answers(400, 401, 403, 404, 429),
+    openapi_extra=TOKEN_OPTIONAL,
 )
 async def get_view(
     room_id: str,
@@ -352,7 +373,13 @@ def with_duplicate(text: str, duplicate: bool) -> Response:
     return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
 
 
-@router.get("/api/rooms/{room_id}/log", response_model=Log, tags=["play"], responses=answers(401, 403, 404))
+@router.get(
+    "/api/rooms/{room_id}/log",
+    response_model=Log,
+    tags=["play"],
+    responses=answers(401, 403, 404),
+    openapi_extra=TOKEN_OPTIONAL,
+)
 async def get_log(room_id: str, rooms: Rooms, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
@@ -370,13 +397,13 @@ async def get_chat(room_id: str, rooms: Rooms, social: Chat):
     response_model=ChatAnswer,
     status_code=201,
     tags=["chat"],
-    responses=answers(400, 401, 403, 404, 413, 429),
+    responses=answers(400, 401, 403, 404, 413, 429) | LOCATION,
 )
 async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
     seat = await auth.seat_in(rooms, room_id)
     await social.post(room_id, seat, body.text)
-    return answer({"messages": await social.messages(room_id)}, 201)
+    return answer({"messages": await social.messages(room_id)}, 201, f"/api/rooms/{room_id}/chat")
 
 
 @router.post(

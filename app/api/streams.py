@@ -34,7 +34,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
 from app.api.answers import EventBatch
-from app.api.deps import Auth, Chat, Configured, Lobbying, Rooms
+from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Configured, Lobbying, Rooms
 from app.api.errors import answers
 from app.api.events import ENDED, Events, Follower, Revoked, with_change
 from app.db.faults import log_failure
@@ -61,14 +61,17 @@ def ascii_whole(value: object) -> object:
     return value
 
 
-WholeNumber = Annotated[int, BeforeValidator(ascii_whole), Field(ge=0, le=10**18 - 1)]  # as published
+# (bounds written before the validator: after it, they would be published as "ge" and "le",
+# not as JSON Schema's "minimum" and "maximum")
+WholeNumber = Annotated[int, Field(ge=0, le=10**18 - 1), BeforeValidator(ascii_whole)]
+WaitSeconds = Annotated[int, Field(ge=0, le=MAX_WAIT), BeforeValidator(ascii_whole)]
 After = Annotated[
     WholeNumber | None,
     Query(description="the `change` id of the last event or view you hold: answer what changed after it"),
 ]
 Wait = Annotated[
-    WholeNumber,
-    Query(le=MAX_WAIT, description=f"with `after`: seconds to wait for a change (0 to {MAX_WAIT})"),
+    WaitSeconds,
+    Query(description=f"with `after`: seconds to wait for a change (0 to {MAX_WAIT})"),
 ]
 
 
@@ -142,7 +145,7 @@ async def next_change(subscription: Subscription, deadline: float) -> bool:
         return False
 
 
-async def poll_events(
+async def events_when_any(
     rooms: LiveGames, follow: Events, caps: SocketCaps, follower: Follower, after: int | None, wait: int
 ) -> str:
     """The stream's events after change ``after`` as one JSON answer, once there is one, or
@@ -210,6 +213,7 @@ async def lines(
         },
         **answers(400, 401, 403, 404, 429),
     },
+    openapi_extra=TOKEN_OPTIONAL,
 )
 async def stream_room(
     room_id: str,
@@ -259,8 +263,9 @@ async def disconnected(undo: Callable[[str, int], Awaitable[None]], room_id: str
     tags=["play"],
     response_model=EventBatch,
     responses=answers(400, 401, 403, 404, 429),
+    openapi_extra=TOKEN_OPTIONAL,
 )
-async def poll_room_events(
+async def poll_events(
     room_id: str,
     rooms: Rooms,
     follow: Following,
@@ -275,4 +280,4 @@ async def poll_room_events(
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     follower = Follower(room_id, seat, auth.optional())
-    return Response(await poll_events(rooms, follow, caps, follower, after, wait), media_type="application/json")
+    return Response(await events_when_any(rooms, follow, caps, follower, after, wait), media_type="application/json")

@@ -53,6 +53,7 @@ class Seat(SQLModel, table=True):
     name: str = Field(max_length=64)
     token_hash: str = Field(max_length=64, index=True)
     retired_token_hash: str | None = Field(default=None, max_length=64)  # the token a reissue replaced
+    join_key_hash: str | None = Field(default=None, max_length=64)  # the hash of its join's idempotency key
     bot: str | None = Field(default=None, max_length=16)
     bot_until_back: bool = False  # the turn timer's stand-in: it plays until the player is back
     joined_at: datetime = Field(default_factory=utcnow)

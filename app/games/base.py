@@ -454,17 +454,17 @@ def first_player_option(max_players: int) -> OptionSpec:
         "choice",
         "random",
         N_("Who starts round 1: a seat number, or random from the room seed"),
-        choices=("random", *(str(seat) for seat in range(max_players))),
+        choices=("random", *range(max_players)),
     )
 
 
-def check_first_player(chosen: str, num_players: int) -> None:
+def check_first_player(chosen: str | int, num_players: int) -> None:
     """Refuse a ``first_player`` option naming a seat the room does not have."""
     if chosen != "random" and int(chosen) >= num_players:
         raise ValueError(f"option 'first_player': there is no seat {chosen}")
 
 
-def first_player(state: State, chosen: str, num_players: int) -> int:
+def first_player(state: State, chosen: str | int, num_players: int) -> int:
     """Round 1's first player for a checked ``first_player`` option (a draw from the seed if random)."""
     return rng(state).randrange(num_players) if chosen == "random" else int(chosen)
 
@@ -479,7 +479,16 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
             raise ValueError(f"option '{spec.name}' must be true or false")
         if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"option '{spec.name}' must be a whole number")
-        if spec.choices and value not in spec.choices:
+        if (
+            spec.choices
+            and isinstance(value, str)
+            and value.isascii()
+            and value.isdigit()
+            and int(value) in spec.choices
+        ):
+            value = int(value)  # a seat written as text, as before 1.0 (stored rooms and records have it so)
+        # (a choice is matched with its JSON type: 2.0 and true are not the seats 2 and 1)
+        if spec.choices and not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(c) for c in spec.choices)
             raise ValueError(f"option '{spec.name}' must be one of: {allowed}")
         resolved[spec.name] = value

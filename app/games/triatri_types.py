@@ -30,14 +30,14 @@ class ChooseGem(TypedDict):
     source: Literal["supply", "own"]
 
 
-class Play(TypedDict):
+class PlayCard(TypedDict):
     """Play a card of your hand, by its id, to the trick."""
 
     type: Literal["play"]
     card: int
 
 
-TriATriAction = Commit | ChooseGem | Play
+TriATriAction = Commit | ChooseGem | PlayCard
 
 
 class Card(TypedDict):

@@ -23,7 +23,7 @@ from app.db.models import utcnow
 from app.games.base import Message, say
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound
+from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound
 from app.rooms.live_games import LiveGames
 from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token
 from app.rooms.records import seed_hash
@@ -188,10 +188,13 @@ class Lobby:
                 raise Conflict(
                     say("this join took a seat whose link the host has since reissued: ask the host for the new link")
                 )
+            key_hash = None if idempotency_key is None else hash_token(idempotency_key)
+            if key_hash is not None and await storage.seat_joined_with(session, room_id, key_hash) is not None:
+                raise KeyReused(say("that idempotency key was sent with another name: a new join needs a new key"))
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
             require_unheld(info)
-            await storage.add_seat(session, room_id, seat, name, hash_token(token))
+            await storage.add_seat(session, room_id, seat, name, hash_token(token), join_key_hash=key_hash)
         return seat, token, False
 
     async def play_again(self, room_id: str, seat: int, token: str) -> tuple[str, str, bool]:

@@ -38,20 +38,40 @@ ENDED = ("finished", "closed", "abandoned")
 SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 
+Names = tuple[tuple[int, str], ...]  # the players' names by seat, as a cache key
+
+
 def with_names(entries: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Log entries with the engines' "Seat N" mentions replaced by the players' names."""
+    """Log entries with the engines' "Seat N" mentions replaced by the players' names, in their
+    text and their message's arguments alike."""
     key = tuple(sorted(names.items()))
-    return [{**e, "text": named(e["text"], key)} for e in entries]
+    return [{**e, "text": named(e["text"], key), "args": named_args(e["args"], key)} for e in entries]
 
 
-def named(text: str, names: tuple[tuple[int, str], ...]) -> str:
+def named_args(args: dict[str, Any], names: Names) -> dict[str, Any]:
+    """A message's arguments with the seat mentions in them (at any depth) named: a client that
+    says the message from ``msg`` and ``args`` shows the names its text shows."""
+    return {name: named_value(value, names) for name, value in args.items()}
+
+
+def named_value(value: Any, names: Names) -> Any:
+    if isinstance(value, str):
+        return named(value, names)
+    if isinstance(value, dict) and "args" in value:
+        return {**value, "args": named_args(value["args"], names)}
+    if isinstance(value, list):
+        return [named_value(item, names) for item in value]
+    return value
+
+
+def named(text: str, names: Names) -> str:
     """One log line with its seat mentions named: cached for the rooms of this server (every
     view repeats the log's tail), never within ``uncached_names`` (a replay of an uploaded
     record: what a stranger uploads must not fill, or stay in, a cache the whole process shares)."""
     return _cached_named(text, names) if _naming_cached.get() else name_mentions(text, names)
 
 
-def name_mentions(text: str, names: tuple[tuple[int, str], ...]) -> str:
+def name_mentions(text: str, names: Names) -> str:
     lookup = dict(names)
     return SEAT_MENTION.sub(lambda match: lookup.get(int(match.group(1)), match.group(0)), text)
 

@@ -22,7 +22,7 @@ from typing import Any
 from app.db.database import Database
 from app.games.base import Action, State, visible_log
 from app.games.registry import GAMES
-from app.rooms import records
+from app.rooms import records, storage
 from app.rooms.errors import Conflict, NotFound
 from app.rooms.model import LiveGame, RoomInfo, replay, with_names
 from app.rooms.views import seat_view
@@ -72,6 +72,7 @@ class Replay:
     actions: list[tuple[int, Action]]
     ended: str = "finished"  # or abandoned: closed before its end
     checkpoints: dict[int, LiveGame] = field(default_factory=dict, compare=False, repr=False)
+    facts: RoomInfo | None = field(default=None, compare=False, repr=False)  # a stored room's own
 
     @classmethod
     def of(cls, record: dict[str, Any]) -> Replay:
@@ -104,6 +105,10 @@ class Replay:
             before = live.state
             replay(game, live, self.actions[version - 1 : version])
         state = live.state
+        status = self.status_at(version, game.outcome(state) is not None)
+        if self.facts is not None:  # a stored room: its own facts (seats, bots, seed...), at this step
+            facts = replace(self.facts, status=status, version=version, turn_started_at=None)
+            return Step(facts, live, state, before)
         info = RoomInfo(
             id=self.room or "record",
             game=self.game,
@@ -111,7 +116,7 @@ class Replay:
             options=self.options,
             num_seats=self.num_players,
             host_seat=0,
-            status=self.status_at(version, game.outcome(state) is not None),
+            status=status,
             version=version,
             seed_hash=self.seed_hash,
             seats=dict(self.names),
@@ -158,9 +163,11 @@ class Replays:
         held = self._stored.get(room_id)
         if held is None:
             try:
-                held = Replay.of(await records.export(self.db, room_id))
+                record = await records.export(self.db, room_id)
             except Conflict:
                 raise Conflict("the replay opens once the game has ended") from None
+            async with self.db.read() as session:
+                held = replace(Replay.of(record), facts=await storage.load_room(session, room_id))
         keep(self._stored, room_id, held, STORED_HELD)
         return held
 

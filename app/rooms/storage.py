@@ -240,11 +240,19 @@ async def add_room(session: AsyncSession, host_name: str, host_token_hash: str, 
 
 
 async def add_seat(
-    session: AsyncSession, room_id: str, seat: int, name: str, token_hash: str = BOT_TOKEN_HASH, bot: str | None = None
+    session: AsyncSession,
+    room_id: str,
+    seat: int,
+    name: str,
+    token_hash: str = BOT_TOKEN_HASH,
+    bot: str | None = None,
+    join_key_hash: str | None = None,
 ) -> None:
     """Commit a newly taken seat; a concurrent taker of the same seat (through another instance)
     makes this a 409, whether its row meets this one at the flush or at the commit."""
-    session.add(Seat(room_id=room_id, seat=seat, name=name, token_hash=token_hash, bot=bot))
+    session.add(
+        Seat(room_id=room_id, seat=seat, name=name, token_hash=token_hash, bot=bot, join_key_hash=join_key_hash)
+    )
     try:
         await touch(session, room_id)
         await session.commit()
@@ -309,6 +317,14 @@ async def set_seat_token(session: AsyncSession, room_id: str, seat: int, token_h
     )
     await touch(session, room_id)
     await session.commit()
+
+
+async def seat_joined_with(session: AsyncSession, room_id: str, key_hash: str) -> int | None:
+    """The seat taken by a join with the idempotency key of this hash, if any."""
+    found = await session.exec(
+        select(Seat.seat).where(col(Seat.room_id) == room_id, col(Seat.join_key_hash) == key_hash)
+    )
+    return found.first()
 
 
 async def retired_seat(session: AsyncSession, room_id: str, token_hash: str) -> int | None:

@@ -19,7 +19,7 @@ from app.games.base import Action, Game, Message, State, seen_by, spoken
 from app.games.registry import GAMES
 from app.realtime.cache import hold_at_most
 from app.rooms.live_games import LiveGames
-from app.rooms.model import LiveGame, RoomInfo, named
+from app.rooms.model import LiveGame, Names, RoomInfo, named_args
 from app.rooms.social import Social
 
 LOG_TAIL = 30
@@ -69,7 +69,7 @@ def seat_views(
     lines = LogLines(state.get("log", []), info.seats)
     payloads = {}
     for seat in seats:
-        legal = labelled_legal_actions(game, state, seat, awaited)
+        legal = labelled_legal_actions(game, state, seat, awaited, lines.names)
         payloads[seat] = {
             "room": room,
             "version": live.version,
@@ -94,7 +94,7 @@ class LogLines:
     public, so a room's seats and spectators no longer each say the same 30 lines again."""
 
     def __init__(self, log: list[dict[str, Any]], names: dict[int, str]):
-        self.log, self.names = log, tuple(sorted(names.items()))
+        self.log, self.names = log, tuple(sorted(names.items()))  # (Names)
         self.made: dict[int, dict[str, Any]] = {}
         self.public = sum(1 for entry in log if entry["to"] is None)
         self.private = [entry["to"] for entry in log if entry["to"] is not None]
@@ -115,8 +115,9 @@ class LogLines:
         line = self.made.get(index)
         if line is None:
             entry = self.log[index]
-            line = {"text": spoken(entry), **{key: value for key, value in entry.items() if key != "to"}}
-            line["text"] = named(line["text"], self.names)
+            line = {key: value for key, value in entry.items() if key != "to"}
+            line["args"] = named_args(line["args"], self.names)
+            line = {"text": spoken(line), **line}
             self.made[index] = line
         return line
 
@@ -126,16 +127,19 @@ class LogLines:
         return self.public + (0 if seat is None else sum(1 for to in self.private if seat in to))
 
 
-def labelled_legal_actions(game: Game, state: State, seat: int | None, to_act: Iterable[int]) -> list[dict[str, Any]]:
+def labelled_legal_actions(
+    game: Game, state: State, seat: int | None, to_act: Iterable[int], names: Names
+) -> list[dict[str, Any]]:
     """The seat's legal actions, each with its button label: its English text, and the message
-    it is made of (its ``msg`` id and ``args``) for a reader of another language. None for a
-    spectator or a seat not awaited."""
+    it is made of (its ``msg`` id and ``args``) for a reader of another language, the players
+    named (``names``) where the engine says "Seat N". None for a spectator or a seat not awaited."""
     legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
-    return [labelled(a, game.label(a, state)) for a in legal]
+    return [labelled(a, game.label(a, state), names) for a in legal]
 
 
-def labelled(action: Action, label: Message) -> dict[str, Any]:
-    return {"action": action, "label": spoken(label), "msg": label["msg"], "args": label["args"]}
+def labelled(action: Action, label: Message, names: Names) -> dict[str, Any]:
+    args = named_args(label["args"], names)
+    return {"action": action, "label": spoken({"msg": label["msg"], "args": args}), "msg": label["msg"], "args": args}
 
 
 def legal_actions(info: RoomInfo, live: LiveGame | None, seat: int) -> dict[str, Any]:
@@ -147,8 +151,12 @@ def legal_actions(info: RoomInfo, live: LiveGame | None, seat: int) -> dict[str,
     return {
         "version": live.version,
         "seat": seat,
-        "legal_actions": labelled_legal_actions(game, state, seat, game.to_act(state)),
+        "legal_actions": labelled_legal_actions(game, state, seat, game.to_act(state), names_of(info)),
     }
+
+
+def names_of(info: RoomInfo) -> Names:
+    return tuple(sorted(info.seats.items()))
 
 
 def encode(payload: dict[str, Any]) -> str:

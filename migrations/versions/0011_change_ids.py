@@ -3,6 +3,8 @@ line...) is numbered per room, so a client that lost its stream resumes after th
 it holds and misses none (``app.rooms.changes``). A room keeps the id of its last change and
 of the last change of its view, presence and chat; a chat line keeps its own. Existing rooms
 start with their version as their last change, so a client resuming with a version misses nothing.
+A seat keeps the hash of its join's idempotency key, so that the key sent again with another name
+is refused (422) rather than taking a second seat.
 
 Revision ID: 0011
 Revises: 0010
@@ -27,9 +29,13 @@ def upgrade() -> None:
     with op.batch_alter_table("chat_messages", schema=None) as batch_op:
         batch_op.add_column(sa.Column("change_id", sa.Integer(), nullable=False, server_default="0"))
     op.execute("UPDATE rooms SET change_id = version, view_change_id = version")
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("join_key_hash", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.drop_column("join_key_hash")
     with op.batch_alter_table("chat_messages", schema=None) as batch_op:
         batch_op.drop_column("change_id")
     with op.batch_alter_table("rooms", schema=None) as batch_op:

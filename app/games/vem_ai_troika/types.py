@@ -357,7 +357,9 @@ class VemResult(TypedDict):
     places: list[int]
 
 
-class Play(TypedDict):
+class ReactionPlay(TypedDict):
+    """A card played in an open reaction window, and by whom."""
+
     seat: int
     card: GroupCard
 
@@ -366,7 +368,7 @@ class Reaction(TypedDict):
     """An open reaction window: the seats it asks and the cards it answers (never who answered)."""
 
     seats: list[int]
-    plays: list[Play]
+    plays: list[ReactionPlay]
 
 
 class VoteControl(TypedDict):
