@@ -21,7 +21,7 @@ VIEW, PRESENCE, CHAT = "view", "presence", "chat"
 @dataclass
 class Held:
     """What a follower holds of a room: its last view, presence, chat lines and the end (which
-    follows each view of a room that is over, and nothing else)."""
+    closes each batch that brings a view of a room that is over)."""
 
     change: int = 0
     view: dict[str, Any] | None = None
@@ -30,7 +30,7 @@ class Held:
     end: dict[str, Any] | None = None
 
     def apply(self, events: list[dict[str, Any]]) -> None:
-        previous = None
+        over = False  # a view of a room that is over came in this batch
         for event in events:
             assert event["change"] >= self.change, "an event older than one before it"
             if event["event"] == VIEW:
@@ -43,9 +43,11 @@ class Held:
                 assert not held & {m["id"] for m in event["messages"]}, "a chat line sent twice"
                 self.chat += event["messages"]
             else:
-                assert previous and previous["event"] == VIEW and previous["status"] in ("finished", "closed")
+                assert over, "an end that no view of a room that is over came before, in its batch"
+                assert event is events[-1], "something after the end"
                 self.end = event
-            self.change, previous = event["change"], event
+            self.change = event["change"]
+            over = over or (event["event"] == VIEW and event["status"] in ("finished", "closed", "abandoned"))
 
     def copy(self) -> Held:
         return Held(self.change, self.view, list(self.connected), list(self.chat), self.end)

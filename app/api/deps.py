@@ -30,8 +30,8 @@ from app.rooms.throttle import Throttle
 from app.rooms.views import Payloads
 
 # the calls a spectator may make without a token, or a player with theirs (their operation's
-# ``openapi_extra``: the token is optional)
-TOKEN_OPTIONAL: dict[str, Any] = {"security": [{"seatToken": []}, {}]}
+# ``openapi_extra``, which FastAPI adds to the bearer scheme it lists: the token is optional)
+TOKEN_OPTIONAL: dict[str, Any] = {"security": [{}]}
 BEARER = HTTPBearer(
     auto_error=False, scheme_name="seatToken", description="the token your seat was given when you took it"
 )

@@ -14,10 +14,10 @@ follower whose token no longer holds its seat (the host reissued the seat's link
 The event stream and its long-poll (``app.api.streams``) number their events by the room's
 change ids (``app.rooms.changes``): each event carries ``change``, the id of the last change it
 reflects, and :meth:`Events.since` gives a follower holding id C every change after C once,
-oldest first: the view if the view changed after C (and the end after it, if the room is
-over), the presence if it changed after C and after the view, and each chat line posted after
-C. The end carries the final view's id: a follower of a room that is over, resumed after the
-final view, is sent only the chat lines since and is done (a stream then closes). The ids are
+oldest first: the view if the view changed after C, the presence if it changed after C and
+after the view, and each chat line posted after C; then, if the room is over and the view was
+sent, the end, numbered by the last change. A follower of a room that is over, resumed after
+its final view, is sent only what came since, and is done (a stream then closes). The ids are
 read before the texts are built, so an event never claims a change it does not show.
 """
 
@@ -165,10 +165,12 @@ class Events:
         room_id, seen = follower.room_id, follower.change
         ids = await self.rooms.changes(room_id)
         events: list[tuple[int, Any]] = []  # (change id, event text or chat line)
+        end = None
         if ids.view > seen:
             await self.check_seated(follower)
             ids, shown = await self.view_as_numbered(follower, ids)
-            events += [(ids.view, event) for event in shown]
+            events.append((ids.view, shown[0]))
+            end = shown[1] if len(shown) > 1 else None
         elif (await self.rooms.room(room_id)).status in ENDED:
             follower.ended = True  # it holds the final view (and was sent the end with it)
         if ids.presence > max(seen, ids.view):
@@ -185,7 +187,7 @@ class Events:
                 texts.append(chat_event([line for _, line in items]))
             else:
                 texts += [numbered(change, event) for change, event in items]
-        return texts
+        return texts if end is None else [*texts, numbered(follower.change, end)]  # the end comes last
 
     async def view_as_numbered(self, follower: Follower, ids: Changes | None = None) -> tuple[Changes, list[str]]:
         """The follower's view (and the end, if the room is over and it was not sent it) with

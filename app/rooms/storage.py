@@ -357,7 +357,7 @@ async def close_room(session: AsyncSession, info: RoomInfo, status: str, reason:
     result = await session.exec(
         update(Room)
         .where(col(Room.id) == info.id, col(Room.status) == info.status, col(Room.version) == info.version)
-        .values(status=status, closed_reason=reason, updated_at=utcnow())
+        .values(status=status, closed_reason=reason, updated_at=utcnow(), **VIEW_CHANGED)
     )
     if result.rowcount != 1:
         await session.rollback()
