@@ -303,7 +303,8 @@ async def give_back(session: AsyncSession, room_id: str, seat: int) -> None:
         update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(bot=None, bot_until_back=False)
     )
     now = utcnow()
-    await session.exec(update(Room).where(col(Room.id) == room_id).values(updated_at=now, turn_started_at=now))
+    changed = {"updated_at": now, "turn_started_at": now, **VIEW_CHANGED}
+    await session.exec(update(Room).where(col(Room.id) == room_id).values(changed))
     await session.commit()
 
 
