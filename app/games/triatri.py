@@ -53,7 +53,8 @@ commit         the viewer's own committed start card during the reveal, else Non
 players        per seat: seat, hand_count, gems {colour: n}, committed (bool, reveal only),
                revealed (its start card shown this round, or None), known_cards (cards it
                took back after a tied reveal and still holds), void (colours it is known to
-               lack this round, having played off-colour)
+               lack this round, having played off-colour), score_now (what its gems would
+               score if the game ended now: gems and supply are public)
 supply         {colour: gems left in the supply}
 current        sorted list of seats whose input is awaited
 leader         the seat leading the current trick (None during the reveal)
@@ -650,6 +651,7 @@ class TriATri(base.Game):
             "revealed": card_view(reveal["cards"][seat]) if this_round else None,
             "known_cards": [card_view(c) for c in sorted(known_cards(state, seat))],
             "void": [c for c in COLOURS if c in state["void"][seat]],
+            "score_now": score(state["gems"][seat], state["supply"])["total"],
         }
 
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:

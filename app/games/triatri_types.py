@@ -65,6 +65,7 @@ class TriATriPlayer(TypedDict):
     revealed: Card | None  # its start card shown this round
     known_cards: list[Card]  # cards it took back after a tied reveal and still holds
     void: list[Colour]  # colours it is known to lack this round
+    score_now: int  # what its gems would score if the game ended now
 
 
 class Gem(TypedDict):

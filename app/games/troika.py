@@ -74,8 +74,8 @@ runs; "left" | "failed" once the game is over),
 tokens, token_total, hand (sorted; only the viewer's own, or everyone's once over; else None)}],
 table_up (sorted face-up values), down_unmarked (count), down_marked: [{id, by, value (only
 for the discarder, or once over; else None)}], set_aside (count), rounds (finished round
-breakdowns, see ``_score_seat``), result (None, or the outcome's JSON once over), and once
-over also seed.
+breakdowns, see ``_score_seat``, each with the round's ranking and places: ``_ranked``),
+result (None, or the outcome's JSON once over), and once over also seed.
 """
 
 from __future__ import annotations
@@ -323,6 +323,21 @@ def _token_awards(records: list[dict[str, Any]], first: int, n: int) -> list[tup
     )
     awards = [(r["seat"], token) for r, token in zip(left, (2, 1), strict=False)]  # the best two
     return awards + [(r["seat"], -1) for r in records if r["status"] == "failed"]
+
+
+def _ranked(record: dict[str, Any]) -> dict[str, Any]:
+    """A finished round's record as the view shows it, with the round's ranking (best first:
+    who left the planet, by points, then who failed) and each seat's place (equal points share
+    one), for the summary the table shows when the round ends."""
+    shown = base.working_copy(record)
+
+    def standing(seat: int) -> tuple[bool, int]:
+        score = shown["players"][seat]["score"]
+        return score is not None, score or 0
+
+    shown["ranking"] = sorted(range(len(shown["players"])), key=standing, reverse=True)
+    shown["places"] = base.places(shown["ranking"], standing)
+    return shown
 
 
 def _next_first_player(records: list[dict[str, Any]], previous_first: int, n: int) -> int:
@@ -602,7 +617,7 @@ class Troika(base.Game):
                 for m in state["down_marked"]
             ],
             "set_aside": len(state["set_aside"]),
-            "rounds": base.working_copy(state["rounds"]),
+            "rounds": [_ranked(record) for record in state["rounds"]],
             "result": outcome.to_json() if outcome else None,
         }
         if over:

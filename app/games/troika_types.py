@@ -104,6 +104,8 @@ class RoundRecord(TypedDict):
     first_player: int
     ended_by: Literal["table_empty", "troika"]
     players: list[SeatRound]
+    ranking: list[int]  # the round's seats, best first (who left the planet, by points)
+    places: list[int]  # each seat's place in the round (equal points share one)
 
 
 class TroikaView(TypedDict):

@@ -57,7 +57,8 @@
 
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var old = event.detail.target || event.target;
-    if (old && old.id === "room-main" && old.contains(document.activeElement) && document.activeElement !== old) {
+    var table = old && (old.id === "room-main" || (old.closest && old.closest("#room-main")));  // the table or one of its sections
+    if (table && old.contains(document.activeElement) && document.activeElement !== old) {
       lost = keyOf(document.activeElement);
     }
   });

@@ -1,7 +1,7 @@
 // Small page helpers: the connection indicator and the socket's reconnection, copy-to-clipboard,
-// absolute invite links, the room details folded on a phone, the turn timer's countdown and
-// clearing the chat box once a message is sent, unless it was refused (no inline handlers: the Content-Security-Policy
-// forbids them).
+// absolute invite links, the room details folded on a phone and in play, the turn timer's
+// countdown and clearing the chat box once a message is sent, unless it was refused (no inline
+// handlers: the Content-Security-Policy forbids them).
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -39,12 +39,15 @@
       return Math.min(500, 100 * (retries + 1)) * (0.5 + Math.random() / 2);
     };
   }
-  // The room details fold away on a phone: open on wide screens, and as the reader last left them.
+  // The room details fold away on a phone, and everywhere once the game starts: open on a wide
+  // screen while the room waits for players, and as the reader last left them.
   var detailsOpen = null;
   function roomDetails() {
     var details = document.getElementById("room-details");
+    var main = document.getElementById("room-main");
     if (!details) return;
-    var open = detailsOpen !== null ? detailsOpen : details.open || window.matchMedia("(min-width: 701px)").matches;
+    var waiting = !main || main.dataset.status === "open";
+    var open = detailsOpen !== null ? detailsOpen : waiting && (details.open || window.matchMedia("(min-width: 701px)").matches);
     if (details.open !== open) details.open = open;
   }
   document.addEventListener("click", function (event) {

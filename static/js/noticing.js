@@ -1,7 +1,7 @@
-// Noticing what changed. Before each push replaces the table, the pieces in every table area
-// with an id (tiles, cards, gems, coins, figures: PIECES) are noted; after it, a piece that was
-// not there before gets the class "fresh" (a short transition, off under prefers-reduced-motion,
-// and an outline that stays until the next update). While the tab is hidden the reference
+// Noticing what changed. Before each push replaces the table (or sections of it), the pieces in
+// every table area with an id (tiles, cards, gems, coins, figures: PIECES) are noted; after it, a
+// piece that was not there before gets the class "fresh" (a short transition, off under
+// prefers-reduced-motion, and an outline that stays until the next update). While the tab is hidden the reference
 // stays the table as last seen, so coming back shows everything since. A reload keeps them: the
 // reference the highlights were drawn against is kept for the tab (sessionStorage, by page
 // address) when the page goes, and the reloaded table is compared with it. The tab's title says
@@ -98,15 +98,17 @@
       Notification.requestPermission();
     }
   });
-  // htmx announces an out-of-band swap's end once per element settled with it: compare once.
+  // A frame may swap the whole table or some of its sections: the table is noted before the
+  // first of them, and compared once the frame is in.
+  function inTable(el) { return el && (el.id === "room-main" || Boolean(el.closest && el.closest("#room-main"))); }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    if (!event.detail.target || event.detail.target.id !== "room-main") return;
+    if (pending || !inTable(event.detail.target)) return;
     if (seen === null || !document.hidden) seen = snapshot();
     pending = restored || seen;  // a socket's first push redraws the reloaded table: the same marks
     restored = null;
   });
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    if (!pending || !event.detail.target || event.detail.target.id !== "room-main") return;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!pending) return;
     markFresh(pending);
     against = pending;
     pending = null;

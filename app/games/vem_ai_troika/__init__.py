@@ -97,7 +97,8 @@ players             per seat: seat, leader (once revealed, else None), leader_ch
                     hand_count (Group cards and Mega-Euro), money (Mega-Euro in hand: every
                     money move is public), committed (campaign), campaign_size ({cards,
                     money}: the numbers committed, or None), power, votes (on the
-                    table), income, consensus
+                    table), income, consensus, score_now (the final scoring's total if the
+                    game ended now: all of it is public)
 hand                the viewer's Group cards; leader_offer / leader_choice: the viewer's two
                     Leaders and secret choice while Leaders are chosen; campaign: the viewer's
                     own commitment (its cards no longer in hand) or None

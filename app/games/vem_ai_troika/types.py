@@ -300,6 +300,7 @@ class VemPlayer(TypedDict):
     votes: int
     income: int
     consensus: int
+    score_now: int  # the final scoring's total if the game ended now (all of it is public)
     leader_value: NotRequired[Figures]
     sideways: NotRequired[bool]
     neutral: NotRequired[Literal["turn", "round"] | None]

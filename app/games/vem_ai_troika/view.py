@@ -78,6 +78,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         if p["campaign"] is None
         else {"cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
+        "score_now": scoring.breakdown(state, seat)["total"],  # all of it is public
     }
     if table.advanced(state):
         shown["leader_value"] = {key: table.leader_value(state, seat, key) for key in VALUES}
