@@ -171,3 +171,26 @@ async def test_the_basic_attack_form_has_no_hand_action_boxes(client):
     assert 'id="vem-attack"' in html and 'name="actions"' not in html
     base = re.search(r'<form class="vem-combo" id="vem-attack"[^>]*data-base="([^"]*)"', html).group(1)
     assert json.loads(html_lib.unescape(base)) == {"cards": [], "type": "attack"}
+
+
+async def test_a_cancelled_hand_action_is_marked_where_it_was_played_and_adds_nothing(client):
+    dis = "(Dis)funcionários Públicos"
+    state = adv(
+        3, hands={0: [dis], 1: ["Advogados Militantes", "Estudantes"], 2: ["Claque"]}, tables={1: ["Procuradoria"]}
+    )
+    state = GAME.apply(
+        state,
+        0,
+        {"type": "attack", "target": G["Procuradoria"], "mode": "control", "cards": [G[dis]], "actions": [G[dis]]},
+    )
+    before = GAME.view(state, 2)["attack"]
+    assert before["cancelled"] == []
+    state = GAME.apply(state, 1, {"type": "react", "card": G["Advogados Militantes"], "cancel": G[dis]})
+    state = GAME.apply(state, 2, NO)
+    shown = GAME.view(state, 2)["attack"]
+    assert shown["cancelled"] == [G[dis]] and shown["actions"] == [G[dis]]
+    assert shown["attack_total"] == before["attack_total"], "a cancelled action adds no Power and no bonus"
+    html = await render(client, state, 2)
+    played = re.search(r'<div class="played" id="attack-cards">(.*?)</div>\s*</div>', html, flags=re.S).group(1)
+    assert 'class="cancelled-card"' in played and "cancelled" in text(played)
+    assert f"{dis} (cancelled)" in html_lib.unescape(text(html))

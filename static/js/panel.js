@@ -1,9 +1,10 @@
 // The room's log-and-chat panel: beside the table on a screen at least 1200 px wide, a drawer
 // on a narrower one. The bar's button opens and closes it (open by default on a wide screen,
-// closed on a phone; the reader's choice is kept for each of the two, in localStorage), Escape
-// closes the drawer. Chat lines show their time in the reader's time zone. While the panel is
-// closed, or the tab hidden, the button counts the other players' lines not read yet: the id of
-// the last line read is kept for the page (localStorage), so a reload counts the same.
+// closed on a phone; the reader's choice is kept for each of the two, in localStorage); the
+// chat's "Hide" button closes it too, and Escape closes the drawer. Chat lines show their time
+// in the reader's time zone. While the panel is closed, or the tab hidden, the button counts
+// the other players' lines not read yet: the id of the last line read is kept for the page
+// (localStorage), so a reload counts the same.
 (function () {
   var WIDE = window.matchMedia("(min-width: 1200px)");
   var READ = "arena-read:" + location.pathname;
@@ -75,12 +76,17 @@
       if (!WIDE.matches) (document.querySelector(".chat-form input") || log).focus();
     }
   });
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "Escape" || WIDE.matches || !isOpen()) return;
+  function close() {
     keep(sideKey(), "closed");
     show();
     var button = document.getElementById("side-toggle");
     if (button) button.focus();
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-side-close]")) close();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !WIDE.matches && isOpen()) close();
   });
   var atEnd = true;
   document.addEventListener("htmx:oobBeforeSwap", function (event) {

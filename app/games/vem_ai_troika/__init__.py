@@ -110,7 +110,8 @@ group_pile          size of the Group pile; discards: the face-up discarded Grou
 government          the Government's seat or None
 attack              None or {attacker, defender, mode, target, attack_cards, defence_cards,
                     attack_total, defence_total, answered (the defender has played), awaiting
-                    (the side not ahead)}
+                    (the side not ahead); advanced: actions (cards played for their Hand
+                    Action) and cancelled (those a reaction cancelled), phase, supporters, support}
 election            the last Elections: {votes, table_votes (per seat), campaigns (per seat:
                     cards, money), winner, tied, second}
 end_reason          None, "troika" or "bankruptcy"

@@ -216,6 +216,8 @@ def settle(state: State) -> None:
         if context != "attack":
             state["discards"].append(play_["card"])
         if play_.get("cancelled"):
+            if context == "attack":  # the attack area marks it, where it was played
+                state["attack"].setdefault("cancelled", []).append(play_["card"])
             continue
         effects = played_action(state, play_["card"])["effects"]
         picks = dict(play_["picks"])

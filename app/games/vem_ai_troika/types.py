@@ -320,6 +320,7 @@ class AttackState(TypedDict):
     answered: bool  # the defender has played (its first answer, of any number of cards, is behind it)
     awaiting: int | None  # None while a reaction window is open
     actions: NotRequired[list[int]]
+    cancelled: NotRequired[list[int]]  # of the actions, those a reaction cancelled
     phase: NotRequired[Literal["actions", "support", "exchange"]]
     supporters: NotRequired[list[int]]  # seats still to declare a support
     support: NotRequired[list[dict[str, Any]]]  # [{seat, side, card}]

@@ -108,6 +108,7 @@ def attack_view(state: State) -> dict[str, Any] | None:
     }
     if table.advanced(state):
         shown["actions"] = list(a["actions"])
+        shown["cancelled"] = list(a.get("cancelled", []))  # of those, the ones a reaction cancelled
         shown["phase"] = a["phase"]
         shown["supporters"] = list(a["supporters"])
         shown["support"] = [{**s, "card": group_view(state, s["card"])} for s in a["support"]]
