@@ -42,7 +42,7 @@ async def test_metrics_are_absent_without_a_token(sqlite_url):
     async with running_app(sqlite_url) as client:
         for headers in ({}, auth("")):
             r = await client.get("/metrics", headers=headers)
-            assert r.status_code == 404 and r.json()["error"] == "http_error"
+            assert r.status_code == 404 and r.json()["error"] == "not_found"
         assert "/metrics" not in (await client.get("/openapi.json")).text
 
 

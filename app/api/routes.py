@@ -6,6 +6,7 @@ can answer, as the README's table does.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -141,6 +142,23 @@ def answer(content: Any, status: int = 200, location: str | None = None) -> Resp
     return JSONResponse(content, status_code=status, headers={"Location": location} if location else None)
 
 
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "not modified: the answer is still the one whose ETag If-None-Match named"}
+}
+
+
+def conditional(request: Request, text: str) -> Response:
+    """A JSON answer with its ``ETag`` (a digest of its text), or 304 with no body when the
+    request's ``If-None-Match`` names it: a client polling a view or a room that did not change
+    is sent nothing again. ``no-cache``: a cache may keep it, but asks each time."""
+    tag = f'"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+    headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+    asked = [part.strip().removeprefix("W/") for part in request.headers.get("if-none-match", "").split(",")]
+    if tag in asked or "*" in asked:
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="application/json", headers=headers)
+
+
 def json_text(text: str) -> Response:
     """JSON encoded already (``app.rooms.views``): FastAPI would otherwise walk a view through
     ``jsonable_encoder``, which cost four times as much as building it."""
@@ -194,10 +212,11 @@ async def list_rooms(
     return answer([info.public() for info in await rooms.list_rooms(status, listed_only=True)])
 
 
-@router.get("/api/rooms/{room_id}", response_model=Room, tags=["rooms"], responses=answers(404))
-async def get_room(room_id: str, rooms: Rooms):
+@router.get("/api/rooms/{room_id}", response_model=Room, tags=["rooms"], responses=answers(404) | NOT_MODIFIED)
+async def get_room(room_id: str, request: Request, rooms: Rooms):
+    """The room's facts, with an ``ETag``: with ``If-None-Match`` naming it, 304 while unchanged."""
     await rooms.refresh(room_id)
-    return answer((await rooms.room(room_id)).public())
+    return conditional(request, encode((await rooms.room(room_id)).public()))
 
 
 @router.post(
@@ -313,11 +332,12 @@ async def start_room(
     "/api/rooms/{room_id}/view",
     response_model=Payload,
     tags=["play"],
-    responses=answers(400, 401, 403, 404, 429),
+    responses=answers(400, 401, 403, 404, 429) | NOT_MODIFIED,
     openapi_extra=TOKEN_OPTIONAL,
 )
 async def get_view(
     room_id: str,
+    request: Request,
     rooms: Rooms,
     views: Views,
     auth: Auth,
@@ -328,11 +348,11 @@ async def get_view(
 ):
     """Your seat's view (a spectator's without a token). Long-poll with ``after`` and ``wait``
     (``app.api.streams``): answered once the room is past version ``after`` or changes, or after
-    ``wait`` seconds."""
+    ``wait`` seconds. With an ``ETag``: ``If-None-Match`` naming it is answered 304 while unchanged."""
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     follower = Follower(room_id, seat, auth.optional())
-    return json_text(await poll(rooms, follow, views, caps, follower, after, wait))
+    return conditional(request, await poll(rooms, follow, views, caps, follower, after, wait))
 
 
 @router.get(
