@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
+from app.api.deps import lobby as lobby_service
 from app.api.routes import SeatInPath
 from app.games.base import MAX_DECK_BYTES, N_, say, spoken
 from app.games.registry import GAMES
@@ -236,7 +237,7 @@ async def seat_form(
     lang = language_of(request)
     message, refused = "", False
     try:
-        if await request.app.state.lobby.come_back(room_id, seat):  # a stand-in bot gave the seat back
+        if await (await lobby_service(request)).come_back(room_id, seat):  # a stand-in bot gave the seat back
             message = spoken(say(BACK), translations(lang).gettext)
         await operation(seat, form)
     except RoomError as exc:

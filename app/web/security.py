@@ -63,7 +63,7 @@ def cross_site(headers: Headers, allowed: set[str]) -> bool:
     return not origin_matches(origin, headers.get("host", ""), allowed)
 
 
-def refuse_cross_site(request: HTTPConnection) -> None:
+async def refuse_cross_site(request: HTTPConnection) -> None:
     """403 for a token-less form sent from another site's page (the dependency of those routes)."""
     if cross_site(request.headers, request.app.state.settings.origins()):
         raise Forbidden("this form can be sent only from this site's own pages")
