@@ -142,7 +142,7 @@ def test_options_are_read_as_the_game_declares_them():
     from app.cli import option_values
     from app.games.registry import GAMES
 
-    assert option_values(GAMES["troika"], [("first_player", "0")]) == {"first_player": "0"}
+    assert option_values(GAMES["troika"], [("first_player", "0")]) == {"first_player": 0}  # a seat is a whole number
     assert option_values(GAMES["triatri"], [("bga_three_player_rule", "true")]) == {"bga_three_player_rule": True}
     assert option_values(GAMES["triatri"], [("other", "text")]) == {"other": "text"}
 
