@@ -85,3 +85,9 @@ def every_page(room_id: str, token: str) -> list[str]:
     room's invite and seat pages, a missing room's page and a room's log."""
     room = f"/rooms/{room_id}"
     return ["/", *RULES_PAGES, room, f"{room}/seat/{token}", "/rooms/no-such-room", f"{room}/log"]
+
+
+# Resolves once every transition that ends has ended (TriATri's pulse of the awaited slot loops).
+FINITE_ANIMATIONS_ENDED = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .map(a => a.finished)).then(() => true)"""

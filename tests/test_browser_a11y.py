@@ -12,13 +12,18 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, every_page, random_moves, screenshot, started_room, wait_for_version
+from tests.browser_games import (
+    DESKTOP,
+    FINITE_ANIMATIONS_ENDED,
+    PHONE,
+    every_page,
+    random_moves,
+    screenshot,
+    started_room,
+    wait_for_version,
+)
 
 AXE = Axe()
-# Resolves once every transition that ends has ended (TriATri's pulse of the awaited slot loops).
-FINITE_ANIMATIONS_ENDED = """() => Promise.all(document.getAnimations()
-  .filter(a => a.effect && a.effect.getTiming().iterations !== Infinity)
-  .map(a => a.finished)).then(() => true)"""
 SERIOUS = ("serious", "critical")
 
 

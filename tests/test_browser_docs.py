@@ -14,14 +14,14 @@ def test_docs_offer_the_seat_token_and_show_statuses_and_game_schemas(browser, l
 
     page.locator("button.authorize").first.click()
     dialog = page.locator(".dialog-ux .modal-ux")
-    expect(dialog).to_contain_text("seat token")
+    expect(dialog).to_contain_text("seatToken")
     expect(dialog).to_contain_text("http, Bearer")
     dialog.locator("input").first.fill("a-seat-token")
     dialog.locator("button.authorize").click()
     dialog.locator("button.btn-done").click()
     expect(page.locator("button.authorize.locked").first).to_be_visible()  # the token is held
 
-    move = page.locator("#operations-play-submit_action_api_rooms__room_id__actions_post")
+    move = page.locator("#operations-play-submitAction")
     move.locator(".opblock-summary").click()
     responses = move.locator(".responses-table tr.response")
     for status in ("200", "400", "401", "403", "404", "409", "413", "422", "503"):
