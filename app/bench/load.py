@@ -63,11 +63,13 @@ class Seat:
 
     async def read(self) -> None:
         assert self.ws is not None
-        html = self.room.driver.clients == "html"
+        page = browser.Page() if self.room.driver.clients == "html" else None
         async for text in self.ws:
             self.room.tally.messages += 1
             self.room.tally.message_bytes += len(text)
-            view = browser.read_frame(text) if html else orjson.loads(text)
+            if page is not None:
+                page.apply(text)
+            view = page.view() if page is not None else orjson.loads(text)
             if view is not None and view.get("event", "view") == "view" and view.get("version", -1) >= self.version:
                 # only what the driver uses: whole views held by thousands of seats made the
                 # driver's own garbage collections long enough to show in the latencies
