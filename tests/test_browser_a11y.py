@@ -35,10 +35,10 @@ def serious_violations(page: Page) -> list[str]:
 
 
 def phase_of(page: Page) -> str:
-    felt = page.locator("#room-main .felt")
-    if not felt.count():
+    status = page.locator("#table-status")
+    if not status.count():
         return page.locator("#table-state").get_attribute("data-status") or "?"
-    return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
+    return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
 def test_the_pages_have_no_serious_accessibility_violation(browser, live):

@@ -48,7 +48,7 @@ def fits_a_small_phone(page: Page) -> bool:
 
 
 def at_step(page: Page, step: int) -> None:
-    expect(page.locator("#table-state")).to_have_attribute("data-version", str(step))
+    expect(page.locator("#room-main")).to_have_attribute("data-version", str(step))
 
 
 def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, live, screenshots, tmp_path):

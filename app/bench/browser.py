@@ -43,7 +43,7 @@ class Page:
     def __init__(self, text: str | bytes = "") -> None:
         from lxml import html  # the bench extra: not needed to serve
 
-        self.root = html.fragment_fromstring("<div></div>")
+        self.root = html.Element("div")  # a tree of its own: an element is in the page if its root is this
         self.ids: dict[str, Any] = {}
         if text:
             self.apply(text)
@@ -54,6 +54,12 @@ class Page:
             found = self.root.xpath(f'.//*[@id="{id}"]')
             element = self.ids[id] = found[0] if found else None
         return element
+
+    def index(self, element: Any) -> None:
+        """Note the elements with an id in what was just swapped in (a lookup is then a dict's)."""
+        for each in element.iter():
+            if each.get("id"):
+                self.ids[each.get("id")] = each
 
     def apply(self, text: str | bytes) -> None:
         """Swap the frame's top-level elements in, one after the other, as htmx does (an
@@ -70,13 +76,17 @@ class Page:
                 target.getparent().replace(target, element)
             elif style == "delete":
                 target.drop_tree()
-            elif style == "afterbegin":
-                for child in reversed(list(element)):
-                    target.insert(0, child)
-            elif style == "beforeend":
-                target.extend(list(element))
+                continue
+            elif style in ("afterbegin", "beforeend"):
+                children = list(element)
+                for child in reversed(children) if style == "afterbegin" else children:
+                    target.insert(0, child) if style == "afterbegin" else target.append(child)
+                for child in children:
+                    self.index(child)
+                continue
             else:
                 raise ValueError(f"a swap htmx's ws extension would not make here: {swap}")
+            self.index(element)
 
     def view(self) -> dict[str, Any] | None:
         """What the driver keeps of the table: its version, status and the actions it offers
@@ -92,6 +102,13 @@ class Page:
             "status": state.get("data-status"),
             "legal_actions": actions if actions or not awaited else None,
         }
+
+
+def refused(text: str | bytes) -> bool:
+    """Whether a frame says a click was refused (the flash toast, with its reason)."""
+    if b'id="flash"' not in (text if isinstance(text, bytes) else text.encode()):
+        return False
+    return any(e.get("id") == "flash" and e.text_content().strip() for e in fragments(text))
 
 
 def reply_version(reply: str) -> int | None:
