@@ -68,3 +68,16 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
         kept_before = max(kept_before, len(web_sections.SECTION_HTML))
     assert compared >= 10 * len(seats) and host_buttons > 0
     assert 0 < kept_before <= web_sections.SECTIONS_HELD
+
+
+def test_no_template_chooses_among_the_legal_actions():
+    """The moves a section offers are chosen in Python (``app.web.tables``): no table template
+    reads the payload's legal actions or tests an action, it lays out the moves it is given."""
+    from app.web.render import TEMPLATES_DIR
+
+    sections = [*TEMPLATES_DIR.glob("games/*/sections.html"), TEMPLATES_DIR / "fragments/sections.html"]
+    assert len(sections) == 4
+    for path in [*sections, TEMPLATES_DIR / "fragments/room_main.html", TEMPLATES_DIR / "games/macros.html"]:
+        text = path.read_text()
+        for word in ("legal_actions", "is_legal", "label_of", "action_json", 'selectattr("type"'):
+            assert word not in text, f"{path.name} uses {word}"
