@@ -63,7 +63,8 @@ async def test_a_move_through_one_instance_reaches_sockets_on_the_other(postgres
             view_a = (await a.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             view_b = (await b.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
             # Presence reaches the other instance through the relay, a moment later: not compared.
-            assert {**view_a, "connected": None} == {**view_b, "connected": None}
+            # presence, and the change id it moves, may differ between the instances for a moment
+            assert {**view_a, "connected": None, "change": None} == {**view_b, "connected": None, "change": None}
 
 
 def migrate_when_all_are_ready(url: str, ready) -> str:
