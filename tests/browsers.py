@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from tests.servers import free_port, server_process
@@ -51,7 +52,15 @@ def screenshots(tmp_path_factory):
         for size, (width, height) in SCREENS.items():
             page.set_viewport_size({"width": width, "height": height})
             path = folder / f"{name}-{size}.png"
-            page.screenshot(path=str(path), full_page=True, caret="initial")  # "hide" injects a style the CSP refuses
+            # Chromium under load sometimes answers a capture just after a resize with "Unable to
+            # capture screenshot" (a CI run): wait for a painted frame, and try once more. The caret
+            # is left as it is: "hide" injects a style the CSP refuses.
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(true)))")
+            try:
+                page.screenshot(path=str(path), full_page=True, caret="initial")
+            except PlaywrightError:
+                page.wait_for_timeout(500)
+                page.screenshot(path=str(path), full_page=True, caret="initial")
             paths.append(path)
         page.set_viewport_size({"width": 1280, "height": 800})
         return paths

@@ -88,16 +88,19 @@ class CuttableLink:
         self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.open: list[socket.socket] = []
         self.refusing = False
+        self.lock = threading.Lock()  # a connection accepted while cutting is cut too
         threading.Thread(target=self.accept, daemon=True).start()
 
     def accept(self) -> None:
         while True:
             client, _ = self.listener.accept()
-            if self.refusing:
-                client.close()
-                continue
             server = socket.create_connection(self.upstream)
-            self.open += [client, server]
+            with self.lock:
+                if self.refusing:
+                    for end in (client, server):
+                        end.close()
+                    continue
+                self.open += [client, server]
             for source, target in ((client, server), (server, client)):
                 threading.Thread(target=self.pump, args=(source, target), daemon=True).start()
 
@@ -112,11 +115,12 @@ class CuttableLink:
             end.close()
 
     def cut(self) -> None:
-        self.refusing = True
-        for end in self.open:
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-        self.open = []
+        with self.lock:
+            self.refusing = True
+            for end in self.open:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+            self.open = []
 
 
 def test_the_bot_resumes_a_stream_dropped_before_the_start(server):
@@ -137,7 +141,11 @@ def test_the_bot_resumes_a_stream_dropped_before_the_start(server):
         assert api.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
         time.sleep(0.5)
         link.refusing = False
-        output, _ = bot.communicate(timeout=120)
+        try:
+            output, _ = bot.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            pytest.fail(f"the bot did not finish: {bot.communicate()[0]}")
     finally:
         bot.kill()
     assert bot.returncode == 0 and "stream lost" in output, output

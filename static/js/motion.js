@@ -54,12 +54,11 @@
   function glide(pair) {
     var dx = pair.from.left - pair.to.left, dy = pair.from.top - pair.to.top;
     var sx = pair.from.width / pair.to.width, sy = pair.from.height / pair.to.height;
-    pair.el.classList.add("moving");
+    pair.el.classList.add("moving");  // kept until the next swap: taking it off would replay .fresh's pop
     var run = pair.el.animate(
       [{ transform: "translate(" + dx + "px, " + dy + "px) scale(" + sx + ", " + sy + ")", transformOrigin: "0 0" },
        { transform: "none", transformOrigin: "0 0" }],
       { duration: MOTION_MS, easing: "cubic-bezier(.2, .7, .3, 1)" });
-    run.onfinish = run.oncancel = function () { pair.el.classList.remove("moving"); };
   }
 
   document.addEventListener("htmx:wsBeforeMessage", function () {
