@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.api.body_limit import BodyLimit
+from app.api.coaching import router as coaching_router
 from app.api.contract import API_VERSION, install_contract, operation_id
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.events import Events
@@ -34,6 +35,7 @@ from app.realtime.caps import SocketCaps
 from app.realtime.metrics import OFF, Metrics, MetricsMiddleware
 from app.realtime.pg_relay import PostgresRelay
 from app.rooms.bots import BotRunner
+from app.rooms.hints import Hints
 from app.rooms.idle import IdleRooms
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
@@ -76,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.play = Play(app.state.rooms)
         app.state.replays = Replays(database)
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
+        app.state.hints = Hints(app.state.rooms, app.state.throttle, settings.hint_rollouts)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.events = Events(app.state.rooms, app.state.payloads, app.state.social)
@@ -136,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(MetricsMiddleware, metrics=metrics)
         app.include_router(metrics_router)
     app.include_router(api_router)
+    app.include_router(coaching_router)
     app.include_router(streams_router)
     app.include_router(live_router)
     app.include_router(pages_router)

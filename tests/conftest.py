@@ -80,10 +80,12 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def create_started_room(client, game="troika", seats=3, options=None, turn_timer=0):
+async def create_started_room(client, game="troika", seats=3, options=None, turn_timer=0, hints=False):
     """Create a room, fill every seat through the API, start it; returns (room_id, tokens)."""
     names = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]
     body = {"game": game, "seats": seats, "name": names[0], "options": options or {}, "turn_timer": turn_timer}
+    if hints:
+        body["hints"] = True
     r = await client.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     room_id, tokens = r.json()["room"]["id"], [r.json()["token"]]

@@ -78,6 +78,7 @@ class Room(Closed):
     turn_seconds: int | None = Field(description="the turn timer, in seconds (None: off)")
     turn_deadline: Moment | None = Field(description="when the seats awaited now run out of time")
     listed: bool = Field(description="whether the lobby lists the room (False: only its invite link finds it)")
+    hints: bool = Field(description="whether its seats may ask for a suggested move (GET /api/rooms/{id}/hint)")
     next_room: str | None = Field(description="once its players play again, the id of their next room")
     held_until: Moment | None = Field(
         description="a room played again: until when its free seats wait for the last game's players"
@@ -296,3 +297,21 @@ class EventBatch(Closed):
 
     change: int = Field(description="the id of the room's last change: pass it as after= next")
     events: list[Push]
+
+
+class Said(Closed):
+    """A sentence: its English ``text``, and its message for a client that translates."""
+
+    text: str = Field(description="in English, players named")
+    msg: str = Field(description=MESSAGE_ID)
+    args: dict[str, Any] = Field(description=MESSAGE_ARGS)
+
+
+class Hint(Closed):
+    """The strong bot's suggested move for your seat now, from what your seat can see."""
+
+    version: int = Field(description="the version it was worked out at: send the move with it")
+    seat: int
+    level: BotLevel = Field(description="the bot whose search suggests it")
+    suggestion: LabelledAction = Field(description="one of your legal actions, as legal-actions lists it")
+    reason: Said = Field(description="why, in one line")

@@ -21,6 +21,7 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.rooms.errors import Unauthorized
+from app.rooms.hints import Hints
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
@@ -51,6 +52,10 @@ async def play(request: HTTPConnection) -> Play:
 
 async def payloads(request: HTTPConnection) -> Payloads:
     return request.app.state.payloads
+
+
+async def hints(request: HTTPConnection) -> Hints:
+    return request.app.state.hints
 
 
 async def replays(request: HTTPConnection) -> Replays:
@@ -111,6 +116,7 @@ Playing = Annotated[Play, Depends(play)]
 Views = Annotated[Payloads, Depends(payloads)]
 Chat = Annotated[Social, Depends(social)]
 Replaying = Annotated[Replays, Depends(replays)]
+Hinting = Annotated[Hints, Depends(hints)]
 Limits = Annotated[Throttle, Depends(throttle)]
 Auth = Annotated[Credentials, Depends(credentials)]
 Configured = Annotated[Settings, Depends(settings)]

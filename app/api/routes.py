@@ -88,6 +88,11 @@ class CreateRoom(StrictBody):
         default=True,
         description="false keeps the room out of the lobby and GET /api/rooms: only its invite link finds it",
     )
+    hints: bool = Field(
+        default=False,
+        description="true lets each seat ask for the strong bot's suggested move on its turn (GET "
+        "/api/rooms/{id}/hint); fixed for the room's life",
+    )
 
 
 class JoinRoom(StrictBody):
@@ -199,7 +204,9 @@ async def list_games():
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
     await throttle.creating_room(request.client and request.client.host)
-    info, token = await lobby.create(body.game, body.seats, body.options, body.name, body.turn_timer, body.listed)
+    info, token = await lobby.create(
+        body.game, body.seats, body.options, body.name, body.turn_timer, body.listed, body.hints
+    )
     return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}")
 
 

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.games.base import Action, Game, IllegalAction, Outcome, State
+from app.games.base import Action, Game, IllegalAction, Outcome, State, same_json
 
 TIME_SHARE = 0.8  # of the budget spent searching: sampling and answering need the rest
 FIRST_HALVING = 3
@@ -72,8 +72,28 @@ class Turn:
         return prepared(self.heuristics, self.sampler(self.rng))
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A candidate move and what the search found it worth: its mean value for the searching
+    seat, in [0, 1], over the ``worlds`` it was played in (0: chosen without searching)."""
+
+    action: Action
+    value: float
+    worlds: int
+
+
 def choose(turn: Turn) -> Action:
     """The candidate with the best mean value over the worlds the budget allows."""
+    if len(turn.legal) == 1:
+        return turn.legal[0]
+    return estimate(turn)[0].action
+
+
+def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
+    """The candidates raced, best first: the move :func:`choose` plays, then those still in the
+    race, then those halving dropped (each by its mean over the worlds it saw). ``keep``, a move
+    of the seat (a move played, to compare with the best), is raced too and never dropped, so
+    it meets every world the best meets; without it the race is the one ``choose`` runs."""
     game, heuristics, seat, legal, rng, max_iterations = (
         turn.game,
         turn.heuristics,
@@ -82,32 +102,39 @@ def choose(turn: Turn) -> Action:
         turn.rng,
         turn.max_iterations,
     )
-    if len(legal) == 1:
-        return legal[0]
     deadline = turn.deadline()
     world = turn.world()
     ranked = heuristics.candidates(world, seat, legal) or legal
     if max_iterations is not None:
         ranked = ranked[: max(1, max_iterations)]
+    kept = next((j for j, action in enumerate(ranked) if keep is not None and same_json(action, keep)), None)
+    if keep is not None and kept is None:
+        ranked, kept = [*ranked, keep], len(ranked)
     if len(ranked) == 1:
-        return ranked[0]
+        return [Estimate(ranked[0], 0.0, 0)]
     alive = list(range(len(ranked)))
     totals = [0.0] * len(ranked)
+    seen = [0] * len(ranked)
     worlds = used = 0
     while True:
         stream = rng.getrandbits(64)
         for j in alive:
             totals[j] += simulate(game, heuristics, world, seat, ranked[j], random.Random(stream))
+            seen[j] += 1
         worlds += 1
         used += len(alive)
         if halving_point(worlds) and len(alive) > 2:
             alive = sorted(alive, key=lambda j: (-totals[j], j))[: max(2, (len(alive) + 1) // 2)]
+            if kept is not None and kept not in alive:
+                alive.append(kept)
         if max_iterations is not None and used + len(alive) > max_iterations:
             break
         if max_iterations is None and time.perf_counter() >= deadline:
             break
         world = turn.world()
-    return ranked[min(alive, key=lambda j: (-totals[j], j))]
+    dropped = [j for j in range(len(ranked)) if j not in alive]
+    order = sorted(alive, key=lambda j: (-totals[j], j)) + sorted(dropped, key=lambda j: (-totals[j] / seen[j], j))
+    return [Estimate(ranked[j], totals[j] / seen[j], seen[j]) for j in order]
 
 
 def halving_point(worlds: int) -> bool:

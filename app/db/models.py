@@ -32,6 +32,7 @@ class Room(SQLModel, table=True):
     turn_started_at: datetime | None = None
     start_key: str | None = Field(default=None, max_length=64)  # the idempotency key of the start
     listed: bool = True  # shown in the lobby; an unlisted room is found only through its link
+    hints: bool = False  # its seats may ask the strong bot for a move (app.rooms.hints); set at creation only
     next_room: str | None = Field(default=None, max_length=16)  # where its players played again
     held_until: datetime | None = None  # a room played again: its free seats wait for their players until then
     closed_reason: str | None = Field(default=None, max_length=16)  # closed or abandoned: left, host or idle

@@ -57,6 +57,12 @@ class Stale(Conflict):
     conflict; the browser pages explain it in plain words)."""
 
 
+class HintsOff(Conflict):
+    """A hint asked for in a room created without the ``hints`` option."""
+
+    status, code = 409, "hints_off"
+
+
 class Illegal(RoomError):
     status, code = 422, "illegal_action"
 

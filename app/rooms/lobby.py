@@ -121,9 +121,12 @@ class Lobby:
         host_name: str,
         turn_seconds: Any = 0,
         listed: Any = True,
+        hints: Any = False,
     ) -> tuple[RoomInfo, str]:
         """A new open room with its host in seat 0, and the host's token; an unlisted room
-        (``listed`` False) is left out of the lobby, found only through its invite link."""
+        (``listed`` False) is left out of the lobby, found only through its invite link. With
+        ``hints`` its seats may ask for a suggested move (``app.rooms.hints``): chosen here, for
+        good (no call changes a room's options afterwards)."""
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
             raise BadRequest(say("unknown game; choose one of: {games}", games=", ".join(sorted(GAMES))))
@@ -144,6 +147,8 @@ class Lobby:
             raise BadRequest(say("turn_timer must be one of (seconds, 0 = off): {presets}", presets=presets))
         if not isinstance(listed, bool):
             raise BadRequest("listed must be true or false")
+        if not isinstance(hints, bool):
+            raise BadRequest("hints must be true or false")
         seed = secrets.token_hex(16)
         try:
             game.setup(num_seats, dict(options or {}), seed)
@@ -163,6 +168,7 @@ class Lobby:
                 num_seats=num_seats,
                 turn_seconds=turn_seconds or None,
                 listed=listed,
+                hints=hints,
             )
             await session.commit()
             info = await storage.load_room(session, room_id)

@@ -176,6 +176,7 @@ class RoomInfo:
     stand_ins: set[int] = field(default_factory=set)  # seats whose bot plays only until the player is back
     humans: set[int] = field(default_factory=set)
     listed: bool = True
+    hints: bool = False  # the seats may ask for a hint (app.rooms.hints), as chosen at creation
     next_room: str | None = None
     held_until: datetime | None = None
     closed_reason: str | None = None  # why a closed or abandoned room closed: left, host or idle
@@ -211,6 +212,7 @@ class RoomInfo:
             "turn_seconds": self.turn_seconds,
             "turn_deadline": iso(self.turn_deadline()),
             "listed": self.listed,
+            "hints": self.hints,
             "next_room": self.next_room,
             "held_until": iso(self.held_until),
             "closed_reason": self.closed_reason,

@@ -119,6 +119,7 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         seed=row.seed,
         turn_seconds=row.turn_seconds,
         listed=row.listed,
+        hints=row.hints,
         next_room=row.next_room,
         held_until=aware(row.held_until),
         closed_reason=row.closed_reason,
@@ -387,8 +388,8 @@ async def start_key(session: AsyncSession, room_id: str) -> str | None:
 async def add_next_room(
     session: AsyncSession, before: RoomInfo, seats: list[dict[str, Any]], held_until: datetime, **room: Any
 ) -> bool:
-    """The room ``before``'s players play again in: its game, options, seat count, turn timer
-    and listing, the columns ``room`` and the ``seats`` (each a seat row's columns but the
+    """The room ``before``'s players play again in: its game, options, seat count, turn timer,
+    listing and hints, the columns ``room`` and the ``seats`` (each a seat row's columns but the
     room), linked from ``before`` and committed; False, with nothing written, if ``before``
     was linked to another room first."""
     session.add(
@@ -398,6 +399,7 @@ async def add_next_room(
             num_seats=before.num_seats,
             turn_seconds=before.turn_seconds,
             listed=before.listed,
+            hints=before.hints,
             held_until=held_until,
             **room,
         )

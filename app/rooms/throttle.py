@@ -1,4 +1,5 @@
-"""Rate limits, per server instance: chat lines per seat, rooms created per client address.
+"""Rate limits, per server instance: chat lines and hints per seat, rooms created per client
+address.
 
 Built on the ``limits`` library: sliding-window counters kept in memory, each dropped by the
 library once its window has passed, so the records held are bounded by who sent something
@@ -23,6 +24,7 @@ from app.games.base import Message, say
 from app.rooms.errors import TooMany
 
 CHAT_LIMIT = "5/10 seconds"  # per seat; fixed, as its refusal says
+HINT_LIMIT = "6/minute"  # hints worked out afresh, per seat (one kept is answered again freely)
 ROOM_CREATION_LIMIT = Settings.model_fields["room_creation_limit"].default  # per client address
 
 
@@ -31,11 +33,14 @@ class Throttle:
     notation (``"10/minute;100/hour"``: every window must have room)."""
 
     def __init__(self, rooms: str = ROOM_CREATION_LIMIT):
-        self._limits = {"chat": parse_many(CHAT_LIMIT), "rooms": parse_many(rooms)}
+        self._limits = {"chat": parse_many(CHAT_LIMIT), "hints": parse_many(HINT_LIMIT), "rooms": parse_many(rooms)}
         self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
     async def chatting(self, room_id: str, seat: int) -> None:
         await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, str(seat))
+
+    async def hinting(self, room_id: str, seat: int) -> None:
+        await self._hit("hints", say("slow down: at most 6 new hints a minute"), room_id, str(seat))
 
     async def creating_room(self, address: str | None) -> None:
         await self._hit("rooms", say("too many rooms created from your address; try again later"), address or "?")

@@ -129,6 +129,7 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
         str(form.get("name", "")),
         timer if whole_number(timer) is None else whole_number(timer),
         form.get("unlisted") is None,
+        form.get("hints") is not None,
     )
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
