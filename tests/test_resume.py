@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
+
 from tests.conftest import auth, running_app
 
 VIEW, PRESENCE, CHAT = "view", "presence", "chat"
@@ -184,3 +186,61 @@ async def test_a_poll_of_events_waits_for_any_change_and_answers_none_when_wait_
     answer = (await asyncio.wait_for(waiting, 10)).json()
     assert answer["change"] == 1 and [e["event"] for e in answer["events"]] == ["chat"]
     assert answer["events"][0]["messages"][0]["change"] == 1
+
+
+async def test_a_start_or_move_reply_carries_the_change_to_resume_after(client):
+    """A start's and a move's reply carry the room's last change: resumed after it, a follower
+    is sent nothing until the next change, then exactly it. A resend's reply carries it while
+    its view is still the room's, and none once the room has moved on (a later id on an older
+    view would skip the view in between)."""
+    r = await client.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    guest = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
+    tokens = [host, guest]
+    started = (await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))).json()
+    assert started["change"] == (await events_after(client, room_id, host, 0))[0]
+    assert await events_after(client, room_id, host, started["change"]) == (started["change"], [])
+    replies = []
+    for key in ("first-move-key-0001", "second-move-key-002"):
+        view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(host))).json()
+        mover = tokens[view["to_act"][0]]
+        mine = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(mover))).json()
+        move = {"version": mine["version"], "action": mine["legal_actions"][0]["action"], "idempotency_key": key}
+        reply = (await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(mover))).json()
+        last, events = await events_after(client, room_id, mover, reply["change"] - 1)
+        assert last == reply["change"] and [e["event"] for e in events] == [VIEW]
+        assert await events_after(client, room_id, mover, reply["change"]) == (reply["change"], [])
+        again = (await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(mover))).json()
+        assert again["duplicate"] and again["change"] == reply["change"], "still the room's view"
+        replies.append((mover, move, reply))
+    mover, move, reply = replies[0]
+    stale = (await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(mover))).json()
+    assert stale["duplicate"] and stale["version"] == reply["version"] and "change" not in stale
+
+
+async def test_a_json_socket_numbers_its_frames_as_the_stream_does(sqlite_url):
+    """The websocket's JSON frames carry ``change``: the first view the room's last, each later
+    frame the change it shows, as GET /events numbers the same changes."""
+    from websockets.asyncio.client import connect
+
+    from tests.test_live_server import make_room, ws_url
+    from tests.test_sockets import in_process_server
+
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        room_id, tokens = await make_room(client)
+        async with connect(ws_url(base, room_id, tokens[0]), additional_headers={"Origin": base}) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            view = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
+            assert first["event"] == VIEW and first["change"] == view["change"]
+            mover = tokens[view["to_act"][0]]
+            mine = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(mover))).json()
+            move = {"version": mine["version"], "action": mine["legal_actions"][0]["action"]}
+            assert (await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(mover))).is_success
+            said = await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hi"}, headers=auth(tokens[1]))
+            assert said.status_code == 201
+            frames: list[dict[str, Any]] = []
+            while not frames or frames[-1]["event"] != CHAT:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
+            _, events = await events_after(client, room_id, tokens[0], first["change"])
+            assert [(f["event"], f["change"]) for f in frames] == [(e["event"], e["change"]) for e in events]
+            assert [f["change"] for f in frames] == [first["change"] + 1, first["change"] + 2]

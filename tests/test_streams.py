@@ -310,17 +310,20 @@ async def test_the_json_socket_sends_typed_events_and_a_seat_its_view_once_on_co
             with contextlib.suppress(TimeoutError):
                 while True:
                     frames.append(json.loads(await asyncio.wait_for(ws.recv(), 1.0)))
-            assert [f["event"] for f in frames] == ["view", "presence"], "the view once, then its own presence"
-            assert frames[0]["seat"] == 0 and frames[1]["connected"] == [0]
+            assert [f["event"] for f in frames] == ["view"], "the view once, its own presence in it"
+            assert frames[0]["seat"] == 0 and frames[0]["connected"] == [0]
             await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(host))
             await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
             events = []
             while not events or events[-1]["event"] != "end":
                 events.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
             assert {e["event"] for e in events} <= {"view", "presence", "chat", "end"}
+            changes = [frames[0]["change"], *(e["change"] for e in events)]
+            assert changes == sorted(changes) and len(set(changes[:-1])) == len(changes) - 1, "numbered, once each"
             final = [e for e in events if e["event"] == "view"][-1]
             assert events[-2] == final and final["status"] == "finished"
             assert events[-1] == {
+                "change": final["change"],
                 "event": "end",
                 "version": final["version"],
                 "status": "finished",

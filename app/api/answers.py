@@ -179,8 +179,9 @@ class Payload(Closed):
     connected: list[int] = Field(description="the seats with a live socket open")
     change: int | None = Field(
         default=None,
-        description="GET /view and the stream: the id of the room's last change this view reflects; "
-        "resume with after=<change>",
+        description="GET /view, a start's or move's reply, the stream and the socket: the id of the "
+        "room's last change this view reflects; resume with after=<change> (a resend's reply whose view "
+        "is no longer the room's carries none)",
     )
 
 
@@ -256,7 +257,7 @@ class ViewEvent(Payload):
     event: Literal["view"]
 
 
-CHANGE = "the id of the room's last change this event reflects (the stream and GET /events; resume with after=)"
+CHANGE = "the id of the room's last change this event reflects (the stream, GET /events, the socket; resume after it)"
 
 
 class EndEvent(Closed):

@@ -6,19 +6,20 @@ payload, as GET /api/rooms/<id>/view answers it, with its ``version``), ``presen
 (``connected``: the seats with a connection open), ``chat`` (``messages``: the lines not sent
 before) and ``end`` (the game is over or the room closed: ``version``, ``status``,
 ``outcome``; nothing follows it but chat). A :class:`Follower` is one reader's place in a room:
-its seat and token, the last chat line and whether the end was sent. The texts are built once
+its seat and token, whether the end was sent (and, for a socket's HTML, the last chat line). The texts are built once
 per change of the room and shared by every reader of the same seat (``app.rooms.views``). A
 follower whose token no longer holds its seat (the host reissued the seat's link) is told by
 :class:`Revoked` at the next change of the room.
 
-The event stream and its long-poll (``app.api.streams``) number their events by the room's
-change ids (``app.rooms.changes``): each event carries ``change``, the id of the last change it
-reflects, and :meth:`Events.since` gives a follower holding id C every change after C once,
-oldest first: the view if the view changed after C, the presence if it changed after C and
-after the view, and each chat line posted after C; then, if the room is over and the view was
-sent, the end, numbered by the last change. A follower of a room that is over, resumed after
-its final view, is sent only what came since, and is done (a stream then closes). The ids are
-read before the texts are built, so an event never claims a change it does not show.
+The event stream, its long-poll (``app.api.streams``) and the socket's JSON frames
+(``app.web.delivery``) number their events by the room's change ids (``app.rooms.changes``):
+each event carries ``change``, the id of the last change it reflects, and :meth:`Events.since`
+gives a follower holding id C every change after C once, oldest first: the view if the view
+changed after C, the presence if it changed after C and after the view, and each chat line
+posted after C; then, if the room is over and the view was sent, the end, numbered by the last
+change. A follower of a room that is over, resumed after its final view, is sent only what came
+since, and is done (a stream then closes). The ids are read before the texts are built, so an
+event never claims a change it does not show.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from app.realtime.bus import Change
 from app.rooms.changes import Changes
 from app.rooms.live_games import LiveGames
 from app.rooms.model import ENDED, hash_token
@@ -43,15 +43,15 @@ class Revoked(Exception):
 
 @dataclass
 class Follower:
-    """One reader of a room's events: its room, seat (None: spectator), token, the id of the
-    last chat line it was sent, and whether it was sent the end."""
+    """One reader of a room's events: its room, seat (None: spectator), token, and whether it
+    was sent the end."""
 
     room_id: str
     seat: int | None
     token: str | None
-    chat_seen: int = 0
+    chat_seen: int = 0  # a socket's HTML (``app.web.delivery``): the id of the last chat line sent
     ended: bool = False
-    change: int = 0  # streams and polls: the id of the last change it was sent (module doc)
+    change: int = 0  # streams, polls and JSON sockets: the id of the last change it was sent (module doc)
 
 
 def last_id(messages: list[dict[str, Any]]) -> int:
@@ -112,40 +112,6 @@ class Events:
 
     async def presence(self, room_id: str) -> str:
         return await self.payloads.made(room_id, ("presence", "json"), presence_event)
-
-    async def chat(self, follower: Follower) -> str | None:
-        """The chat lines after the last one the follower was sent, or None if there are none."""
-        messages = await self.social.messages(follower.room_id)
-        seen = follower.chat_seen
-        follower.chat_seen = last_id(messages)
-        if follower.chat_seen <= seen:
-            return None
-        make = lambda m: encode({"event": "chat", "messages": after(m, seen)})  # noqa: E731
-        return self.payloads.chat_made_of(follower.room_id, messages, ("lines", "json", seen), make)
-
-    async def first(self, follower: Follower, after_version: int | None = None) -> list[str]:
-        """What a follower is sent when it starts: its view (unless ``after_version`` is given
-        and the room is not past it), then the end if the room is over. Chat lines from now on."""
-        follower.chat_seen = last_id(await self.social.messages(follower.room_id))
-        info = await self.rooms.room(follower.room_id)
-        show = after_version is None or info.version > after_version or info.status in ENDED
-        return await self.view_and_end(follower) if show else []
-
-    async def frames(self, follower: Follower, change: Change) -> list[str]:
-        """What a follower is sent for a change: its view and (once) the end if the room or
-        its game changed (or events were missed), else presence if it changed; new chat lines.
-        Raises :class:`Revoked` if the follower's token lost its seat."""
-        events = []
-        if change.version is not None or change.everything:
-            await self.check_seated(follower)
-            events += await self.view_and_end(follower)
-        elif change.presence:
-            events.append(await self.presence(follower.room_id))
-        if change.chat or change.everything:
-            lines = await self.chat(follower)
-            if lines:
-                events.append(lines)
-        return events
 
     async def start(self, follower: Follower, after: int | None) -> list[str]:
         """What a stream or poll starts with: with ``after`` (a change id), every change after

@@ -331,8 +331,7 @@ async def start_room(
     The body is optional (published as such, not as "an object or null")."""
     seat = await auth.seat_in(rooms, room_id)
     duplicate = await lobby.start(room_id, seat, body.idempotency_key)
-    text = await (views.text_at(room_id, seat, 0) if duplicate else views.text(room_id, seat))
-    return with_duplicate(text, duplicate)
+    return await reply(rooms, views, room_id, seat, 0 if duplicate else None)
 
 
 @router.get(
@@ -388,16 +387,21 @@ async def reply_to_move(
     read_action((await rooms.room(room_id)).game, body.action)
     seat = await auth.seat_in(rooms, room_id)
     version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
-    if duplicate:  # the first result: the payload at the version the move landed at
-        text = await views.text_at(room_id, seat, version)
-    else:
-        text = await views.text(room_id, seat)  # the same text the seat's socket gets
-    return with_duplicate(text, duplicate)
+    return await reply(rooms, views, room_id, seat, version if duplicate else None)
 
 
-def with_duplicate(text: str, duplicate: bool) -> Response:
-    """A payload's JSON text with ``"duplicate"`` added: whether this answers a resend."""
-    return json_text(f'{text[:-1]},"duplicate":{"true" if duplicate else "false"}}}')
+async def reply(rooms: LiveGames, views: Payloads, room_id: str, seat: int, resent: int | None) -> Response:
+    """A start's or a move's reply: the seat's payload (the same text its socket gets) with the
+    room's last ``change`` (read before the payload is built, as GET /view does) and
+    ``duplicate``. A resend (``resent``: the version its first result landed at) answers the
+    payload at that version; it carries ``change`` only if that payload is still the room's
+    own, since a later change's id on an older view would let a client resume past a view it
+    never read."""
+    ids = await rooms.changes(room_id)
+    now = await views.text(room_id, seat)
+    text = now if resent is None else await views.text_at(room_id, seat, resent)
+    change = f',"change":{ids.last}' if text == now else ""
+    return json_text(f'{text[:-1]}{change},"duplicate":{"true" if resent is not None else "false"}}}')
 
 
 @router.get(

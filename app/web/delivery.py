@@ -79,21 +79,21 @@ class Delivery:
         return text, last_id(messages)
 
     async def first(self, viewer: Viewer) -> list[str]:
-        """What a socket is sent when it opens: its view (JSON: and the end if the room is
-        over; HTML: and the chat log)."""
+        """What a socket is sent when it opens: its view (JSON: numbered events, as a stream
+        starts; HTML: and the chat log)."""
         if viewer.format == JSON:
-            return await self.events.first(viewer)
+            return await self.events.start(viewer, None)
         view = await self.pushed_main(viewer)
         chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
         return [view + chat]
 
     async def frames(self, viewer: Viewer, change: Change) -> list[str]:
-        """What a socket is sent for a change (JSON: ``app.api.events.Events.frames``; HTML:
+        """What a socket is sent for a change (JSON: ``app.api.events.Events.since``; HTML:
         the view if the room or its game changed, or events were missed, else the presence
         strip if presence changed; new chat lines, all in one frame). Raises ``Revoked`` if the
         viewer's token lost its seat."""
         if viewer.format == JSON:
-            return await self.events.frames(viewer, change)
+            return await self.events.since(viewer)
         frames = []
         if change.version is not None or change.everything:
             await self.events.check_seated(viewer)
