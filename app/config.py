@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float = 1.0
     hint_rollouts: int = 300  # the strong bot's budget for one hint (app.rooms.hints): about 0.2 s
+    review_rollouts: int = 400  # its budget per decision of a post-game review (app.rooms.reviews)
     autopilot_grace_seconds: float = 60.0
     again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
     room_idle_hours: float = 24.0  # a room with no change this long closes (its game abandoned); 0: never

@@ -41,6 +41,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
 from app.rooms.replays import Replays
+from app.rooms.reviews import Reviews
 from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
@@ -78,6 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.play = Play(app.state.rooms)
         app.state.replays = Replays(database)
         app.state.throttle = Throttle(rooms=settings.room_creation_limit)
+        app.state.reviews = Reviews(database, app.state.rooms, app.state.replays, settings.review_rollouts)
+        app.state.reviews.start()
         app.state.hints = Hints(app.state.rooms, app.state.throttle, settings.hint_rollouts)
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
@@ -102,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             closing_idle.cancel()
             await asyncio.gather(heartbeat, closing_idle, return_exceptions=True)
             await bots.stop()
+            await app.state.reviews.stop()
             await timers.stop()
             if relay is not None:
                 await relay.stop()

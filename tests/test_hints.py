@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from app.api.answers import Hint
 from app.games.base import same_json
 from app.games.registry import GAMES
 from app.rooms.errors import TooMany
@@ -51,6 +52,7 @@ async def test_on_its_turn_a_seat_is_suggested_one_of_its_legal_moves_with_a_rea
         r = await client.get(f"/api/rooms/{room_id}/hint", headers=mine)
         assert r.status_code == 200, r.text
         hint = r.json()
+        Hint.model_validate(hint)  # the published shape, nothing more
         assert (hint["version"], hint["seat"], hint["level"]) == (legal["version"], seat, "strong")
         listed = [item for item in legal["legal_actions"] if same_json(item, hint["suggestion"])]
         assert len(listed) == 1  # the action and its label, exactly as legal-actions lists them

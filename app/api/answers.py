@@ -316,3 +316,30 @@ class Hint(Closed):
     level: BotLevel = Field(description="the bot whose search suggests it")
     suggestion: LabelledAction = Field(description="one of your legal actions, as legal-actions lists it")
     reason: Said = Field(description="why, in one line")
+
+
+class ReviewedMove(Closed):
+    """A move a review marks: what was played at that step, what the bot preferred, and how
+    much expected score the preferred move was worth more, in [0, 1] (1: a whole win)."""
+
+    step: int = Field(description="the version the move made (the replay's step showing it)")
+    played: LabelledAction
+    preferred: LabelledAction
+    played_value: float = Field(description="the move played's expected score, by the bot's estimate")
+    preferred_value: float = Field(description="the preferred move's, on the same sampled worlds")
+    gain: float = Field(description="preferred_value - played_value")
+
+
+class Review(Closed):
+    """The post-game review of one seat's moves."""
+
+    room: str
+    seat: int
+    status: Literal["none", "queued", "running", "ready", "failed"] = Field(
+        description="none: nobody asked for it; queued, then running (done of total decisions "
+        "assessed), then ready with its moves; failed: it could not be made (ask again)"
+    )
+    done: int
+    total: int = Field(description="the seat's decisions (moves with a choice); 0 until it runs")
+    level: BotLevel = Field(description="the bot whose search assessed the moves")
+    moves: list[ReviewedMove] = Field(description="ready: the 3 to 5 costliest moves, in the order played")

@@ -5,12 +5,17 @@ game, a review of a seat's moves. Thin: the rules are ``app.rooms.hints``'s and
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
-from app.api.answers import Hint
-from app.api.deps import Auth, Hinting, Rooms
+from fastapi import APIRouter, Query
+
+from app.api.answers import Hint, Review
+from app.api.deps import Auth, Hinting, Reviewing, Rooms
 from app.api.errors import answers
 from app.api.routes import answer
+from app.api.streams import WholeNumber
+from app.games.base import say
+from app.rooms.errors import BadRequest
 
 router = APIRouter()
 
@@ -24,3 +29,32 @@ async def get_hint(room_id: str, rooms: Rooms, hints: Hinting, auth: Auth):
     await rooms.refresh(room_id)
     seat = await auth.seat_in(rooms, room_id)
     return answer(await hints.hint(room_id, seat))
+
+
+@router.post(
+    "/api/rooms/{room_id}/review",
+    response_model=Review,
+    status_code=202,
+    tags=["play"],
+    responses=answers(401, 403, 404, 409) | {200: {"model": Review, "description": "asked for before"}},
+)
+async def ask_for_review(room_id: str, rooms: Rooms, reviews: Reviewing, auth: Auth):
+    """Once the game is over, ask for the review of your seat's moves: 202 when this queues it,
+    200 with its status when it was asked for before (a failed one is queued again). Follow it
+    with ``GET .../review?seat=N``."""
+    seat = await auth.seat_in(rooms, room_id)
+    review, queued = await reviews.ask(room_id, seat)
+    return answer(review, 202 if queued else 200)
+
+
+@router.get("/api/rooms/{room_id}/review", response_model=Review, tags=["play"], responses=answers(400, 404, 409))
+async def get_review(
+    room_id: str,
+    reviews: Reviewing,
+    seat: Annotated[WholeNumber, Query(description="whose review")],
+):
+    """A seat's review as it stands: anyone may read it, since the game is over (409 before)."""
+    info = await reviews.ended(room_id)
+    if seat >= info.num_seats:
+        raise BadRequest(say("seat must be from 0 to {last}", last=info.num_seats - 1))
+    return answer(await reviews.answer(info, seat))

@@ -26,6 +26,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.play import Play
 from app.rooms.replays import Replays
+from app.rooms.reviews import Reviews
 from app.rooms.social import Social
 from app.rooms.throttle import Throttle
 from app.rooms.views import Payloads
@@ -56,6 +57,10 @@ async def payloads(request: HTTPConnection) -> Payloads:
 
 async def hints(request: HTTPConnection) -> Hints:
     return request.app.state.hints
+
+
+async def reviews(request: HTTPConnection) -> Reviews:
+    return request.app.state.reviews
 
 
 async def replays(request: HTTPConnection) -> Replays:
@@ -117,6 +122,7 @@ Views = Annotated[Payloads, Depends(payloads)]
 Chat = Annotated[Social, Depends(social)]
 Replaying = Annotated[Replays, Depends(replays)]
 Hinting = Annotated[Hints, Depends(hints)]
+Reviewing = Annotated[Reviews, Depends(reviews)]
 Limits = Annotated[Throttle, Depends(throttle)]
 Auth = Annotated[Credentials, Depends(credentials)]
 Configured = Annotated[Settings, Depends(settings)]

@@ -114,9 +114,9 @@ def review_decision(slug: str, seat: int, state: State, played: Action, seed: st
     return {
         "played": found.played,
         "played_label": game.label(found.played, state),
-        "played_value": found.played_value,
+        "played_value": round(found.played_value, 4),
         "best": found.best,
         "best_label": game.label(found.best, state),
-        "best_value": found.best_value,
-        "gain": found.gain,
+        "best_value": round(found.best_value, 4),
+        "gain": round(found.gain, 4),
     }

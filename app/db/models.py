@@ -99,3 +99,20 @@ class Presence(SQLModel, table=True):
     instance: str = Field(primary_key=True, max_length=16)
     sockets: int = 0
     seen_at: datetime = Field(default_factory=utcnow)
+
+
+class Review(SQLModel, table=True):
+    """A finished game's review of one seat's moves (app.rooms.reviews): asked for once, made
+    in the background, kept. ``done`` of ``total`` decisions are assessed so far; ``moves``
+    holds, once ready, the marked moves with the move preferred and its gain."""
+
+    __tablename__ = "reviews"
+
+    room_id: str = Field(foreign_key="rooms.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    status: str = Field(default="queued", max_length=16)  # queued, running, ready or failed
+    done: int = 0
+    total: int = 0
+    moves: list = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    requested_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)  # a running review's last progress

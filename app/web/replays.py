@@ -9,6 +9,12 @@ one table after another (every hand shown), rendered by the table templates of t
 with no moves offered, beside the log up to that version with the
 step's lines highlighted. First, previous, next and last are links (the keyboard's arrows,
 Home and End follow them: static/js/replay.js), the slider a form.
+
+A stored game shown as one seat saw it also shows that seat's review, once its player asked
+for one (``app.rooms.reviews``; ``POST /rooms/<id>/seat/<token>/review`` from the seat's page):
+its progress while it is made (``/rooms/<id>/replay/review``, which the page asks again until it
+is ready, then reloads), then its marked moves as links to their steps, ticks on the slider and,
+on a marked step, the sentence that says what the move cost.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
-from app.api.deps import Replaying
+from app.api.deps import Replaying, Reviewing, Rooms
 from app.games.base import say
 from app.rooms.errors import BadRequest
 from app.rooms.model import uncached_names
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
-from app.web.render import language_of, page, room_context, said_to
+from app.rooms.reviews import Reviews
+from app.web.render import language_of, page, room_context, said_to, speaker
 from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
@@ -54,14 +61,19 @@ def viewpoint(text: str | None, players: int) -> int | str | None:
     return seat
 
 
-def replay_page(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
+def replay_page(
+    request: Request, replay: Replay, base: str, source: dict[str, Any], review: dict[str, Any] | None = None
+) -> Response:
     """The replay page at the step and viewpoint the query names (a step past the end is the
-    end), its log lines named with no cache (``uncached_names``: a record may be uploaded)."""
+    end), its log lines named with no cache (``uncached_names``: a record may be uploaded),
+    with the review of the seat it is shown as, if any."""
     with uncached_names():
-        return replay_page_of(request, replay, base, source)
+        return replay_page_of(request, replay, base, source, review)
 
 
-def replay_page_of(request: Request, replay: Replay, base: str, source: dict[str, Any]) -> Response:
+def replay_page_of(
+    request: Request, replay: Replay, base: str, source: dict[str, Any], review: dict[str, Any] | None
+) -> Response:
     wanted = whole(request.query_params.get("step"), "step")
     chosen = viewpoint(request.query_params.get("as"), replay.num_players)
     step = replay.step(replay.last if wanted is None else wanted)
@@ -87,14 +99,53 @@ def replay_page_of(request: Request, replay: Replay, base: str, source: dict[str
         "log": log,
         "earlier": earlier,
         "source": source,
+        "review": review,
     }
     return page(request, "replay.html", context)
 
 
+async def seat_review(request: Request, room_id: str, replay: Replay, reviews: Reviews) -> dict[str, Any] | None:
+    """The review of the seat the page is shown as (None for a spectator's or everyone's)."""
+    chosen = viewpoint(request.query_params.get("as"), replay.num_players)
+    return await reviews.status(room_id, chosen) if isinstance(chosen, int) else None
+
+
 @router.get("/rooms/{room_id}/replay")
-async def room_replay(room_id: str, request: Request, replays: Replaying) -> Response:
+async def room_replay(room_id: str, request: Request, replays: Replaying, reviews: Reviewing) -> Response:
     replay = await replays.of_room(room_id)
-    return replay_page(request, replay, f"/rooms/{room_id}/replay", {"room": room_id})
+    review = await seat_review(request, room_id, replay, reviews)
+    return replay_page(request, replay, f"/rooms/{room_id}/replay", {"room": room_id}, review)
+
+
+@router.get("/rooms/{room_id}/replay/review")
+async def review_section(room_id: str, request: Request, replays: Replaying, reviews: Reviewing) -> Response:
+    """The review's section alone, as the replay page asks for it while the review is made;
+    once it is ready (or failed) the page is told to reload (``HX-Refresh``), for its marks."""
+    replay = await replays.of_room(room_id)
+    review = await seat_review(request, room_id, replay, reviews)
+    if review is None:
+        raise BadRequest("as must be a seat")
+    base = f"/rooms/{room_id}/replay"
+    shown = whole(request.query_params.get("step"), "step") or 0
+    context = {
+        "review": review,
+        "names": list(replay.names.values()),
+        "step": shown,
+        "base": base,
+        "at": lambda version: f"{base}?step={version}&as={review['seat']}",
+        "said": speaker(language_of(request), {"seats": [{"seat": s, "name": n} for s, n in replay.names.items()]}),
+    }
+    done = review["status"] not in ("queued", "running")
+    return page(request, "replay_review.html", context, headers={"HX-Refresh": "true"} if done else None)
+
+
+@router.post("/rooms/{room_id}/seat/{token}/review", dependencies=[Depends(refuse_cross_site)])
+async def ask_for_review(room_id: str, token: str, rooms: Rooms, reviews: Reviewing) -> Response:
+    """A player asks, from their seat's page, for the review of their moves: the replay as
+    their seat saw it then shows it (its progress first)."""
+    seat = await rooms.seat_of(room_id, token)
+    await reviews.ask(room_id, seat)
+    return RedirectResponse(f"/rooms/{room_id}/replay?step=0&as={seat}", status_code=303)
 
 
 @router.get("/replay")
