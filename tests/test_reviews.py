@@ -68,6 +68,12 @@ async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(sqlite_url
             assert move["gain"] == pytest.approx(move["preferred_value"] - move["played_value"], abs=1e-3)
             assert move["gain"] > 0 and move["played"]["label"] and move["preferred"]["label"]
         assert (await client.get(f"/api/rooms/{room_id}/review?seat=1")).json()["status"] == "none"
+        async with client.app.state.reviews.db.write() as session:  # one that failed is asked for again
+            session.add(Review(room_id=room_id, seat=1, status="failed"))
+            await session.commit()
+        assert (await client.get(f"/api/rooms/{room_id}/review?seat=1")).json()["status"] == "failed"
+        assert (await client.post(f"/api/rooms/{room_id}/review", headers=auth(tokens[1]))).status_code == 202
+        assert (await ready(client, room_id, 1))["status"] == "ready"
         for wrong in ("2", "-1", "x", "1.0"):
             assert (await client.get(f"/api/rooms/{room_id}/review?seat={wrong}")).status_code == 400, wrong
         assert (await client.get("/api/rooms/nope/review?seat=0")).status_code == 404

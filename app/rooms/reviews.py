@@ -22,11 +22,13 @@ reviews left waiting by a stopped instance are taken up again (``SWEEP_SECONDS``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -81,6 +83,13 @@ def marked(assessed: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def lower_priority() -> None:
     os.nice(10)
+
+
+def worker_pool() -> ProcessPoolExecutor:
+    """The one worker process reviews run in (started at its first review, at a lower priority)."""
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=lower_priority
+    )
 
 
 class Reviews:
@@ -144,8 +153,7 @@ class Reviews:
     # ---- the worker --------------------------------------------------------------------------
 
     def start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=lower_priority)
+        self._pool = worker_pool()
         self._worker = asyncio.create_task(self._work())
 
     async def stop(self) -> None:
@@ -156,18 +164,29 @@ class Reviews:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     async def _work(self) -> None:
-        await self._sweep()
+        """Take the reviews queued here one after another, and every ``SWEEP_SECONDS`` with
+        nothing queued (and at the start) those left waiting in the database. A review that
+        fails is marked so; the database unavailable leaves them waiting for the next sweep."""
+        sweep = True
         while True:
             try:
+                if sweep:
+                    await self._sweep()
+                    sweep = False
                 room_id, seat = await asyncio.wait_for(self._queue.get(), SWEEP_SECONDS)
             except TimeoutError:
-                await self._sweep()
+                sweep = True
+                continue
+            except Exception as exc:
+                log.warning("reviews: cannot look for waiting reviews now (%s)", exc)
+                await asyncio.sleep(SWEEP_SECONDS)
                 continue
             try:
                 await self.review(room_id, seat)
             except Exception:
                 log.exception("the review of room %s seat %s failed", room_id, seat)
-                await review_rows.finish(self.db, room_id, seat, "failed", [])
+                with contextlib.suppress(Exception):  # (else it is taken up again once stale)
+                    await review_rows.finish(self.db, room_id, seat, "failed", [])
 
     async def _sweep(self) -> None:
         """Queue the reviews waiting for a worker (asked for through an instance that stopped)."""
@@ -186,7 +205,13 @@ class Reviews:
         for done, decision in enumerate(found, start=1):
             seed = f"review:{room_id}:{seat}:{decision.step}"
             args = (replay.game, seat, decision.state, decision.played, seed, self.rollouts)
-            assessment = await loop.run_in_executor(self._pool, coach.review_decision, *args)
+            try:
+                assessment = await loop.run_in_executor(self._pool, coach.review_decision, *args)
+            except BrokenProcessPool:  # the worker process died: the next review gets a new one
+                broken, self._pool = self._pool, worker_pool()
+                if broken is not None:
+                    broken.shutdown(wait=False)
+                raise
             assessed.append({"step": decision.step, **assessment})
             await review_rows.progress(self.db, room_id, seat, done, len(found))
         await review_rows.finish(self.db, room_id, seat, "ready", marked(assessed))
