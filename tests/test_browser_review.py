@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.servers import free_port, server_process
+from tests.test_browser_a11y import serious_violations
 from tests.test_browser_replay import auth
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -50,6 +51,8 @@ def finished_triatri(api: httpx.Client) -> tuple[str, list[str]]:
 
 
 def shoot(page: Page, name: str) -> list[Path]:
+    """Full-page screenshots at both sizes, each checked: nothing to scroll sideways, the review
+    inside the page, and no serious or critical accessibility violation (axe-core)."""
     folder = Path(os.environ.get("SCREENSHOT_DIR") or "/tmp")
     paths = []
     for size, (width, height) in SIZES.items():
@@ -60,6 +63,7 @@ def shoot(page: Page, name: str) -> list[Path]:
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (size, "scrolls sideways")
         review = page.locator("#replay-review").bounding_box()
         assert review is not None and review["x"] >= 0 and review["x"] + review["width"] <= width, size
+        assert serious_violations(page) == [], size
         paths.append(path)
     return paths
 
