@@ -39,8 +39,10 @@ async def ready(client, room_id, seat, seconds=120):
     raise AssertionError("the review took too long")
 
 
-async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(sqlite_url):
-    async with running_app(sqlite_url, **TINY) as client:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(request, backend, sqlite_url):
+    url = sqlite_url if backend == "sqlite" else request.getfixturevalue("fresh_postgres_url")
+    async with running_app(url, **TINY) as client:
         playing, players = await create_started_room(client, "triatri", 2)
         r = await client.post(f"/api/rooms/{playing}/review", headers=auth(players[0]))
         assert (r.status_code, r.json()["error"]) == (409, "conflict")  # not before the end
@@ -77,7 +79,7 @@ async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(sqlite_url
         for wrong in ("2", "-1", "x", "1.0"):
             assert (await client.get(f"/api/rooms/{room_id}/review?seat={wrong}")).status_code == 400, wrong
         assert (await client.get("/api/rooms/nope/review?seat=0")).status_code == 404
-    async with running_app(sqlite_url, **TINY) as client:  # kept: a restarted server has it
+    async with running_app(url, **TINY) as client:  # kept: a restarted server has it
         assert (await client.get(f"/api/rooms/{room_id}/review?seat=0")).json() == review
 
 
