@@ -7,6 +7,7 @@ import pytest
 
 from app.api import moves, routes
 from app.api.moves import MoveFrontDoor
+from app.rooms import storage
 from tests.conftest import auth, create_started_room
 
 
@@ -146,3 +147,29 @@ async def test_a_move_on_a_game_held_up_to_date_opens_no_reading_session(client,
         monkeypatch.setattr(db, "read", original)
         opened.clear()
         opened.clear()
+
+
+async def test_a_reader_catching_the_game_up_while_a_move_is_written_does_not_apply_it_twice(client, monkeypatch):
+    """A reader (a socket's or a stream's) that reads the room between a move's write and its
+    return finds the room a version ahead of the held game and replays the move from the log;
+    the move then leaves the game as it is (it was applied twice, and every later move of the
+    room was refused as 'another move landed first')."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    rooms, original = client.app.state.rooms, storage.write_move
+    interleaved: list[int] = []
+
+    async def written_then_read(db, room, *rest):
+        landed = await original(db, room, *rest)
+        rooms._infos.invalidate(room)  # as a reader's stale check drops the room's facts (the game held)
+        interleaved.append((await rooms.game_state(room))[1].version)
+        return landed
+
+    monkeypatch.setattr(storage, "write_move", written_then_read)
+    for expected in (1, 2, 3):
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        token = tokens[view["to_act"][0]]
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(token))).json()
+        move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+        r = await client.post(f"/api/rooms/{room_id}/actions", json=move, headers=auth(token))
+        assert r.status_code == 200 and r.json()["version"] == expected, r.text
+    assert interleaved == [1, 2, 3]

@@ -97,11 +97,11 @@ class Play:
             raise Illegal(exc.said, version=live.version) from None
         status = "finished" if game.outcome(new_state) is not None else "playing"
         now = utcnow()
-        if not await storage.write_move(
-            games.db, info.id, seat, action, live.version, status, version, idempotency_key, now
-        ):
+        seen = live.version
+        if not await storage.write_move(games.db, info.id, seat, action, seen, status, version, idempotency_key, now):
             games.forget(info.id)
             raise Stale("another move landed first", version=await storage.current_version(games.db, info.id))
-        advance(game, live, seat, new_state)
+        if live.version == seen:  # else a reader caught the held game up from the log meanwhile
+            advance(game, live, seat, new_state)
         await games.moved(info, live.version, status, now)
         return live.version
