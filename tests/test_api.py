@@ -45,7 +45,7 @@ async def test_create_refuses_bad_input_with_readable_messages(client):
         ({"game": "troika", "seats": 6, "name": "A"}, 400, "2 to 5 seats"),
         ({"game": "troika", "seats": 3, "name": "   "}, 400, "name must not be empty"),
         ({"game": "troika", "seats": 3, "name": "x" * 25}, 400, "at most 24"),
-        ({"game": "troika", "seats": 3, "name": "A", "options": {"colour": 1}}, 400, "unknown option"),
+        ({"game": "troika", "seats": 3, "name": "A", "options": {"colour": 1}}, 422, "unknown field: options.colour"),
         ({"game": "troika", "seats": 3, "name": "A", "options": {"first_player": "4"}}, 400, "invalid options"),
         ({"game": "troika", "seats": 3}, 400, "name"),  # malformed: no name
     ]

@@ -49,8 +49,10 @@ async def test_presence_shows_open_seat_sockets_live(sqlite_url):
             async with connect(ws_url(base, room_id, None), additional_headers=headers) as watcher:
                 assert (await until_version(watcher, 0))["connected"] == []
                 async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers):
-                    assert await next_event(watcher, "presence") == {"event": "presence", "connected": [1]}
-                assert await next_event(watcher, "presence") == {"event": "presence", "connected": []}
+                    came = await next_event(watcher, "presence")
+                    assert {**came, "change": None} == {"change": None, "event": "presence", "connected": [1]}
+                went = await next_event(watcher, "presence")
+                assert went == {"change": came["change"] + 1, "event": "presence", "connected": []}
             page = (await client.get(f"/rooms/{room_id}")).text
             assert 'class="away"' in page and 'class="online"' not in page
 

@@ -25,7 +25,7 @@ from app.api.moves import MoveFrontDoor
 from app.api.shapes import read_action
 from app.games.base import IllegalAction, same_json
 from app.games.registry import GAMES
-from app.rooms.errors import InvalidRequest
+from app.rooms.errors import InvalidRequest, UnknownField
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
 from tests.test_moves import straight_to_the_route
@@ -87,13 +87,15 @@ def get(value, path):
     return value
 
 
-def fits(slug, action):
-    """Whether ``action`` is one of the game's published action types (app.api.shapes)."""
+def refusal(slug, action):
+    """How a move of ``action`` is refused if the rules refuse every move offered: 400 if it
+    fits none of the game's published action types (app.api.shapes), 422 naming the fields if
+    it fits one but for fields the type does not name, else 422 as an illegal move."""
     try:
         read_action(slug, action)
-    except InvalidRequest:
-        return False
-    return True
+    except (InvalidRequest, UnknownField) as exc:
+        return exc.status, exc.code
+    return 422, "illegal_action"
 
 
 def refusable(variants, listed):
@@ -118,8 +120,9 @@ async def post_move(client, room_id, token, version, action):
 
 async def probe(client, room_id, tokens, seat, rng, most=10):
     """Send type-confused variants of the seat's legal actions: every one is refused, with 400
-    if it fits none of the game's action types (a float for a whole number, a field more or
-    fewer) and with 422 as an illegal move if it does, and the room's version does not move."""
+    if it fits none of the game's action types (a float for a whole number, a field fewer),
+    422 ``unknown_field`` if it does but for a field more, and 422 as an illegal move if it
+    fits, and the room's version does not move."""
     version, listed = await legal_of(client, room_id, tokens[seat])
     by_type = {}
     for action in listed:
@@ -130,8 +133,7 @@ async def probe(client, room_id, tokens, seat, rng, most=10):
     slug = (await client.get(f"/api/rooms/{room_id}")).json()["game"]
     for variant in sent:
         r = await post_move(client, room_id, tokens[seat], version, variant)
-        expected = (422, "illegal_action") if fits(slug, variant) else (400, "invalid_request")
-        assert (r.status_code, r.json()["error"]) == expected, (variant, r.text)
+        assert (r.status_code, r.json()["error"]) == refusal(slug, variant), (variant, r.text)
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == version
     return [action["type"] for action in chosen]
 

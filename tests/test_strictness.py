@@ -1,5 +1,6 @@
 """Strict everywhere (issue 27): every request body is closed (a field the call does not name
-is refused, named: 400 ``invalid_request``, as every body that does not fit the call's schema),
+is refused, named: 422 ``unknown_field``, while a body that does not read as the call's is 400
+``invalid_request``, even with a field more),
 an idempotency key means the same on join, start and move (sent again with other content: 422
 ``idempotency_key_reused``), and seat-valued options are integers."""
 
@@ -26,18 +27,36 @@ async def open_room(client) -> tuple[str, str]:
         ("POST", "/api/rooms/{room}/chat", {"text": "hi", "colour": "red"}),
         ("PUT", "/api/rooms/{room}/seats/me/autopilot", {"bot": None, "colour": "red"}),
         ("POST", "/api/rooms/{room}/actions", {"version": 0, "action": {"type": "pass"}, "colour": "red"}),
+        ("PUT", "/api/rooms/{room}/seats/1/autopilot", {"bot": "random", "colour": "red"}),
+        ("POST", "/api/rooms", {"game": "troika", "seats": 3, "name": "Ana", "options": {"colour": "red"}}),
+        ("POST", "/api/rooms/{room}/seats", {"bot": "random", "seat": 1, "idempotency_key": KEY, "colour": "red"}),
     ],
 )
-async def test_a_field_the_call_does_not_name_is_refused_and_named(client, method, path, body):
+async def test_a_field_the_call_does_not_name_is_422_and_named(client, method, path, body):
     room_id, host = await open_room(client)
     rooms_before = len((await client.get("/api/rooms")).json())
     r = await client.request(method, path.format(room=room_id), json=body, headers=auth(host))
-    assert r.status_code == 400 and r.json()["error"] == "invalid_request", r.text
-    assert "colour" in r.json()["message"], r.text
+    assert r.status_code == 422 and r.json()["error"] == "unknown_field", r.text
+    assert r.json()["message"] == f"unknown field: {'options.' if 'options' in body else ''}colour", r.text
     info = (await client.get(f"/api/rooms/{room_id}")).json()
     assert info["status"] == "open" and [s["name"] for s in info["seats"]] == ["Ana", None, None]
     assert len((await client.get("/api/rooms")).json()) == rooms_before  # nothing was made
     assert (await client.get(f"/api/rooms/{room_id}/chat")).json()["messages"] == []
+
+
+async def test_every_field_more_is_named_and_a_body_wrong_otherwise_too_is_400(client):
+    room_id, host = await open_room(client)
+    url = f"/api/rooms/{room_id}/chat"
+    r = await client.post(url, json={"text": "hi", "colour": "red", "size": 3}, headers=auth(host))
+    assert (r.status_code, r.json()["message"]) == (422, "unknown field: colour, size"), r.text
+    for malformed in ({"text": 5, "colour": "red"}, {"colour": "red"}, ["text", "hi"], "hi"):
+        r = await client.post(url, json=malformed, headers=auth(host))
+        assert r.status_code == 400 and r.json()["error"] == "invalid_request", (malformed, r.text)
+    r = await client.post(
+        url, content=b'{"text": "hi", "colour": ', headers={**auth(host), "content-type": "application/json"}
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request", r.text
+    assert (await client.get(url)).json()["messages"] == []
 
 
 async def test_a_join_key_sent_again_with_another_name_is_422_and_takes_no_seat(client):
@@ -68,3 +87,19 @@ async def test_seat_valued_options_are_integers_and_a_seat_as_text_is_read_as_be
         body = {"game": "troika", "seats": 3, "name": "Ana", "options": {"first_player": wrong}}
         r = await client.post("/api/rooms", json=body)
         assert r.status_code == 400, (wrong, r.text)
+
+
+async def test_an_action_with_a_field_more_is_422_naming_it_and_one_a_field_short_is_400(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    token = tokens[view["to_act"][0]]
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(token))).json()
+    action = next(a["action"] for a in legal["legal_actions"] if len(a["action"]) > 1)
+    url = f"/api/rooms/{room_id}/actions"
+    r = await client.post(url, json={"version": 0, "action": {**action, "colour": 1}}, headers=auth(token))
+    assert (r.status_code, r.json()["error"]) == (422, "unknown_field"), r.text
+    assert r.json()["message"] == "unknown field: action.colour"
+    short = {key: value for key, value in action.items() if key == "type"}
+    r = await client.post(url, json={"version": 0, "action": {**short, "colour": 1}}, headers=auth(token))
+    assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), r.text
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0

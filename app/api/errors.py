@@ -1,7 +1,9 @@
 """Every error leaves the server as a readable message, JSON under /api, never a stack trace.
 
 Room errors carry their own status; a request that does not validate (a body, a query or a
-path parameter of the wrong shape) is 400, summarised field by field. Every error has one
+path parameter of the wrong shape) is 400, summarised field by field, unless all that is wrong
+with it is fields the call does not name: 422 ``unknown_field``, naming them (the rule is in
+docs/api.md, "Statuses and errors"). Every error has one
 shape, :class:`ErrorAnswer`, and each route lists the statuses it can answer (:func:`answers`),
 as the OpenAPI document publishes them.
 A browser asking for a page gets one from the ``ErrorPage`` the app was built with
@@ -16,7 +18,7 @@ would cost the client its kept-alive connection.)
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
@@ -31,7 +33,7 @@ from app.db.faults import OUTAGES, outage
 from app.games.base import Message as Said
 from app.games.base import spoken
 from app.logs import redact
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, UnknownField
 
 log = logging.getLogger("troika_arena")
 
@@ -50,15 +52,17 @@ class ErrorAnswer(BaseModel):
 
 
 MEANINGS = {
-    400: "malformed request: a body, query or path parameter of the wrong type or shape, or a value out of range",
+    400: "malformed: the request does not read as the call's (not JSON, not an object, a field missing or of "
+    "the wrong type, a value out of range, an action no type of the game fits)",
     401: "the call needs a seat token (Authorization: Bearer <token>), or the header is malformed",
     403: "the token holds no seat in this room, or the call is the host's",
     404: "no such room (whatever the token), seat or bot",
     405: "the path takes other methods (the Allow header lists them)",
     409: "the room's state refuses it now: a stale version, the game not started or over, a seat taken",
     413: "the body is larger than MAX_BODY_BYTES",
-    422: "a well-formed move the rules refuse (with the engine's reason), or an idempotency key reused "
-    "for another move",
+    422: "invalid: the request reads as the call's, but something it says is refused: a field the call "
+    "does not name (unknown_field, named), a move the rules refuse (the engine's reason), an idempotency "
+    "key reused for other content",
     429: "rate limited; the Retry-After header says when to try again",
     503: "the database is unavailable; the Retry-After header says when to try again",
 }
@@ -111,6 +115,15 @@ def error_response(
     return page(request, status, message, headers)
 
 
+def unknown_fields(errors: Sequence[Mapping[str, Any]]) -> list[str] | None:
+    """The fields named in ``errors`` (pydantic's) if every one of them is a field the model
+    does not name: the body is otherwise what the call takes (422 ``unknown_field``); None if
+    anything else is wrong with it (400: the shape comes first)."""
+    if not errors or any(err.get("type") != "extra_forbidden" for err in errors):
+        return None
+    return [".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")) for err in errors]
+
+
 def describe_validation(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors():
@@ -143,6 +156,10 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
+        unknown = unknown_fields(exc.errors())
+        if unknown is not None:
+            refused = UnknownField(unknown)
+            return error_response(page, request, refused.status, refused.code, refused.said)
         return error_response(page, request, 400, "invalid_request", describe_validation(exc))
 
     @app.exception_handler(HTTPException)

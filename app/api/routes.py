@@ -7,6 +7,7 @@ can answer, as the README's table does.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -39,6 +40,20 @@ from app.api.answers import Chat as ChatAnswer
 from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
 from app.api.errors import answers
 from app.api.events import Follower
+from app.api.paging import (
+    CHAT_PAGE,
+    LOG_PAGE,
+    NEXT_LINK,
+    ROOMS_PAGE,
+    ChatLimit,
+    Cursor,
+    LogLimit,
+    RoomsLimit,
+    foreign,
+    next_link,
+    place_of,
+    whole_place,
+)
 from app.api.shapes import AnyAction, read_action
 from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
 from app.bots import ratings
@@ -48,6 +63,7 @@ from app.rooms import records
 from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
 from app.rooms.play import Play
+from app.rooms.storage import RoomKey
 from app.rooms.views import Payloads, encode, legal_actions
 
 router = APIRouter()
@@ -138,13 +154,16 @@ LOCATION: dict[int | str, dict[str, Any]] = {
 }
 
 
-def answer(content: Any, status: int = 200, location: str | None = None) -> Response:
+def answer(
+    content: Any, status: int = 200, location: str | None = None, headers: dict[str, str] | None = None
+) -> Response:
     """An answer as the code built it, encoded as JSON. Routes name their answer's model for the
     contract (``response_model``) but do not have FastAPI re-read every answer through it: a
     field the contract lacks would then be a 500 for the caller; tests/test_contract.py checks
     the answers against the contract instead, and fails on any drift. A 201 names what it made
-    (``location``)."""
-    return JSONResponse(content, status_code=status, headers={"Location": location} if location else None)
+    (``location``); a listing, its next page (``headers``: ``app.api.paging``)."""
+    sent = (headers or {}) | ({"Location": location} if location else {})
+    return JSONResponse(content, status_code=status, headers=sent or None)
 
 
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
@@ -199,7 +218,7 @@ async def list_games():
     response_model=Created,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 413, 429) | LOCATION,
+    responses=answers(400, 413, 422, 429) | LOCATION,
 )
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
@@ -210,13 +229,31 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
     return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}")
 
 
-@router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400))
+@router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400) | NEXT_LINK)
 async def list_rooms(
+    request: Request,
     rooms: Rooms,
     status: Annotated[RoomStatus | None, Query()] = None,
+    limit: RoomsLimit = ROOMS_PAGE,
+    cursor: Cursor = None,
 ):
-    """The listed rooms, the newest first (an unlisted room is found only through its link)."""
-    return answer([info.public() for info in await rooms.list_rooms(status, listed_only=True)])
+    """The listed rooms, the newest first (an unlisted room is found only through its link), a
+    page at a time: with more, a ``Link`` header to the next page."""
+    infos, last = await rooms.room_page(status, limit, room_key(cursor))
+    place = None if last is None else f"{last[0].isoformat()}|{last[1]}"
+    return answer([info.public() for info in infos], headers=next_link(request, "rooms", place))
+
+
+def room_key(cursor: str | None) -> RoomKey | None:
+    """The room a ``rooms`` cursor names the place of (its creation time and id)."""
+    place = place_of("rooms", cursor)
+    if place is None:
+        return None
+    made, _, room_id = place.partition("|")
+    try:
+        return datetime.fromisoformat(made), room_id
+    except ValueError:
+        raise foreign("rooms") from None
 
 
 @router.get("/api/rooms/{room_id}", response_model=Room, tags=["rooms"], responses=answers(404) | NOT_MODIFIED)
@@ -231,7 +268,7 @@ async def get_room(room_id: str, request: Request, rooms: Rooms):
     response_model=Joined | BotSeated,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413) | LOCATION,
+    responses=answers(400, 401, 403, 404, 409, 413, 422) | LOCATION,
     openapi_extra=TOKEN_OPTIONAL,  # the host's, to seat a bot
 )
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
@@ -281,7 +318,7 @@ async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbyi
     "/api/rooms/{room_id}/seats/me/autopilot",
     response_model=AutopilotSet,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413),
+    responses=answers(400, 401, 403, 404, 409, 413, 422),
 )
 async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
@@ -294,7 +331,7 @@ async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobb
     "/api/rooms/{room_id}/seats/{seat}/autopilot",
     response_model=AutopilotSet,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413),
+    responses=answers(400, 401, 403, 404, 409, 413, 422),
 )
 async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
@@ -322,7 +359,7 @@ async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobb
     "/api/rooms/{room_id}/start",
     response_model=MoveReply,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413),
+    responses=answers(400, 401, 403, 404, 409, 413, 422),
 )
 async def start_room(
     room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom = NO_START_KEY
@@ -408,19 +445,36 @@ async def reply(rooms: LiveGames, views: Payloads, room_id: str, seat: int, rese
     "/api/rooms/{room_id}/log",
     response_model=Log,
     tags=["play"],
-    responses=answers(401, 403, 404),
+    responses=answers(400, 401, 403, 404) | NEXT_LINK,
     openapi_extra=TOKEN_OPTIONAL,
 )
-async def get_log(room_id: str, rooms: Rooms, auth: Auth):
+async def get_log(
+    room_id: str, request: Request, rooms: Rooms, auth: Auth, limit: LogLimit = LOG_PAGE, cursor: Cursor = None
+):
+    """The log lines this seat (or a spectator) may read, oldest first, a page at a time: with
+    more, a ``Link`` header to the next page."""
+    start = whole_place("log", cursor) or 0
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
-    return answer({"seat": seat, "log": await rooms.log(room_id, seat)})
+    lines = await rooms.log(room_id, seat)
+    end = start + limit
+    return answer(
+        {"seat": seat, "log": lines[start:end]}, headers=next_link(request, "log", end if end < len(lines) else None)
+    )
 
 
-@router.get("/api/rooms/{room_id}/chat", response_model=ChatAnswer, tags=["chat"], responses=answers(404))
-async def get_chat(room_id: str, rooms: Rooms, social: Chat):
+@router.get(
+    "/api/rooms/{room_id}/chat", response_model=ChatAnswer, tags=["chat"], responses=answers(400, 404) | NEXT_LINK
+)
+async def get_chat(
+    room_id: str, request: Request, rooms: Rooms, social: Chat, limit: ChatLimit = CHAT_PAGE, cursor: Cursor = None
+):
+    """The room's last lines, oldest first; with older ones, a ``Link`` header to the page of
+    the lines before these."""
+    before = whole_place("chat", cursor)
     await rooms.room(room_id)
-    return answer({"messages": await social.messages(room_id)})
+    lines, older = await social.page(room_id, limit, before)
+    return answer({"messages": lines}, headers=next_link(request, "chat", lines[0]["id"] if older else None))
 
 
 @router.post(
@@ -428,7 +482,7 @@ async def get_chat(room_id: str, rooms: Rooms, social: Chat):
     response_model=ChatAnswer,
     status_code=201,
     tags=["chat"],
-    responses=answers(400, 401, 403, 404, 413, 429) | LOCATION,
+    responses=answers(400, 401, 403, 404, 413, 422, 429) | LOCATION,
 )
 async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""

@@ -5,6 +5,7 @@ Each engine defines its actions and its view as typed definitions (``Game.action
 discriminated by ``type``, read strictly (JSON integers only, no field more or fewer); the
 answers name every game's views and actions. A move's action is read by its room's game at the
 edge (:func:`read_action`): an action no type of the game fits is a malformed request (400),
+one that fits a type but for fields the type does not name is refused with them named (422),
 while whether a well-formed action is legal now stays the engine's call (``Game.play``, 422).
 """
 
@@ -14,8 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import ConfigDict, Discriminator, Field, TypeAdapter, ValidationError
 
+from app.api.errors import unknown_fields
 from app.games.registry import GAMES
-from app.rooms.errors import InvalidRequest
+from app.rooms.errors import InvalidRequest, UnknownField
 
 
 def one_games_actions(slug: str) -> Any:
@@ -41,10 +43,15 @@ READERS = {slug: TypeAdapter(one_games_actions(slug), config=STRICT) for slug in
 
 
 def read_action(slug: str, action: Any) -> None:
-    """400 unless ``action`` is one of the game's action types with exactly its fields."""
+    """400 unless ``action`` is one of the game's action types, 422 if it is but has a field
+    more (named)."""
     try:
         READERS[slug].validate_python(action)
     except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        unknown = unknown_fields([{**err, "loc": err["loc"][1:]} for err in errors])  # (the type's tag left out)
+        if unknown is not None:
+            raise UnknownField([f"action.{field}" for field in unknown]) from None
         raise InvalidRequest(f"action: {describe(exc)}") from None
 
 

@@ -469,8 +469,17 @@ def first_player(state: State, chosen: str | int, num_players: int) -> int:
     return rng(state).randrange(num_players) if chosen == "random" else int(chosen)
 
 
+class UnknownOption(ValueError):
+    """Options naming one the game does not have (``names``)."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(f"unknown option '{names[0]}'")
+        self.names = names
+
+
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None) -> dict[str, Any]:
-    """Fill defaults and validate ``given`` against ``specs``; unknown or bad values raise ValueError."""
+    """Fill defaults and validate ``given`` against ``specs``; bad values raise ValueError,
+    options the game does not have :class:`UnknownOption`."""
     given = dict(given or {})
     resolved: dict[str, Any] = {}
     for spec in specs:
@@ -493,7 +502,7 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
             raise ValueError(f"option '{spec.name}' must be one of: {allowed}")
         resolved[spec.name] = value
     if given:
-        raise ValueError(f"unknown option '{sorted(given)[0]}'")
+        raise UnknownOption(sorted(given))
     return resolved
 
 

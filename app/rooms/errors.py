@@ -36,6 +36,16 @@ class InvalidRequest(RoomError):
     status, code = 400, "invalid_request"
 
 
+class UnknownField(RoomError):
+    """A body that reads as the call's but has a field the call (or the action's type, or the
+    game's options) does not name: refused, and the fields named."""
+
+    status, code = 422, "unknown_field"
+
+    def __init__(self, fields: list[str]):
+        super().__init__(say("unknown field: {fields}", fields=", ".join(fields)))
+
+
 class Unauthorized(RoomError):
     status, code = 401, "unauthorized"
 

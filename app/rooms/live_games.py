@@ -105,6 +105,15 @@ class LiveGames:
             ids = await storage.room_ids(session, status, limit, listed_only)
         return [await self.room(room_id) for room_id in ids]
 
+    async def room_page(
+        self, status: str | None, limit: int, after: storage.RoomKey | None
+    ) -> tuple[list[RoomInfo], storage.RoomKey | None]:
+        """The listed rooms after ``after`` (a room's place: none, from the newest), at most
+        ``limit`` of them, and the place of the last one if there are more."""
+        async with self.db.read() as session:
+            keys = await storage.room_keys(session, status, limit + 1, True, after)
+        return [await self.room(room_id) for _, room_id in keys[:limit]], keys[limit - 1] if len(keys) > limit else None
+
     async def rooms_in_play(self) -> list[str]:
         """Every room in play (bots and turn timers resume them when the server starts)."""
         return await storage.rooms_in_play(self.db)

@@ -20,10 +20,10 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import utcnow
-from app.games.base import Message, say
+from app.games.base import Message, UnknownOption, say
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound
+from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
 from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token
 from app.rooms.records import seed_hash
@@ -152,6 +152,8 @@ class Lobby:
         seed = secrets.token_hex(16)
         try:
             game.setup(num_seats, dict(options or {}), seed)
+        except UnknownOption as exc:
+            raise UnknownField([f"options.{name}" for name in exc.names]) from None
         except ValueError as exc:
             raise BadRequest(say("invalid options: {problem}", problem=str(exc))) from None
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)

@@ -116,16 +116,20 @@ class Social:
         self._chat.invalidate(room_id)
         return await self.messages(room_id)
 
-    async def _load_messages(self, room_id: str) -> list[dict[str, Any]]:
+    async def page(self, room_id: str, limit: int, before: int | None) -> tuple[list[dict[str, Any]], bool]:
+        """The room's last ``limit`` lines before the line ``before`` (None: the last lines),
+        oldest first, and whether there are older ones."""
+        lines = await self._load_messages(room_id, limit + 1, before)
+        return lines[-limit:], len(lines) > limit
+
+    async def _load_messages(
+        self, room_id: str, most: int = CHAT_SHOWN, before: int | None = None
+    ) -> list[dict[str, Any]]:
+        query = select(ChatMessage).where(ChatMessage.room_id == room_id)
+        if before is not None:
+            query = query.where(col(ChatMessage.id) < before)
         async with self.db.read() as session:
-            rows = (
-                await session.exec(
-                    select(ChatMessage)
-                    .where(ChatMessage.room_id == room_id)
-                    .order_by(col(ChatMessage.id).desc())
-                    .limit(CHAT_SHOWN)
-                )
-            ).all()
+            rows = (await session.exec(query.order_by(col(ChatMessage.id).desc()).limit(most))).all()
         return [
             {"id": m.id, "change": m.change_id, "seat": m.seat, "name": m.name, "text": m.text, "at": m.at.isoformat()}
             for m in reversed(rows)

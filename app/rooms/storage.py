@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, Update, bindparam, create_engine, delete, exists, func, insert, update
+from sqlalchemy import Insert, Update, and_, bindparam, create_engine, delete, exists, func, insert, or_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
@@ -134,16 +134,31 @@ async def stamp(session: AsyncSession, room_id: str) -> tuple[int, datetime | No
     return None if row is None else (row[0], aware(row[1]))
 
 
+RoomKey = tuple[datetime, str]  # a room's place in the listing: (created_at, id), the newest first
+
+
 async def room_ids(
     session: AsyncSession, status: str | None, limit: int | None, listed_only: bool = False
 ) -> list[str]:
     """Room ids, the newest first, of one status or all (only the listed rooms if asked)."""
-    query = select(Room.id).order_by(col(Room.created_at).desc()).limit(limit)
+    return [room_id for _, room_id in await room_keys(session, status, limit, listed_only)]
+
+
+async def room_keys(
+    session: AsyncSession, status: str | None, limit: int | None, listed_only: bool, after: RoomKey | None = None
+) -> list[RoomKey]:
+    """:func:`room_ids` with each room's place, from the one after ``after`` on."""
+    query = select(Room.created_at, Room.id).order_by(col(Room.created_at).desc(), col(Room.id).desc()).limit(limit)
     if status:
         query = query.where(Room.status == status)
     if listed_only:
         query = query.where(col(Room.listed).is_(True))
-    return list((await session.exec(query)).all())
+    if after is not None:
+        made, room_id = after
+        query = query.where(
+            or_(col(Room.created_at) < made, and_(col(Room.created_at) == made, col(Room.id) < room_id))
+        )
+    return [(aware(made), room_id) for made, room_id in (await session.exec(query)).all()]
 
 
 async def actions(
