@@ -114,7 +114,7 @@ async def test_the_option_is_chosen_at_creation_only_and_shown_in_the_lobby(sqli
             assert (await client.post("/api/rooms", json=body)).status_code == 400, wrong
         # no call changes it afterwards: not the start's body, not a room's own path
         start = await client.post(f"/api/rooms/{plain['id']}/start", headers=auth("x"), json={"hints": True})
-        assert (start.status_code, start.json()["error"]) == (400, "invalid_request")
+        assert (start.status_code, start.json()["error"]) == (422, "unknown_field")
         for method in ("PATCH", "PUT", "POST"):
             assert (await client.request(method, f"/api/rooms/{plain['id']}", json={"hints": True})).status_code == 405
         guest = (await client.post(f"/api/rooms/{hinted}/seats", json={"name": "Bruno"})).json()["token"]

@@ -10,8 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.answers import Hint, Review
-from app.api.deps import Auth, Hinting, Reviewing, Rooms
+from app.api.deps import Auth, Hinting, Limits, Reviewing, Rooms
 from app.api.errors import answers
+from app.api.quotas import RATE_LIMIT, with_headers
 from app.api.routes import answer
 from app.api.streams import WholeNumber
 from app.games.base import say
@@ -20,15 +21,21 @@ from app.rooms.errors import BadRequest
 router = APIRouter()
 
 
-@router.get("/api/rooms/{room_id}/hint", response_model=Hint, tags=["play"], responses=answers(401, 403, 404, 409, 429))
-async def get_hint(room_id: str, rooms: Rooms, hints: Hinting, auth: Auth):
+@router.get(
+    "/api/rooms/{room_id}/hint",
+    response_model=Hint,
+    tags=["play"],
+    responses=answers(401, 403, 404, 409, 429) | with_headers(200, RATE_LIMIT),
+)
+async def get_hint(room_id: str, rooms: Rooms, hints: Hinting, auth: Auth, throttle: Limits):
     """Your seat's suggested move now, from the strong bot at a small budget, with a one-line
     reason; only in a room created with ``hints`` (else 409 ``hints_off``), only on your turn in
     a game in play (else 409). The same answer until the game moves on; at most 6 new hints a
     minute per seat (429)."""
     await rooms.refresh(room_id)
     seat = await auth.seat_in(rooms, room_id)
-    return answer(await hints.hint(room_id, seat))
+    hint = await hints.hint(room_id, seat)
+    return answer(hint, headers=await throttle.quota("hints", room_id, seat))
 
 
 @router.post(

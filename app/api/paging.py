@@ -18,20 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Query, Request
 from pydantic import BeforeValidator, Field
 
+from app.api.quotas import with_headers
 from app.api.streams import ascii_whole
 from app.rooms.errors import InvalidRequest
 
 CURSOR_CHARACTERS = 200  # far more than any cursor this server gives
-NEXT_LINK: dict[int | str, dict[str, Any]] = {
-    200: {
-        "headers": {
-            "Link": {
-                "description": 'with more to read: `<the next page>; rel="next"` (pass its cursor back)',
-                "schema": {"type": "string"},
-            }
-        }
-    }
-}
+NEXT_LINK = with_headers(200, {"Link": 'with more to read: `<the next page>; rel="next"`'})
 
 Cursor = Annotated[
     str | None,

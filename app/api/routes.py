@@ -54,6 +54,7 @@ from app.api.paging import (
     place_of,
     whole_place,
 )
+from app.api.quotas import LOCATION, RATE_LIMIT, with_headers
 from app.api.shapes import AnyAction, read_action
 from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
 from app.bots import ratings
@@ -149,9 +150,7 @@ class SubmitAction(StrictBody):
     )
 
 
-LOCATION: dict[int | str, dict[str, Any]] = {
-    201: {"headers": {"Location": {"description": "the path of what was made", "schema": {"type": "string"}}}}
-}
+LOCATED = with_headers(201, LOCATION)
 
 
 def answer(
@@ -218,15 +217,17 @@ async def list_games():
     response_model=Created,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 413, 422, 429) | LOCATION,
+    responses=answers(400, 413, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
 )
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
-    await throttle.creating_room(request.client and request.client.host)
+    address = request.client and request.client.host
+    await throttle.creating_room(address)
     info, token = await lobby.create(
         body.game, body.seats, body.options, body.name, body.turn_timer, body.listed, body.hints
     )
-    return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}")
+    quota = await throttle.quota("rooms", address)
+    return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}", quota)
 
 
 @router.get("/api/rooms", response_model=list[Room], tags=["rooms"], responses=answers(400) | NEXT_LINK)
@@ -268,7 +269,7 @@ async def get_room(room_id: str, request: Request, rooms: Rooms):
     response_model=Joined | BotSeated,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422) | LOCATION,
+    responses=answers(400, 401, 403, 404, 409, 413, 422) | LOCATED,
     openapi_extra=TOKEN_OPTIONAL,  # the host's, to seat a bot
 )
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
@@ -482,13 +483,14 @@ async def get_chat(
     response_model=ChatAnswer,
     status_code=201,
     tags=["chat"],
-    responses=answers(400, 401, 403, 404, 413, 422, 429) | LOCATION,
+    responses=answers(400, 401, 403, 404, 413, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
 )
-async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth):
+async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth, throttle: Limits):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
     seat = await auth.seat_in(rooms, room_id)
     await social.post(room_id, seat, body.text)
-    return answer({"messages": await social.messages(room_id)}, 201, f"/api/rooms/{room_id}/chat")
+    quota = await throttle.quota("chat", room_id, seat)
+    return answer({"messages": await social.messages(room_id)}, 201, f"/api/rooms/{room_id}/chat", quota)
 
 
 @router.post(

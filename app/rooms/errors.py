@@ -87,9 +87,9 @@ class TooMany(RoomError):
 
     status, code = 429, "rate_limited"
 
-    def __init__(self, message: str | Message, retry_after: int):
+    def __init__(self, message: str | Message, retry_after: int, headers: dict[str, str] | None = None):
         super().__init__(message, retry_after=retry_after)
-        self.headers = {"Retry-After": str(retry_after)}
+        self.headers = {"Retry-After": str(retry_after), **(headers or {})}
 
 
 class TooManyStreams(RoomError):

@@ -4,9 +4,13 @@ address.
 Built on the ``limits`` library: sliding-window counters kept in memory, each dropped by the
 library once its window has passed, so the records held are bounded by who sent something
 recently. A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would
-pass. The client address is the one the server reports: behind a reverse proxy that is the
-proxy's, unless uvicorn is told to trust the proxy's ``X-Forwarded-For``
-(``FORWARDED_ALLOW_IPS``); a header a client could set itself is never read here.
+pass. Every answer of a rate-limited call, a 429 or not, can carry the IETF
+``RateLimit-Policy`` and ``RateLimit`` fields (draft-ietf-httpapi-ratelimit-headers,
+:meth:`Throttle.quota`): each window a policy of its own (``"chat-10s";q=5;w=10``) and what is
+left of it (``r``, with ``t`` the seconds until it is whole again). The client address is the
+one the server reports: behind a reverse proxy that is the proxy's, unless uvicorn is told to
+trust the proxy's ``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``); a header a client could set
+itself is never read here.
 """
 
 from __future__ import annotations
@@ -37,18 +41,30 @@ class Throttle:
         self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
     async def chatting(self, room_id: str, seat: int) -> None:
-        await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, str(seat))
+        await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, seat)
 
     async def hinting(self, room_id: str, seat: int) -> None:
-        await self._hit("hints", say("slow down: at most 6 new hints a minute"), room_id, str(seat))
+        await self._hit("hints", say("slow down: at most 6 new hints a minute"), room_id, seat)
 
     async def creating_room(self, address: str | None) -> None:
-        await self._hit("rooms", say("too many rooms created from your address; try again later"), address or "?")
+        await self._hit("rooms", say("too many rooms created from your address; try again later"), address)
 
-    async def _hit(self, name: str, refusal: Message, *key: str) -> None:
+    async def quota(self, name: str, *key: str | int | None) -> dict[str, str]:
+        """The ``RateLimit-Policy`` and ``RateLimit`` fields of limit ``name`` (``chat``,
+        ``hints``, ``rooms``) for ``key`` (a room and seat, or a client address), counting
+        nothing."""
+        policies, left = [], []
+        for item in self._limits[name]:
+            stats = await self._limiter.get_window_stats(item, name, *keyed(key))
+            policy = f'"{name}-{item.get_expiry()}s"'
+            policies.append(f"{policy};q={item.amount};w={item.get_expiry()}")
+            left.append(f"{policy};r={max(0, stats.remaining)};t={max(0, math.ceil(stats.reset_time - time.time()))}")
+        return {"RateLimit-Policy": ", ".join(policies), "RateLimit": ", ".join(left)}
+
+    async def _hit(self, name: str, refusal: Message, *key: str | int | None) -> None:
         """Count one more ``name`` for ``key``, or raise 429 (counting nothing) if that is one
         too many for any of its windows."""
-        items = self._limits[name]
+        items, key = self._limits[name], keyed(key)
         for item in items:
             if not await self._limiter.test(item, name, *key):
                 await self._refuse(item, refusal, name, *key)
@@ -56,6 +72,11 @@ class Throttle:
             if not await self._limiter.hit(item, name, *key):  # another request took the last place
                 await self._refuse(item, refusal, name, *key)
 
-    async def _refuse(self, item: RateLimitItem, refusal: Message, *key: str) -> NoReturn:
-        reset = (await self._limiter.get_window_stats(item, *key)).reset_time
-        raise TooMany(refusal, retry_after=max(1, math.ceil(reset - time.time())))
+    async def _refuse(self, item: RateLimitItem, refusal: Message, name: str, *key: str) -> NoReturn:
+        reset = (await self._limiter.get_window_stats(item, name, *key)).reset_time
+        raise TooMany(refusal, retry_after=max(1, math.ceil(reset - time.time())), headers=await self.quota(name, *key))
+
+
+def keyed(key: tuple[str | int | None, ...]) -> tuple[str, ...]:
+    """A limit's key as the counters hold it: a seat as text, no client address as "?"."""
+    return tuple(str(part) if part not in (None, "") else "?" for part in key)
