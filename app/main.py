@@ -18,6 +18,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from app.api.body_limit import BodyLimit
 from app.api.coaching import router as coaching_router
 from app.api.contract import API_VERSION, install_contract, operation_id
+from app.api.cors import install_cors
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.events import Events
 from app.api.head import HeadAsGet
@@ -134,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ClickFrontDoor)  # a browser's move (app.web.clicks)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
     app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the front doors (app.api.errors)
+    install_cors(app, settings.origins())  # other sites' browser clients (app.api.cors), a preflight before a route
     # A request or websocket naming a host this server does not serve (DNS rebinding) is refused
     # before anything else reads it ...
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts())
