@@ -14,11 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.shapes import AnyAction, AnyView
 from app.games.base import OutcomeJSON
+from app.games.registry import GAMES
 
 BotLevel = Literal["random", "strong", "expert"]  # app.rooms.model.BOT_LEVELS
 RoomStatus = Literal["open", "playing", "finished", "closed", "abandoned"]
 ClosedReason = Literal["left", "host", "idle"]
 Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+FEWEST_SEATS = min(game.min_players for game in GAMES.values())
+MOST_SEATS = max(game.max_players for game in GAMES.values())
+SeatNumber = Annotated[int, Field(ge=0, le=MOST_SEATS - 1, description="a seat, numbered from 0")]
+SeatCount = Annotated[int, Field(ge=FEWEST_SEATS, le=MOST_SEATS)]
 
 
 class Closed(BaseModel):
@@ -53,7 +58,7 @@ class GameInfo(Closed):
 
 
 class SeatInfo(Closed):
-    seat: int
+    seat: SeatNumber
     name: str | None = Field(description="None while the seat is free")
     host: bool
     bot: BotLevel | None = Field(description="the level of the bot playing this seat, if one does")
@@ -69,7 +74,7 @@ class Room(Closed):
     game: str
     title: str
     options: dict[str, Any] = Field(description="the room's options; a custom deck shown by its name")
-    num_seats: int
+    num_seats: SeatCount
     seats: list[SeatInfo]
     status: RoomStatus
     version: int = Field(description="the number of moves applied")
@@ -101,7 +106,7 @@ class Created(Closed):
 
 
 class Joined(Closed):
-    seat: int
+    seat: SeatNumber
     token: str = Field(description="your seat token: keep it private")
     duplicate: bool = Field(description="whether this answers a resend with the same idempotency key")
 
@@ -110,34 +115,34 @@ class NextSeat(Closed):
     """Your seat in the room a finished game's players play again in."""
 
     room: str = Field(description="the next room's id (its public page, /rooms/{room}, is its invite link)")
-    seat: int = Field(description="your seat there: the same number as in the finished game")
+    seat: SeatNumber = Field(description="your seat there: the same number as in the finished game")
     token: str = Field(description="your seat token there, given only to you (the same each time you ask)")
     duplicate: bool = Field(description="whether you had asked already")
 
 
 class BotSeated(Closed):
-    seat: int
+    seat: SeatNumber
     bot: BotLevel
 
 
 class Left(Closed):
-    left: int
+    left: SeatNumber
 
 
 class Removed(Closed):
-    removed: int
+    removed: SeatNumber
 
 
 class Reissued(Closed):
     """A seat's new private link, answered to the host only (the old one no longer works)."""
 
-    seat: int
+    seat: SeatNumber
     token: str = Field(description="the seat's new token, for its player")
     url: str = Field(description="the seat's new private page, on this server: /rooms/<id>/seat/<token>")
 
 
 class AutopilotSet(Closed):
-    seat: int
+    seat: SeatNumber
     bot: BotLevel | None
 
 
@@ -163,9 +168,9 @@ class Payload(Closed):
 
     room: Room
     version: int
-    seat: int | None = Field(description="the viewer's seat; None for a spectator")
+    seat: SeatNumber | None = Field(description="the viewer's seat; None for a spectator")
     status: RoomStatus
-    to_act: list[int] = Field(
+    to_act: list[SeatNumber] = Field(
         description="the seats whose move is awaited, as this seat is shown them: it lists the reader exactly "
         "when your_turn is true; while a hidden simultaneous prompt is open it may list other seats that "
         "have already answered"
@@ -176,7 +181,7 @@ class Payload(Closed):
     log: list[LogLine] = Field(description="the last lines of the log this seat may read")
     log_total: int = Field(description="how many lines of the log this seat may read in all (GET /log has them)")
     outcome: OutcomeJSON | None
-    connected: list[int] = Field(description="the seats with a live socket open")
+    connected: list[SeatNumber] = Field(description="the seats with a live socket open")
     change: int | None = Field(
         default=None,
         description="GET /view, a start's or move's reply, the stream and the socket: the id of the "
@@ -191,19 +196,19 @@ class MoveReply(Payload):
 
 class LegalActions(Closed):
     version: int
-    seat: int
+    seat: SeatNumber
     legal_actions: list[LabelledAction]
 
 
 class Log(Closed):
-    seat: int | None
+    seat: SeatNumber | None
     log: list[LogLine]
 
 
 class ChatMessage(Closed):
     id: int
     change: int = Field(description="the id of the room's change that posted the line")
-    seat: int
+    seat: SeatNumber
     name: str
     text: str
     at: Moment
@@ -215,7 +220,7 @@ class Chat(Closed):
 
 class RecordedAction(Closed):
     seq: int
-    seat: int
+    seat: SeatNumber
     action: AnyAction
 
 
@@ -226,7 +231,7 @@ class ReplayStep(Closed):
     room: str
     step: int = Field(description="the version shown (a step past the end shows the end)")
     last: int = Field(description="the game's last version")
-    seat: int | None = Field(description="whose view this is; None for a spectator's")
+    seat: SeatNumber | None = Field(description="whose view this is; None for a spectator's")
     payload: Payload = Field(description="the viewer's payload at that version (as GET /view answered it then)")
     log: list[LogLine] = Field(description="the whole log up to that version, as the viewer could read it")
     new_lines_from: int = Field(description="the index in ``log`` of the first line this version's move added")
@@ -276,7 +281,7 @@ class PresenceEvent(Closed):
 
     change: int | None = Field(default=None, description=CHANGE)
     event: Literal["presence"]
-    connected: list[int]
+    connected: list[SeatNumber]
 
 
 class ChatEvent(Closed):
@@ -312,7 +317,7 @@ class Hint(Closed):
     """The strong bot's suggested move for your seat now, from what your seat can see."""
 
     version: int = Field(description="the version it was worked out at: send the move with it")
-    seat: int
+    seat: SeatNumber
     level: BotLevel = Field(description="the bot whose search suggests it")
     suggestion: LabelledAction = Field(description="one of your legal actions, as legal-actions lists it")
     reason: Said = Field(description="why, in one line")
@@ -334,7 +339,7 @@ class Review(Closed):
     """The post-game review of one seat's moves."""
 
     room: str
-    seat: int
+    seat: SeatNumber
     status: Literal["none", "queued", "running", "ready", "failed"] = Field(
         description="none: nobody asked for it; queued, then running (done of total decisions "
         "assessed), then ready with its moves; failed: it could not be made (ask again)"

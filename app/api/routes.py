@@ -12,9 +12,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SkipValidation
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SkipValidation, model_validator
 
 from app.api.answers import (
+    FEWEST_SEATS,
+    MOST_SEATS,
     AutopilotSet,
     BotLevel,
     BotSeated,
@@ -35,6 +37,7 @@ from app.api.answers import (
     Room,
     RoomClosed,
     RoomStatus,
+    SeatNumber,
 )
 from app.api.answers import Chat as ChatAnswer
 from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
@@ -63,6 +66,8 @@ from app.games.registry import GAMES
 from app.rooms import records
 from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
+from app.rooms.lobby import MIN_JOIN_KEY_LENGTH
+from app.rooms.model import MAX_KEY_LENGTH
 from app.rooms.play import Play
 from app.rooms.storage import RoomKey
 from app.rooms.views import Payloads, encode, legal_actions
@@ -91,10 +96,34 @@ class StrictBody(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+# What a text field may hold, as a pattern JSON Schema states (the server's own check is
+# stricter: app.rooms.model, app.rooms.social): a name or a chat line has no control character
+# but the whitespace ones (folded into single spaces); a key has none at all.
+TEXT = r"^[^\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]+$"
+KEY = r"^[^\x00-\x1f\x7f-\x9f]+$"
+
+
+def printable(description: str, **field: Any) -> Any:
+    """A name's or a chat line's field, published with its pattern (the server checks it)."""
+    return Field(description=description, json_schema_extra={"pattern": TEXT}, **field)
+
+
+def key(description: str, shortest: int = 1) -> Any:
+    """An idempotency key's field, published with its pattern and lengths (``check_key``)."""
+    return Field(
+        default=None,
+        description=description,
+        json_schema_extra={"pattern": KEY, "minLength": shortest, "maxLength": MAX_KEY_LENGTH},
+    )
+
+
 class CreateRoom(StrictBody):
     game: str = Field(description="game slug, see GET /api/games")
-    seats: int = Field(description="number of seats, within the game's range")
-    name: str = Field(description="the host's display name; the host takes seat 0")
+    seats: int = Field(  # (the bounds of all games, published; the room's game says its own range)
+        description="number of seats, within the game's range",
+        json_schema_extra={"minimum": FEWEST_SEATS, "maximum": MOST_SEATS},
+    )
+    name: str = printable("the host's display name (1 to 24 printable characters); the host takes seat 0")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
     turn_timer: int = Field(
         default=0,
@@ -113,27 +142,49 @@ class CreateRoom(StrictBody):
 
 
 class JoinRoom(StrictBody):
-    name: str | None = Field(default=None, description="your display name (to take a seat yourself)")
-    bot: BotLevel | None = Field(default=None, description="host only: seat a bot of this level instead")
-    seat: int | None = Field(default=None, description="with bot: which free seat (default: lowest)")
-    idempotency_key: str | None = Field(
-        default=None,
-        description="optional, with name: 16 to 64 characters nobody can guess (a UUID, say); a resend "
-        "with the same key and name answers the same seat and token",
+    """A name (to take a seat yourself) or a bot (the host's, to seat one): one of the two."""
+
+    # (said without oneOf, which would make generators read the body as a union of two objects
+    # with no fields: without a bot, a name; with a bot, no name; a seat only with a bot)
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"not": {"required": ["bot"]}},
+            "then": {"required": ["name"]},
+            "dependentSchemas": {"bot": {"not": {"required": ["name"]}}},
+            "dependentRequired": {"seat": ["bot"]},
+        }
     )
+
+    name: str | None = printable(
+        "your display name, 1 to 24 printable characters (to take a seat yourself)", default=None
+    )
+    bot: BotLevel | None = Field(default=None, description="host only: seat a bot of this level instead")
+    seat: SeatNumber | None = Field(default=None, description="with bot: which free seat (default: lowest)")
+    idempotency_key: str | None = key(
+        "optional, with name: 16 to 64 characters nobody can guess (a UUID, say); a resend with the same key "
+        "and name answers the same seat and token",
+        shortest=MIN_JOIN_KEY_LENGTH,
+    )
+
+    @model_validator(mode="after")
+    def name_or_bot(self) -> JoinRoom:
+        given = self.model_fields_set
+        if len({"name", "bot"} & given) != 1:
+            raise ValueError("give a name (to take a seat) or a bot (the host, to seat one), not both or neither")
+        if "seat" in given and "bot" not in given:
+            raise ValueError("a seat is chosen only for a bot")
+        return self
 
 
 class StartRoom(StrictBody):
-    idempotency_key: str | None = Field(
-        default=None, description="optional: a resend with the same key answers as the first start did"
-    )
+    idempotency_key: str | None = key("optional: a resend with the same key answers as the first start did")
 
 
 NO_START_KEY = StartRoom()  # a start sent without a body (never changed: models are values here)
 
 
 class ChatLine(StrictBody):
-    text: str = Field(description="1 to 300 characters")
+    text: str = printable("1 to 300 printable characters (runs of whitespace are folded into one space)")
 
 
 class Autopilot(StrictBody):
@@ -145,9 +196,7 @@ class SubmitAction(StrictBody):
     # read by the room's game in reply_to_move (app.api.shapes), not here: which game it is
     # is known once the room is
     action: Annotated[AnyAction, SkipValidation] = Field(description="one of the objects listed by legal-actions")
-    idempotency_key: str | None = Field(
-        default=None, description="optional: a resend with the same key is applied once"
-    )
+    idempotency_key: str | None = key("optional: a resend with the same key is applied once")
 
 
 LOCATED = with_headers(201, LOCATION)

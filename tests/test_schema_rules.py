@@ -1,0 +1,106 @@
+"""What JSON Schema can say, the contract says (issue 27): seats are numbered within the
+games' bounds wherever they appear, a join takes a name or a bot (and a seat only with a bot),
+names and chat lines hold no control character, and idempotency keys have their lengths and
+pattern; the server refuses what the schema refuses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pydantic import BaseModel
+
+from app.api import answers, routes
+from tests.conftest import auth
+
+KEY = "0b7c2d4e-9f18-4a3b-8c5d-6e7f8a9b0c1d"
+
+
+async def schemas_of(client) -> dict:
+    return (await client.get("/openapi.json")).json()["components"]["schemas"]
+
+
+def integer(schema: dict) -> dict:
+    """The integer branch of a field's schema (``anyOf`` with null for an optional one)."""
+    return next(s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer")
+
+
+def api_models() -> set[str]:
+    """The API's own models (answers and bodies; the games' view types say their own fields)."""
+    return {
+        name
+        for module in (answers, routes)
+        for name, value in vars(module).items()
+        if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+    }
+
+
+async def test_every_seat_field_is_numbered_0_to_4_and_a_room_has_2_to_5_seats(client):
+    schemas = await schemas_of(client)
+    seats = [
+        (name, field)
+        for name in api_models() & set(schemas)
+        for field in schemas[name].get("properties", {})
+        if field in ("seat", "left", "removed") and name != "Created"  # (the host's: always 0)
+    ]
+    assert len(seats) >= 15, seats
+    for name, field in seats:
+        bounds = integer(schemas[name]["properties"][field])
+        assert (bounds["minimum"], bounds["maximum"]) == (0, 4), (name, field)
+    for name, field in (("Payload", "to_act"), ("Payload", "connected"), ("PresenceEvent", "connected")):
+        items = schemas[name]["properties"][field]["items"]
+        assert (items["minimum"], items["maximum"]) == (0, 4), (name, field)
+    counts = schemas["CreateRoom"]["properties"]["seats"], schemas["Room"]["properties"]["num_seats"]
+    assert [(count["minimum"], count["maximum"]) for count in counts] == [(2, 5), (2, 5)]
+
+
+async def test_the_schema_says_a_name_or_a_bot_and_the_server_refuses_the_rest(client):
+    join = (await schemas_of(client))["JoinRoom"]
+    assert join["if"] == {"not": {"required": ["bot"]}} and join["then"] == {"required": ["name"]}
+    assert join["dependentSchemas"] == {"bot": {"not": {"required": ["name"]}}}
+    assert join["dependentRequired"] == {"seat": ["bot"]}
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
+    room_id, host = r.json()["room"]["id"], r.json()["token"]
+    url = f"/api/rooms/{room_id}/seats"
+    for body in ({}, {"name": "Bo", "bot": "random"}, {"name": "Bo", "seat": 1}, {"seat": 1}, {"idempotency_key": KEY}):
+        r = await client.post(url, json=body, headers=auth(host))
+        assert r.status_code == 400 and r.json()["error"] == "invalid_request", (body, r.text)
+    for seat in (5, -1):
+        r = await client.post(url, json={"bot": "random", "seat": seat}, headers=auth(host))
+        assert r.status_code == 400 and "seat" in r.json()["message"], (seat, r.text)
+    assert (await client.post(url, json={"bot": "random", "seat": 2}, headers=auth(host))).status_code == 201
+    assert (await client.post(url, json={"name": "Bo"})).status_code == 201
+    seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
+    assert [(s["name"], s["bot"]) for s in seats][1:] == [("Bo", None), (seats[2]["name"], "random")]
+
+
+@pytest.mark.parametrize(
+    ("schema", "field"),
+    [("CreateRoom", "name"), ("JoinRoom", "name"), ("ChatLine", "text")],
+)
+async def test_names_and_chat_lines_are_published_as_text_with_no_control_character(client, schema, field):
+    pattern = re.compile((await schemas_of(client))[schema]["properties"][field]["pattern"])
+    for fine in ("Ana", "Zé Maria", "good luck!", "a\tb", "two\nlines", "🂡"):
+        assert pattern.fullmatch(fine), fine  # (whitespace is folded into spaces by the server)
+    for refused in ("", "a\x00b", "bell\x07", "esc\x1b[0m", "del\x7f", "c1\x9b"):
+        assert not pattern.fullmatch(refused), refused
+
+
+async def test_the_server_refuses_the_control_characters_the_pattern_refuses(client):
+    for bad in ("a\x00b", "bell\x07", "del\x7f", "c1\x9b"):
+        r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": bad})
+        assert r.status_code == 400, (bad, r.text)
+
+
+async def test_keys_are_published_with_their_lengths_and_pattern(client):
+    schemas = await schemas_of(client)
+    bounds = {
+        name: (
+            schemas[name]["properties"]["idempotency_key"]["minLength"],
+            schemas[name]["properties"]["idempotency_key"]["maxLength"],
+        )
+        for name in ("JoinRoom", "StartRoom", "SubmitAction")
+    }
+    assert bounds == {"JoinRoom": (16, 64), "StartRoom": (1, 64), "SubmitAction": (1, 64)}
+    pattern = re.compile(schemas["SubmitAction"]["properties"]["idempotency_key"]["pattern"])
+    assert pattern.fullmatch(KEY) and not pattern.fullmatch("tab\tkey") and not pattern.fullmatch("nul\x00")
