@@ -39,7 +39,9 @@ async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
         r = await client.post(
             f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": int(HUGE)}, headers=auth(host)
         )
-        assert r.status_code == 404 and "no such seat" in r.text, r.text  # a well-formed number naming no seat
+        assert r.status_code == 400 and "less than or equal to 4" in r.text, r.text  # beyond the schema's seats
+        r = await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random", "seat": 4}, headers=auth(host))
+        assert r.status_code == 404 and "no such seat" in r.text, r.text  # a seat the schema allows, not this room's
         for number in (HUGE, str(2**63)):  # the browser's forms reach the same service calls
             for action in (f"bots/{number}/remove", f"replace/{number}"):
                 r = await client.post(f"/rooms/{room_id}/seat/{host}/{action}", headers=HTML)
@@ -49,7 +51,7 @@ async def test_seat_numbers_beyond_the_databases_range_are_404(database_url):
 async def test_seat_numbers_in_paths_are_written_in_plain_digits(sqlite_url):
     async with running_app(sqlite_url) as client:
         room_id, tokens = await create_started_room(client, "troika", 2)
-        for written in ("1.0", "+1", "%201", "1%20", "%D9%A1", "1e0", "0x1", "true"):
+        for written in ("1.0", "+1", "%201", "1%20", "%D9%A1", "1e0", "0x1", "true", "01", "00"):
             r = await client.put(
                 f"/api/rooms/{room_id}/seats/{written}/autopilot", json={"bot": "random"}, headers=auth(tokens[0])
             )

@@ -4,7 +4,8 @@ or the layers below it, read from the source's import statements (``ast``), noth
 Bottom to top: foundation (settings, logs, files, runtime, the HTTP protocol, languages) · rules
 (``app.games``) · storage and delivery (``app.db``, ``app.realtime``) · the room core
 (``app.rooms``) · players (``app.bots``)
-· the runners that play and time rooms (bot runner, turn timers) · the programs' front door
+· the runners that play, time and coach rooms (bot runner, turn timers, hints, reviews) · the
+programs' front door
 (``app.api``) · the browsers' front door (``app.web``) · tools (``app.sim``, ``app.bench``) ·
 entry points (``app.main``, ``app.cli``). Two narrower rules: the room core's values
 (``app.rooms.model``, ``app.rooms.errors``) know the engine contract, not which games exist;
@@ -26,7 +27,7 @@ LAYERS = [
     ("storage and delivery", ("app.db", "app.realtime")),
     ("room core", ("app.rooms",)),
     ("players", ("app.bots",)),
-    ("runners", ("app.rooms.bots", "app.rooms.timers", "app.rooms.watchers")),
+    ("runners", ("app.rooms.bots", "app.rooms.timers", "app.rooms.watchers", "app.rooms.hints", "app.rooms.reviews")),
     ("programs' front door", ("app.api",)),
     ("browsers' front door", ("app.web",)),
     ("tools", ("app.sim", "app.bench")),

@@ -117,7 +117,7 @@ async def test_no_uploaded_text_reaches_the_shared_cache_of_named_log_lines(clie
     assert Replay.of(record).names == {0: "Uploaded Ana", 1: "Uploaded Bo"}
 
 
-@pytest.mark.parametrize("written", ["1.0", "+1", " 1", "1_0", "１", "1e0", "0x1", "one"])
+@pytest.mark.parametrize("written", ["1.0", "+1", " 1", "1_0", "１", "1e0", "0x1", "one", "01", "-01"])
 async def test_a_seat_in_a_form_path_is_strict_digits_as_in_the_api(client, written):
     created = await client.post("/rooms", data={"game": "troika", "seats": "3", "name": "Ana"}, headers=HTML)
     host = created.headers["location"]

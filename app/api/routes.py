@@ -76,12 +76,14 @@ router = APIRouter()
 
 
 def ascii_digits(value: object) -> object:
-    """A seat number in a path is a whole number in the digits 0-9 (a minus sign allowed):
-    "1.0", "+1", " 1" or other scripts' digits are refused (400), not read as seat 1; a number
-    that names no seat, however large, is 404."""
+    """A seat number in a path is a whole number in the digits 0-9 (a minus sign allowed), in its
+    one canonical form: "1.0", "+1", " 1", "01" or other scripts' digits are refused (400), not
+    read as seat 1; a number that names no seat, however large, is 404."""
     digits = value.removeprefix("-") if isinstance(value, str) else ""
     if not (digits.isascii() and digits.isdigit()):
         raise ValueError("a seat number is written with the digits 0-9 only")
+    if len(digits) > 1 and digits.startswith("0"):
+        raise ValueError("a seat number is written without leading zeros")
     return value
 
 
