@@ -48,7 +48,6 @@ from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
-from app.web.clicks import ClickFrontDoor
 from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
@@ -132,7 +131,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app, error_page)
     app.add_middleware(HeadAsGet)  # HEAD wherever GET is answered (app.api.head)
     app.add_middleware(MoveFrontDoor)
-    app.add_middleware(ClickFrontDoor)  # a browser's move (app.web.clicks)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
     app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the front doors (app.api.errors)
     install_cors(app, settings.origins())  # other sites' browser clients (app.api.cors), a preflight before a route

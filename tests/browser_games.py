@@ -61,7 +61,7 @@ def seat_page(browser, live: str, path: str, size: dict) -> Page:
 
 def wait_for_version(page: Page, version: int) -> None:
     """A DOM wait for the page to show this version (quicker than expect's polling backoff)."""
-    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+    page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
 
 
 DESKTOP = {"width": 1280, "height": 800}

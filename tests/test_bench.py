@@ -26,6 +26,7 @@ STEP_KEYS = {
     "errors",
     "messages",
     "mean_message_bytes",
+    "median_message_bytes",
     "client_cpu_percent",
     "server_cpu_percent",
     "server_cpu_ms_per_room_s",
@@ -33,6 +34,7 @@ STEP_KEYS = {
     "server_rss_kb_per_room",
     "load_average",
     "server_cpu_s",
+    "server_cpu_ms_per_move",
 }
 
 
@@ -42,7 +44,7 @@ def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, cap
         main(
             [
                 "--targets",
-                "sqlite,baseline",
+                "sqlite,baseline,sqlite:html-post",
                 "--clients",
                 "html,json",
                 "--rooms",
@@ -67,7 +69,13 @@ def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, cap
     )
     report = json.loads((tmp_path / "server.json").read_text())
     assert report["format"] == "troika-arena-bench-server/2"
-    assert list(report["targets"]) == ["sqlite/html", "sqlite/json", "baseline/html", "baseline/json"]
+    assert list(report["targets"]) == [
+        "sqlite/html",
+        "sqlite/json",
+        "baseline/html",
+        "baseline/json",
+        "sqlite/html-post",
+    ]
     for result in report["targets"].values():
         assert [step["rooms"] for step in result["steps"]] == [2, 3]
         for step in [result["saturation"], *result["steps"]]:
@@ -77,8 +85,10 @@ def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, cap
             assert step["p50_ms"] <= step["p95_ms"] <= step["p99_ms"]
         assert isinstance(result["max_rooms_at_target"], int)
         assert result["idle_bytes_per_room"] is not None
-    html = report["targets"]["sqlite/html"]
-    assert html["saturation"]["mean_message_bytes"] > 10_000, "browsers are sent the HTML fragments"
+    html, posted = report["targets"]["sqlite/html"], report["targets"]["sqlite/html-post"]
+    assert html["saturation"]["moves"] > 0 and posted["saturation"]["moves"] > 0, "clicks by socket and by post"
+    json_bytes = report["targets"]["sqlite/json"]["saturation"]["mean_message_bytes"]
+    assert 0 < html["saturation"]["mean_message_bytes"] < json_bytes, "browsers are sent the sections that changed"
     assert report["targets"]["sqlite/json"]["restart_s"] > 0
     for key in ("sqlite/html", "sqlite/json"):
         assert set(report["ratios"][key]) == {"saturation_moves_per_second", "max_rooms_at_target"}

@@ -23,13 +23,13 @@ def hand_values(page: Page, seat: int) -> list[str]:
 
 def wait_for_version(page: Page, version: int | str) -> None:
     """Wait until the page shows this version (a DOM wait: quicker than expect's backoff)."""
-    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+    page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
 
 
 def take_turn(page: Page) -> None:
     """Play one whole turn by clicking: turn an unknown tile up, then take a face-up tile."""
     page.bring_to_front()  # as a person switches to that tab (background tabs pause rAF)
-    version = int(page.locator("#room-main").get_attribute("data-version"))
+    version = int(page.locator("#table-state").get_attribute("data-version"))
     page.get_by_role("button", name="Turn one up").click()
     wait_for_version(page, version + 1)
     page.locator("#table-up button.tile-button").first.click()
@@ -48,7 +48,7 @@ def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
     form.get_by_label("Your name").fill("Ana")
     form.get_by_label("Seats").select_option("2")
     form.get_by_role("button", name="Create Troika room").click()
-    expect(host.locator("#room-main")).to_have_attribute("data-status", "open")
+    expect(host.locator("#table-state")).to_have_attribute("data-status", "open")
     expect(host.locator("#connection")).to_have_attribute("data-state", "live")
     invite = host.locator("#invite-link").input_value()
     assert invite.startswith(live) and "/seat/" not in invite
@@ -60,14 +60,14 @@ def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
     # The host's waiting room fills live over the websocket, without a reload.
     expect(host.locator(".seat-list")).to_contain_text("Bruno")
     host.get_by_role("button", name="Start the game").click()
-    expect(host.locator("#room-main")).to_have_attribute("data-status", "playing")
-    expect(guest.locator("#room-main")).to_have_attribute("data-status", "playing")
+    expect(host.locator("#table-state")).to_have_attribute("data-status", "playing")
+    expect(guest.locator("#table-state")).to_have_attribute("data-status", "playing")
 
     pages = {0: host, 1: guest}
     for _ in range(6):
         current = next(s for s, pg in pages.items() if pg.locator(".status-line", has_text="Your turn").count())
         take_turn(pages[current])
-        wait_for_version(pages[1 - current], pages[current].locator("#room-main").get_attribute("data-version"))
+        wait_for_version(pages[1 - current], pages[current].locator("#table-state").get_attribute("data-version"))
 
     api = httpx.Client(base_url=live)
     for seat, page in pages.items():
@@ -106,17 +106,17 @@ def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser
     expect(host.locator(".seat-list")).to_contain_text("Carla")
     host.get_by_role("button", name="Start the game").click()
     for tab in tabs:
-        expect(tab.locator("#room-main")).to_have_attribute("data-status", "playing")
+        expect(tab.locator("#table-state")).to_have_attribute("data-status", "playing")
 
     for _ in range(400):
-        if host.locator("#room-main").get_attribute("data-status") == "finished":
+        if host.locator("#table-state").get_attribute("data-status") == "finished":
             break
         mover = next(t for t in tabs if t.locator(".status-line", has_text="Your turn").count())
         take_turn(mover)
-        version = mover.locator("#room-main").get_attribute("data-version")
+        version = mover.locator("#table-state").get_attribute("data-version")
         for tab in tabs:
             wait_for_version(tab, version)
     for tab in tabs:
-        expect(tab.locator("#room-main")).to_have_attribute("data-status", "finished")
+        expect(tab.locator("#table-state")).to_have_attribute("data-status", "finished")
         expect(tab.locator("#final-result .winner-banner")).to_contain_text(re.compile("wins|Shared win"))
         assert tab.locator("#round-results h3").count() == 3

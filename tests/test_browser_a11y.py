@@ -40,10 +40,10 @@ def serious_violations(page: Page) -> list[str]:
 
 
 def phase_of(page: Page) -> str:
-    felt = page.locator("#room-main .felt")
-    if not felt.count():
-        return page.locator("#room-main").get_attribute("data-status") or "?"
-    return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
+    status = page.locator("#table-status")
+    if not status.count():
+        return page.locator("#table-state").get_attribute("data-status") or "?"
+    return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
 def test_the_pages_have_no_serious_accessibility_violation(browser, live):
@@ -74,7 +74,7 @@ def test_every_phase_of_every_game_has_no_serious_accessibility_violation(browse
         for page in pages:
             wait_for_version(page, version)
             key = f"{page.viewport_size['width']} {phase_of(page)}"
-            key += " (to act)" if page.locator("#room-main").get_attribute("data-your-turn") == "1" else ""
+            key += " (to act)" if page.locator("#table-state").get_attribute("data-your-turn") == "1" else ""
             if key in checked:
                 continue
             checked.add(key)

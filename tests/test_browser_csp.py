@@ -51,7 +51,7 @@ def test_playing_chatting_and_following_pushes_report_no_csp_violation(browser, 
     assert "script-src 'self'; style-src 'self'" in response.headers["content-security-policy"]
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     page.get_by_role("button", name="Turn one up").click()
-    expect(page.locator("#room-main")).to_have_attribute("data-version", "1")
+    expect(page.locator("#table-state")).to_have_attribute("data-version", "1")
     # The chat box is cleared by arena.js (it was an inline hx-on handler) once the line is sent.
     page.get_by_label("Chat message").fill("good luck")
     page.get_by_role("button", name="Send").click()
@@ -70,7 +70,7 @@ def test_playing_chatting_and_following_pushes_report_no_csp_violation(browser, 
         legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
         body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
         assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
-        expect(page.locator("#room-main")).to_have_attribute("data-version", "1")
+        expect(page.locator("#table-state")).to_have_attribute("data-version", "1")
         assert violations(page) == [], game
 
     page.goto("/docs")

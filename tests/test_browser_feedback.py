@@ -40,7 +40,7 @@ def test_a_superseded_click_is_explained_in_a_toast_inside_the_viewport(browser,
         expect(toast).to_contain_text("Another move was made just before your click, so yours was not played.")
         assert "reload" not in toast.inner_text()
         assert in_viewport(second, "#flash"), "the refusal shows where the player is looking"
-        assert second.locator("#room-main").get_attribute("data-version") == str(version + 1)
+        assert second.locator("#table-state").get_attribute("data-version") == str(version + 1)
         screenshot(second, "feedback-superseded")
         toast.click()
         expect(toast).to_be_hidden()
@@ -127,7 +127,7 @@ def test_vem_attack_and_defend_are_disabled_until_they_can_be_legal(browser, liv
         page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
     expect(attack).to_be_enabled()
     screenshot(page, "feedback-attack-ready")
-    version = int(page.locator("#room-main").get_attribute("data-version"))
+    version = int(page.locator("#table-state").get_attribute("data-version"))
     attack.click()
     wait_for_version(page, version + 1)
     defender = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[1 - seat]}", PHONE)

@@ -17,7 +17,7 @@ def auth(token: str) -> dict[str, str]:
 
 
 def wait_for_version(page: Page, version: int) -> None:
-    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+    page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
 
 
 def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browser, live, screenshots):

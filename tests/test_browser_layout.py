@@ -38,7 +38,7 @@ MEASURE = """() => {
   if (!over && !(status && inView(rect(status)))) problems.push("status line out of view");
   const hand = main.querySelector("#your-hand");
   if (hand && !inView(rect(hand))) problems.push("hand out of view");
-  if (!over && main.dataset.yourTurn === "1") {
+  if (!over && document.querySelector("#table-state").dataset.yourTurn === "1") {
     // (not yet: moves only on the seat's own Vem aí board, which follows the others' boards)
     const moves = [...main.querySelectorAll(".felt button:not([disabled]), .felt label.pick")]
       .filter(m => m.checkVisibility() && !m.closest(".vem-player.you"));
@@ -85,8 +85,8 @@ MEASURE = """() => {
 
 
 def phase_of(page: Page) -> str:
-    felt = page.locator("#room-main .felt")
-    return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
+    status = page.locator("#table-status")
+    return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
 @pytest.mark.parametrize("game, seats, seed", [("troika", 3, 11), ("triatri", 3, 12), ("vem-ai-a-troika", 4, 13)])
@@ -105,7 +105,7 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
             phase = phase_of(page)
             if found := page.evaluate(MEASURE):
                 problems.setdefault(f"{page.viewport_size['width']} {phase}", found)
-            if (page.viewport_size["width"], phase) not in shot and page.locator("#room-main").get_attribute(
+            if (page.viewport_size["width"], phase) not in shot and page.locator("#table-state").get_attribute(
                 "data-your-turn"
             ) == "1":
                 screenshot(page, f"layout-{game}-{phase.replace('/', '-')}")

@@ -83,7 +83,7 @@ def test_a_taken_tile_glides_from_the_table_unless_motion_is_reduced(browser, li
     page.get_by_role("button", name="Turn one up").click()
     take = page.locator("#table-up .tile-button").first
     expect(take).to_be_visible()
-    version = int(page.locator("#room-main").get_attribute("data-version"))
+    version = int(page.locator("#table-state").get_attribute("data-version"))
     page.evaluate("window.glides = []")
     take.click()
     wait_for_version(page, version + 1)

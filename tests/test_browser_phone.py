@@ -39,7 +39,7 @@ def too_wide(page: Page) -> dict | None:
 def phase_of(page: Page) -> str:
     felt = page.locator("#room-main .felt")
     if not felt.count():
-        return page.locator("#room-main").get_attribute("data-status") or "?"
+        return page.locator("#table-state").get_attribute("data-status") or "?"
     return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
 
 
@@ -120,7 +120,7 @@ def test_the_hand_is_docked_in_view_and_the_room_details_fold_in_play(browser, l
         # Opened by the reader, the details stay open through the next push.
         details.locator("summary").click()
         expect(page.locator("#invite-link")).to_be_visible()
-        version = int(page.locator("#room-main").get_attribute("data-version"))
+        version = int(page.locator("#table-state").get_attribute("data-version"))
         next(random_moves(api, room, tokens, 5))
         wait_for_version(page, version + 1)
         expect(page.locator("#invite-link")).to_be_visible()

@@ -63,7 +63,7 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
     screenshots(ana, "play-again-offer")
 
     ana.get_by_role("button", name="Play again").click()
-    expect(ana.locator("#room-main")).to_have_attribute("data-status", "open")
+    expect(ana.locator("#table-state")).to_have_attribute("data-status", "open")
     expect(ana.locator("#held-seats")).to_be_visible()
     expect(ana.locator(".seat-list")).to_contain_text("Ana")
     expect(ana.locator(".seat-list")).to_contain_text("Random bot")
@@ -79,4 +79,4 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
     expect(bruno.locator(".seat-list li.you")).to_contain_text("Bruno")
     expect(ana.locator(".seat-list")).to_contain_text("Bruno")  # pushed to Ana's waiting room
     ana.get_by_role("button", name="Start the game").click()
-    expect(bruno.locator("#room-main")).to_have_attribute("data-status", "playing")
+    expect(bruno.locator("#table-state")).to_have_attribute("data-status", "playing")

@@ -86,7 +86,7 @@ def test_two_players_play_a_whole_triatri_round_by_clicking(browser, live):
     while True:
         views = [api_view(api, room, token) for token in tokens]
         for seat, page in enumerate(pages):
-            expect(page.locator("#room-main")).to_have_attribute("data-version", str(views[seat]["version"]))
+            expect(page.locator("#table-state")).to_have_attribute("data-version", str(views[seat]["version"]))
             check_page(page, views[seat], views[1 - seat]["view"]["hand"])
         if views[0]["view"]["round"] == 2:
             break
@@ -99,7 +99,7 @@ def test_two_players_play_a_whole_triatri_round_by_clicking(browser, live):
         clicks[choice["action"]["type"]] += 1
         if views[0]["view"]["phase"] == "play" and len(views[0]["view"]["trick"]) == 1:
             tricks_won += 1
-        expect(pages[1 - seat].locator("#room-main")).to_have_attribute("data-version", str(views[0]["version"] + 1))
+        expect(pages[1 - seat].locator("#table-state")).to_have_attribute("data-version", str(views[0]["version"] + 1))
 
     assert clicks["commit"] >= 2 and clicks["choose_gem"] == 5 and clicks["play"] == 10
     assert tricks_won == 5

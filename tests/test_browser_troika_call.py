@@ -29,11 +29,11 @@ def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screens
     ana.locator("#call-confirm summary", has_text="Troika!").click()
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("your Container has 0 tiles; a call needs 5")
-    expect(ana.locator("#room-main")).to_have_attribute("data-version", "0")  # nothing was played
+    expect(ana.locator("#table-state")).to_have_attribute("data-version", "0")  # nothing was played
     screenshots(ana, "troika-doomed-call")
     assert "a call needs" not in bruno.content()  # another seat learns nothing of Ana's tiles
 
     ana.get_by_role("button", name="Call anyway").click()
-    expect(ana.locator("#room-main")).to_have_attribute("data-version", "1")
+    expect(ana.locator("#table-state")).to_have_attribute("data-version", "1")
     expect(bruno.locator("#player-0")).to_contain_text("called")
     assert api.get(f"/api/rooms/{room}/view").json()["view"]["players"][0]["status"] == "called"

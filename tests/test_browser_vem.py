@@ -97,7 +97,7 @@ def choose(view: dict, legal: list[dict], attacks_done: int) -> dict:
 
 def wait_for_version(page: Page, version: int) -> None:
     """A DOM wait for the page to show this version (quicker than expect's polling backoff)."""
-    page.locator(f'#room-main[data-version="{version}"]').wait_for(timeout=10_000)
+    page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
 
 
 def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:

@@ -1,6 +1,7 @@
 """The delivery pipeline (``app.web.delivery``): for each change of a room, each (seat, format)
 is built once and shared by every socket of that seat, every spectator, the mover's reply and
-the JSON answers; presence and chat changes go out as small frames that carry no view."""
+the JSON answers; a browser socket is sent only the sections that changed, so presence and chat
+changes go out as small frames (the presence section, the chat line)."""
 
 from __future__ import annotations
 
@@ -61,9 +62,9 @@ class Counting:
 
     def __init__(self, monkeypatch):
         self.counts: Counter = Counter()
-        seat_views, main_fragment, encode = (
+        seat_views, table, encode = (
             views_module.seat_views,
-            delivery_module.main_fragment,
+            delivery_module.table,
             views_module.encode,
         )
 
@@ -72,16 +73,16 @@ class Counting:
             self.counts.update(("payload", seat) for seat in seats)
             return seat_views(info, live, seats, connected)
 
-        def counted_main_fragment(payload, seat, token, lang="en"):
+        def counted_table(payload, seat, token, lang="en"):
             self.counts["html", seat] += 1
-            return main_fragment(payload, seat, token, lang)
+            return table(payload, seat, token, lang)
 
         def counted_encode(payload):
             self.counts["json", payload.get("seat", payload.get("event"))] += 1
             return encode(payload)
 
         monkeypatch.setattr(views_module, "seat_views", counted_seat_views)
-        monkeypatch.setattr(delivery_module, "main_fragment", counted_main_fragment)
+        monkeypatch.setattr(delivery_module, "table", counted_table)
         monkeypatch.setattr(views_module, "encode", counted_encode)
 
 
@@ -147,15 +148,20 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
         **{("payload", seat): 1 for seat in (mover, other, None)},
         **{("html", seat): 1 for seat in (mover, other, None)},
         **{("json", seat): 1 for seat in (mover, other, None)},
-    }, "one payload, one HTML render and one JSON text per seat, whatever the sockets"
+    }, "one payload, one HTML table and one JSON text per seat, whatever the sockets"
     by_seat: dict = {}
     for (seat, lis), frame in zip(opened, pushed, strict=True):
         by_seat.setdefault((seat, lis.format), set()).add(frame)
     assert all(len(frames) == 1 for frames in by_seat.values()), "every socket of a seat gets the same text"
-    main = next(iter(by_seat[mover, "html"]))
-    assert main in ascii_html(reply.text), "the mover's reply is the very render its sockets were pushed"
+    sections = lxml.html.fragments_fromstring(next(iter(by_seat[mover, "html"])))
+    assert "room-main" not in {s.get("id") for s in sections} and "table-state" in {s.get("id") for s in sections}
+    replied = lxml.html.fromstring(f"<div>{reply.text}</div>")
+    for section in sections:  # the mover's reply holds the very sections its sockets were pushed
+        for element in [section] if section.get("id") else list(section):  # (new log lines: put first)
+            same = replied.get_element_by_id(element.get("id"))
+            assert lxml.html.tostring(element, with_tail=False) == lxml.html.tostring(same, with_tail=False)
     assert all(frame.isascii() for (_, fmt), frames in by_seat.items() if fmt == "html" for frame in frames)
-    assert "chat-log" not in main, "a move re-sends no chat"
+    assert all("chat-log" not in frame for frame in by_seat[mover, "html"]), "a move re-sends no chat"
 
 
 async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(sqlite_url, monkeypatch):
@@ -191,11 +197,9 @@ async def test_presence_and_chat_changes_go_out_as_small_frames_without_a_view(s
                         "event": "presence",
                         "connected": [0, 1],
                     }
-                else:
-                    assert frame.startswith('<ul id="presence" class="presence"') and 'hx-swap-oob="true"' in frame
-                    assert "room-main" not in frame and "Your turn" not in frame and len(frame) < 2000
-                    assert frame.count('class="online"') == 2
-            assert not [key for key in counting.counts if key[0] == "html"], "a presence change renders no view"
+                else:  # the presence section alone
+                    assert [s.get("id") for s in lxml.html.fragments_fromstring(frame)] == ["presence"]
+                    assert "Your turn" not in frame and len(frame) < 2000 and frame.count('class="online"') == 2
 
             chat_url = f"/rooms/{room_id}/seat/{tokens[1]}/chat"
             assert 'class="flash' in (await client.post(chat_url, data={"text": "first"}, headers=HTML)).text

@@ -12,7 +12,7 @@ import pytest
 
 from app.games.registry import GAMES
 from app.logs import redact
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import auth, create_started_room, play_random_moves
 from tests.troika_worlds import call_worlds
 

@@ -22,7 +22,7 @@ from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.games.vem_ai_troika.deck import bonuses_message
 from app.i18n import LOCALES, choose, from_accept_language, translations
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 
 ROOT = Path(__file__).resolve().parents[1]

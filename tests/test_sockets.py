@@ -42,7 +42,7 @@ async def in_process_server(database_url: str, **settings):
 
 def socket_tasks() -> list[asyncio.Task]:
     """Tasks of this loop still reading a live socket."""
-    return [t for t in asyncio.all_tasks() if "drain_incoming" in repr(t.get_coro())]
+    return [t for t in asyncio.all_tasks() if "read_incoming" in repr(t.get_coro())]
 
 
 async def close_of(ws) -> websockets.frames.Close:

@@ -16,7 +16,7 @@ import pytest
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
 from app.rooms.views import seat_views
-from app.web.render import main_fragment
+from app.web.tables import main_fragment
 from tests.test_payloads import room
 
 GAMES_PLAYED = [

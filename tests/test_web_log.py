@@ -24,7 +24,11 @@ async def test_the_whole_log_is_paged_with_true_numbers_and_private_lines_stay_p
     payload = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[0]))).json()
     assert payload["log_total"] == len(whole[0]) and len(payload["log"]) == 30
     room = (await client.get(f"/rooms/{room_id}/seat/{tokens[0]}")).text
-    assert f'<ol class="log-lines" reversed start="{len(whole[0])}"' in room
+    # (each line carries its number: a change adds lines at the top and drops the oldest alone)
+    total = len(whole[0])
+    assert f'<li id="log-{total}" value="{total}">' in room
+    assert f'<li id="log-{total - 29}" value="{total - 29}">' in room
+    assert f'id="log-{total - 30}"' not in room
     assert f"/rooms/{room_id}/seat/{tokens[0]}/log" in room
     # Every line, a page at a time, numbered from 1; by default the last page.
     pages = -(-len(whole[0]) // LOG_PAGE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.games.registry import GAMES
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 from tests.games.test_triatri import over_state
 from tests.games.test_troika import final_round

@@ -1,4 +1,5 @@
-"""The sections of a table that ``app.web.render.shared`` keeps (another player's board, the
+"""The sections of a table that ``app.web.sections`` keeps (each rendered once per distinct
+inputs and language, shared by every seat that sees it alike: another player's board, the
 piles, an attack, the Elections, the log, the room's head) are exactly what rendering them
 afresh gives: whole games of random moves are rendered at every few versions for every seat
 and a spectator, in both languages, once with the kept sections and once with each section
@@ -10,13 +11,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from jinja2 import pass_context
 
-import app.web.render as web_render
+import app.web.sections as web_sections
 from app.games.registry import GAMES
 from app.i18n import LANGUAGES
-from app.rooms.model import LiveGame, RoomInfo, advance
+from app.rooms.model import advance
 from app.rooms.views import seat_views
+from app.web.tables import main_fragment
+from tests.test_table_frames import room_of
 
 GAMES_PLAYED = [
     ("vem-ai-a-troika", 4, {}),
@@ -31,31 +33,20 @@ MOVES = 240
 
 
 def rendered(payloads, seats, lang: str) -> list[str]:
-    return [web_render.main_fragment(payloads[seat], seat, f"token-{seat}", lang) for seat in seats]
+    return [main_fragment(payloads[seat], seat, f"token-{seat}", lang) for seat in seats]
+
+
+class KeepsNothing(dict):
+    def __setitem__(self, key, value) -> None:
+        pass
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), GAMES_PLAYED)
 def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, monkeypatch):
     game = GAMES[slug]
     rng = random.Random(f"{slug}-{players}-{options}")
-    state = game.setup(players, options, f"seed-{slug}-{players}")
-    live = LiveGame.begin(game, state)
-    names = {s: ["Ana", "Bruno", "Carla", "Duarte", "Eva"][s] for s in range(players)}
-    info = RoomInfo(
-        id="sections",
-        game=slug,
-        title=game.title,
-        options=options,
-        num_seats=players,
-        host_seat=0,
-        status="playing",
-        version=0,
-        seed_hash="ab" * 32,
-        seats=names,
-        humans=set(names),
-    )
+    info, live = room_of(slug, players, options)
     seats = [*range(players), None]
-    afresh = pass_context(lambda context, macro, inputs, *args: macro(*args))
     compared = kept_before = host_buttons = 0
     for step in range(MOVES):
         if step % EVERY == 0:
@@ -64,8 +55,7 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
             for lang in LANGUAGES:
                 kept = rendered(payloads, seats, lang)
                 with monkeypatch.context() as plain:
-                    for pages in web_render.PAGES.values():
-                        plain.setitem(pages.env.globals, "shared", afresh)
+                    plain.setattr(web_sections, "SECTION_HTML", KeepsNothing())
                     assert rendered(payloads, seats, lang) == kept, f"version {live.version}, {lang}"
                 compared += len(seats)
                 host_buttons += "data-away=" in kept[0]
@@ -75,6 +65,19 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
             break
         seat = rng.choice(awaited)
         advance(game, live, seat, game.apply(state, seat, rng.choice(game.legal_actions(state, seat))))
-        kept_before = max(kept_before, len(web_render.SECTION_HTML))
+        kept_before = max(kept_before, len(web_sections.SECTION_HTML))
     assert compared >= 10 * len(seats) and host_buttons > 0
-    assert 0 < kept_before <= web_render.SECTIONS_HELD
+    assert 0 < kept_before <= web_sections.SECTIONS_HELD
+
+
+def test_no_template_chooses_among_the_legal_actions():
+    """The moves a section offers are chosen in Python (``app.web.tables``): no table template
+    reads the payload's legal actions or tests an action, it lays out the moves it is given."""
+    from app.web.render import TEMPLATES_DIR
+
+    sections = [*TEMPLATES_DIR.glob("games/*/sections.html"), TEMPLATES_DIR / "fragments/sections.html"]
+    assert len(sections) == 4
+    for path in [*sections, TEMPLATES_DIR / "fragments/room_main.html", TEMPLATES_DIR / "games/macros.html"]:
+        text = path.read_text()
+        for word in ("legal_actions", "is_legal", "label_of", "action_json", 'selectattr("type"'):
+            assert word not in text, f"{path.name} uses {word}"

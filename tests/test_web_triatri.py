@@ -8,7 +8,7 @@ import json
 import re
 
 from app.games.triatri import CARDS, GAME, deck
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 
 FAKE, FAKE_2 = 21, 22

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from app.games.troika import GAME
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 from tests.troika_worlds import call_worlds
 

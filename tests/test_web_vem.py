@@ -12,7 +12,7 @@ import re
 
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.attack import defence_base
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 from tests.vem_scenarios import DECK, ELECTIONS, PASS, E, G, end_round
 from tests.vem_scenarios import arrange as scenario
@@ -191,7 +191,8 @@ async def test_a_hand_over_the_limit_is_discarded_by_clicking_cards(client):
     state = GAME.apply(arrange(hands={0: hand}, money={0: 2}), 0, PASS)
     html = await render(client, state, 0)
     assert "Too many cards: you hold 7" in text(between(html, 'id="prompt"', "</p>"))
-    assert posted_actions(html) == [{"type": "discard", "card": G[name]} for name in hand] + [{"type": "discard_money"}]
+    # the status-and-actions bar (Return 1 Mega-Euro) comes before the hand (a click on a card)
+    assert posted_actions(html) == [{"type": "discard_money"}] + [{"type": "discard", "card": G[name]} for name in hand]
     other = await render(client, state, 1)
     assert "waiting for Ana to discard down to 6 cards" in text(other) and posted_actions(other) == []
 
@@ -220,7 +221,9 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     a card whose values change (a computed Power, say) shows the new values, and the memo stays
     within its bound."""
     import app.web.render as web_render
+    import app.web.sections as web_sections
     from app.rooms.views import seat_view
+    from app.web.tables import main_fragment
 
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
     info, live = await client.app.state.rooms.game_state(room_id)
@@ -228,15 +231,15 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     payload = seat_view(info, live, 1)
     card = payload["view"]["hand"][0]
     shown = f'data-id="{card["id"]}" data-power="{card["power"]}"'
-    assert shown in web_render.main_fragment(payload, 1, tokens[1])
+    assert shown in main_fragment(payload, 1, tokens[1])
     stronger = {**card, "power": card["power"] + 7}
     payload["view"] = {**payload["view"], "hand": [stronger, *payload["view"]["hand"][1:]]}
-    html = web_render.main_fragment(payload, 1, tokens[1])
+    html = main_fragment(payload, 1, tokens[1])
     assert f'data-id="{card["id"]}" data-power="{card["power"] + 7}"' in html and shown not in html
-    web_render.main_fragment(payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
+    main_fragment(payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
     assert {key[-1] for key in web_render.CARD_HTML} >= {"en", "pt-PT"}
     monkeypatch.setattr(web_render, "CARD_HTML_HELD", 3)
     web_render.CARD_HTML.clear()
-    web_render.SECTION_HTML.clear()  # (else the hand comes whole from the kept sections)
-    web_render.main_fragment(payload, 1, tokens[1])
+    web_sections.SECTION_HTML.clear()  # (else the hand comes whole from the kept sections)
+    main_fragment(payload, 1, tokens[1])
     assert 0 < len(web_render.CARD_HTML) <= 3

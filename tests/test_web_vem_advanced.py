@@ -10,7 +10,7 @@ import random
 import re
 
 from app.games.vem_ai_troika import GAME
-from app.web.render import room_fragment
+from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 from tests.test_web_vem import render, text
 from tests.vem_scenarios import ELECTIONS, G, adv, end_round

@@ -1,13 +1,16 @@
-"""The front door of the busiest call, ``POST /api/rooms/{room_id}/actions``.
+"""The front door of a program's move, ``POST /api/rooms/{room_id}/actions``.
 
-Every move of every player comes through this one route, and FastAPI's routing, dependency
-solving and exception layers cost nearly as much CPU as the move itself (rules, database
-write, views). This middleware answers the calls that need none of that, a JSON body that
-parses and validates as ``SubmitAction``, with the route's own handler (``reply_to_move``) and
-the same dependencies (``app.api.deps``), and room errors with the same JSON error as every
-/api route. Everything else (a body that does not validate, another content type) goes on to
-the FastAPI route, which words the error as for every other call and documents the call in the
-OpenAPI schema.
+Every move a program makes comes through this one route, and FastAPI's routing, dependency
+solving and exception layers cost a large share of the move: measured in process on issue 25's
+machine (Vem aí, 4 seats, the rules, the database write and the views included), 2.55 ms of
+CPU a move through this door against 2.95 ms through the route, so it stays, a middleware that
+shadows its route. (A browser's click no longer has one: it travels over the page's socket,
+``app.web.live``.) It answers the calls that need none of that, a JSON body that parses and
+validates as ``SubmitAction``, with the route's own handler (``reply_to_move``) and the same
+dependencies (``app.api.deps``), and room errors with the same JSON error as every /api route.
+Everything else (a body that does not validate, another content type) goes on to the FastAPI
+route, which words the error as for every other call and documents the call in the OpenAPI
+schema.
 """
 
 from __future__ import annotations

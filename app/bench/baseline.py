@@ -1,12 +1,12 @@
 """The bare fan-out baseline: the arena's room API and websocket, with no rules behind them.
 
 It speaks the subset of the arena's protocol the load generator uses (create, join, start,
-act as JSON or as the page's form, ``/ws/rooms/<id>`` as JSON with ``format=json`` or else as
-the page's HTML fragment) on the same stack (uvicorn, Starlette websockets), but a move only
-bumps the room's version and pushes one message of ``BENCH_PAYLOAD_BYTES`` bytes (each
-format's built once per move and seat) to every socket of the room: no rules, no templates, no
-database. The ratio of the
-arena's figures to these is the cost of the product itself.
+act as JSON, as the page's form or as a click over the page's socket, ``/ws/rooms/<id>`` as
+JSON with ``format=json`` or else as the page's HTML fragment) on the same stack (uvicorn,
+Starlette websockets), but a move only bumps the room's version and pushes one message of
+``BENCH_PAYLOAD_BYTES`` bytes (each format's built once per move and seat) to every socket of
+the room: no rules, no templates, no database. The ratio of the arena's figures to these is the
+cost of the product itself.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def html_message(version: int, seat: int) -> str:
         if seat == version % SEATS
         else ""
     )
-    head = f'<div id="room-main" data-version="{version}" data-status="playing">{form}<p>'
+    state = f'<div id="table-state" hidden data-version="{version}" data-status="playing"></div>'
+    head = f'<div id="room-main">{state}{form}<p>'
     return head + "x" * max(PAYLOAD_BYTES - len(head) - 10, 0) + "</p></div>"
 
 
@@ -114,8 +115,9 @@ async def socket(ws: WebSocket) -> None:
     room.sockets[ws] = seat, html
     try:
         await ws.send_text((html_message if html else message)(room.version, seat))
-        while (await ws.receive())["type"] != "websocket.disconnect":
-            pass
+        while (received := await ws.receive())["type"] != "websocket.disconnect":
+            if received.get("text"):  # a browser's click over its socket
+                await push(room)
     finally:
         room.sockets.pop(ws, None)
 

@@ -31,8 +31,10 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--clients",
         default="json",
-        help="json (programs' sockets), html (browsers' sockets, read as htmx reads them) "
-        "or html,json: each target with each, side by side (default json)",
+        help="json (programs' sockets), html (browsers' sockets, read as htmx reads them, each "
+        "click sent over the page's socket), html-post (the same, each click a form post, as a "
+        "page without a live socket) or several, comma-separated: each target with each, side "
+        "by side (default json)",
     )
     p.add_argument(
         "--spectators",
@@ -66,8 +68,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 def server_bench(args: argparse.Namespace) -> int:
-    if not set(args.clients.split(",")) <= {"json", "html"}:
-        print("--clients: json, html or html,json")
+    if not set(args.clients.split(",")) <= {"json", "html", "html-post"}:
+        print("--clients: json, html, html-post, or several of them, comma-separated")
         return 2
     config = Config(
         targets=tuple(args.targets.split(",")),

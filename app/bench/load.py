@@ -2,8 +2,9 @@
 
 Every seat of a room holds a websocket and keeps the newest view it received: a JSON one
 (``?format=json&token=...`` with an ``Origin`` header), or with ``clients="html"`` a browser's
-(:mod:`app.bench.browser`: the page's own URL and headers, every frame parsed as an HTML
-fragment and swapped by id, as htmx's websocket extension does, moves posted as its forms).
+(:mod:`app.bench.browser`: the page's own URL and headers, every frame swapped into the page by
+id, as htmx's websocket extension does, each click sent over that socket as the page sends it;
+``html-post``: each click posted as the form of a page without a live socket).
 Each room moves on its own clock, one move every ``period`` seconds from a random phase: an
 open model, the schedule never waits for the server. At its time a move is chosen among the
 legal actions of a seat that is to act, and posted; it is done when every seat of the room
@@ -17,6 +18,7 @@ each room moves again as soon as its last move has reached every seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import random
 import time
@@ -45,9 +47,13 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     message_bytes: int = 0
     messages: int = 0
+    message_sizes: list[int] = field(default_factory=list)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+HTML_CLIENTS = ("html", "html-post")  # browsers: clicks over the page's socket, or form posts
 
 
 class Seat:
@@ -56,6 +62,7 @@ class Seat:
         self.view: dict[str, Any] = {}
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task | None = None
+        self.refused = False  # a click over the socket was refused (its flash came back)
 
     @property
     def version(self) -> int:
@@ -63,11 +70,15 @@ class Seat:
 
     async def read(self) -> None:
         assert self.ws is not None
-        html = self.room.driver.clients == "html"
+        page = browser.Page() if self.room.driver.clients in HTML_CLIENTS else None
         async for text in self.ws:
             self.room.tally.messages += 1
             self.room.tally.message_bytes += len(text)
-            view = browser.read_frame(text) if html else orjson.loads(text)
+            self.room.tally.message_sizes.append(len(text))
+            if page is not None:
+                page.apply(text)
+                self.refused = self.refused or browser.refused(text)
+            view = page.view() if page is not None else orjson.loads(text)
             if view is not None and view.get("event", "view") == "view" and view.get("version", -1) >= self.version:
                 # only what the driver uses: whole views held by thousands of seats made the
                 # driver's own garbage collections long enough to show in the latencies
@@ -182,10 +193,24 @@ class Room:
             self.tally.service.append(done - submitted)
 
     async def post(self, seat: Seat, action: dict[str, Any], version: int) -> tuple[int, int | None]:
-        """Post the move as JSON, or as the browser's form; the status and the version it
-        reached (None if it was refused: an HTML reply says so in its flash, at the old version)."""
+        """Send the move as the client's kind sends it: as JSON to the API, as a browser's click
+        over its page's socket (``html``), or as the form post of a page without a live socket
+        (``html-post``); the status and the version it reached (None if it was refused: an HTML
+        answer says so in its flash, the form post's at the old version)."""
         assert seat.token is not None  # a player's seat (only a spectator's has no token)
-        if self.driver.clients == "html":
+        clients = self.driver.clients
+        if clients == "html":
+            assert seat.ws is not None
+            seat.refused = False
+            click = {"action": orjson.dumps(action).decode(), "version": str(version)}
+            await seat.ws.send(orjson.dumps(click).decode())  # a text frame, as the page's script sends it
+            deadline = time.monotonic() + DELIVERY_TIMEOUT
+            while seat.version <= version and not seat.refused and time.monotonic() < deadline:
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
+            return 200, None if seat.refused or seat.version <= version else seat.version
+        if clients == "html-post":
             status, reply = await self.poster.post_form(
                 f"/rooms/{self.id}/seat/{seat.token}/act",
                 {"action": orjson.dumps(action).decode(), "version": str(version)},
@@ -240,7 +265,7 @@ class Driver:
 
     async def connect(self, room_id: str, token: str | None) -> ClientConnection:
         """A seat's socket (no token: a spectator's), JSON or as the browser opens it."""
-        if self.clients == "html":
+        if self.clients in HTML_CLIENTS:
             return await browser.connect(self.ws_base, self.base, room_id, token)
         query = "?format=json" + (f"&token={token}" if token else "")
         url = f"{self.ws_base}/ws/rooms/{room_id}{query}"
@@ -311,4 +336,5 @@ def summary(tally: Tally, seconds: float) -> dict[str, Any]:
         "errors": dict(tally.errors),
         "messages": tally.messages,
         "mean_message_bytes": round(tally.message_bytes / tally.messages) if tally.messages else 0,
+        "median_message_bytes": percentile([float(n) for n in tally.message_sizes], 0.5) or 0,
     }

@@ -149,6 +149,7 @@ async def measure(
     if server:
         cpu = server.cpu_seconds() - cpu_before
         step["server_cpu_s"] = round(cpu, 3)
+        step["server_cpu_ms_per_move"] = round(cpu / step["moves"] * 1000, 3) if step["moves"] else None
         step["server_cpu_percent"] = round(cpu / elapsed * 100, 1)
         step["server_cpu_ms_per_room_s"] = round(cpu / elapsed / len(driver.rooms) * 1000, 3)
         step["server_rss_mb"] = round(server.rss_bytes() / 2**20, 1)

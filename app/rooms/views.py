@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -22,6 +22,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.model import LiveGame, Names, RoomInfo, named_args
 from app.rooms.social import Social
 
+T = TypeVar("T")
 LOG_TAIL = 30
 ROOMS_HELD = 256  # rooms whose latest payloads are kept (a move's readers all come within ms)
 
@@ -179,13 +180,13 @@ class Built:
     live: LiveGame | None
     frozen: bytes | None  # a move replaces the frozen state (and moves the version with it)
     connected: frozenset[int]
-    texts: dict[Hashable, str] = field(default_factory=dict)
+    texts: dict[Hashable, Any] = field(default_factory=dict)
 
     def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
         return self.info is info and self.frozen is (live.frozen if live else None) and self.connected == connected
 
-    def made(self, key: Hashable, make: Callable[[Built], str]) -> str:
-        """The text ``make`` makes of this build, made once per ``key``."""
+    def made(self, key: Hashable, make: Callable[[Built], T]) -> T:
+        """The text (or table) ``make`` makes of this build, made once per ``key``."""
         text = self.texts.get(key)
         if text is None:
             text = self.texts[key] = make(self)
@@ -243,7 +244,7 @@ class Payloads:
         info, live = await self.rooms.game_at(room_id, version)
         return encode(seat_view(info, live, seat, await self.social.present(room_id)))
 
-    async def made(self, room_id: str, key: Hashable, make: Callable[[Built], str]) -> str:
+    async def made(self, room_id: str, key: Hashable, make: Callable[[Built], T]) -> T:
         """The text ``make`` makes of the room as it is now, made once per change and ``key``."""
         info, live = await self.rooms.game_state(room_id)
         return self.made_of(info, live, await self.social.present(room_id), key, make)
@@ -257,8 +258,8 @@ class Payloads:
         live: LiveGame | None,
         connected: frozenset[int],
         key: Hashable,
-        make: Callable[[Built], str],
-    ) -> str:
+        make: Callable[[Built], T],
+    ) -> T:
         built = self._built.get(info.id)
         if built is None or not built.current(info, live, connected):
             built = self._built[info.id] = Built(info, live, live.frozen if live else None, connected)

@@ -3,12 +3,17 @@
 For each change of a room, each (seat, format) is built once (``app.rooms.views.Payloads``)
 and the same text goes to every socket of that seat, to the reply of its move and to its page
 (the sockets get it in ASCII, made once too: ``ascii_html``); all spectators share one build.
-The HTML fragment is rendered from the same cached payload as the JSON. A change of presence or
-chat alone sends no view: presence goes out as the presence strip alone (HTML, swapped in out
-of band), a chat line as that line appended to the chat log. The JSON format speaks the typed
-events of ``app.api.events`` (``view``, ``presence``, ``chat``, ``end``), as the event stream
-does. Each :class:`Viewer` remembers the last chat line it was sent. HTML is built once per
-change, seat and language (``app.i18n``): each reader gets their own.
+The HTML table (``app.web.tables``: its sections) is built from the same cached payload as the
+JSON, once per change, seat and language (``app.i18n``): each reader gets their own.
+
+A browser socket is sent the whole table when it opens, and after that, for each change, only
+the sections whose HTML changed since the table it was last sent (``app.web.sections.delta``:
+each an element that htmx's ws extension swaps in by its id), all in one frame; the whole
+table again only when the table's shape changed (a new phase: sections come or go) or events
+were missed. A presence change is a change of the presence section. A chat line goes out as
+that line appended to the chat log. Each :class:`Viewer` remembers the table and the last chat
+line it was sent. The JSON format speaks the typed events of ``app.api.events`` (``view``,
+``presence``, ``chat``, ``end``), as the event stream does.
 """
 
 from __future__ import annotations
@@ -25,14 +30,13 @@ from app.i18n import ENGLISH
 from app.realtime.bus import Change
 from app.rooms.social import Social
 from app.rooms.views import Built, Payloads
-from app.web.render import chat_lines_fragment, chat_log_fragment, main_fragment, presence_fragment
+from app.web.render import chat_lines_fragment, chat_log_fragment
+from app.web.sections import Table, delta
+from app.web.tables import laid_out, table
 
 HTML, JSON = "html", "json"
 PUSHED = "pushed"  # the ASCII text of an HTML view, as sockets are sent it
-
-
-def main_maker(seat: int | None, token: str | None, lang: str) -> Callable[[Built], str]:
-    return lambda built: main_fragment(built.payload(seat), seat, token, lang)
+TABLE, DELTA = "table", "delta"
 
 
 def ascii_html(text: str) -> str:
@@ -51,24 +55,53 @@ class Viewer(Follower):
 
     format: str = field(default=HTML, kw_only=True)
     lang: str = field(default=ENGLISH, kw_only=True)
+    table: Table | None = field(default=None, kw_only=True)  # the table it was last sent (HTML)
 
 
 class Delivery:
     def __init__(self, payloads: Payloads, social: Social, events: Events):
         self.payloads, self.social, self.events = payloads, social, events
 
+    async def table(self, room_id: str, seat: int | None, token: str | None, lang: str) -> Table:
+        """The seat's table as the room is now, built once per change."""
+        return await self.payloads.made(room_id, (TABLE, seat, lang), table_maker(seat, token, lang))
+
     async def main(self, room_id: str, seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
         """The seat's ``#room-main`` as the room is now (a page, a form's reply)."""
-        return await self.payloads.made(room_id, (HTML, seat, lang), main_maker(seat, token, lang))
+        make = table_maker(seat, token, lang)
+        return await self.payloads.made(
+            room_id, (HTML, seat, lang), lambda built: laid_out(built.made((TABLE, seat, lang), make), lang)
+        )
 
     async def pushed_main(self, viewer: Viewer) -> str:
         """:meth:`main` as a socket is sent it: the same text in ASCII (``ascii_html``), made
-        once per change for all the sockets of the seat."""
+        once per change for all the sockets of the seat; the viewer remembers its table."""
         seat, lang = viewer.seat, viewer.lang
-        make = main_maker(seat, viewer.token, lang)
-        return await self.payloads.made(
-            viewer.room_id, (PUSHED, seat, lang), lambda built: ascii_html(built.made((HTML, seat, lang), make))
+        make = table_maker(seat, viewer.token, lang)
+
+        def pushed(built: Built) -> tuple[Table, str]:
+            t = built.made((TABLE, seat, lang), make)
+            return t, ascii_html(built.made((HTML, seat, lang), lambda _: laid_out(t, lang)))
+
+        viewer.table, text = await self.payloads.made(viewer.room_id, (PUSHED, seat, lang), pushed)
+        return text
+
+    async def changed(self, viewer: Viewer) -> str | None:
+        """What changed of the viewer's table since the one it was sent (the sections whose
+        HTML changed, in ASCII, or the whole ``#room-main`` if its shape changed), or None if
+        nothing did; made once per change for all the sockets of a seat that were sent the
+        same table."""
+        before, seat, lang = viewer.table, viewer.seat, viewer.lang
+        if before is None:
+            return await self.pushed_main(viewer)
+        now = await self.table(viewer.room_id, seat, viewer.token, lang)
+        if now.shape != before.shape:
+            return await self.pushed_main(viewer)
+        text = await self.payloads.made(
+            viewer.room_id, (DELTA, seat, lang, before), lambda _: ascii_html(delta(before, now) or "")
         )
+        viewer.table = now
+        return text or None
 
     async def chat_log(self, room_id: str, seat: int | None, lang: str = ENGLISH) -> tuple[str, int]:
         """The whole ``#chat-log`` as the seat sees it, and the id of its last line."""
@@ -89,17 +122,21 @@ class Delivery:
 
     async def frames(self, viewer: Viewer, change: Change) -> list[str]:
         """What a socket is sent for a change (JSON: ``app.api.events.Events.since``; HTML:
-        the view if the room or its game changed, or events were missed, else the presence
-        strip if presence changed; new chat lines, all in one frame). Raises ``Revoked`` if the
+        the sections that changed if the room, its game or presence did, the whole table if
+        events were missed; new chat lines, all in one frame). Raises ``Revoked`` if the
         viewer's token lost its seat."""
         if viewer.format == JSON:
             return await self.events.since(viewer)
         frames = []
-        if change.version is not None or change.everything:
+        if change.everything:
             await self.events.check_seated(viewer)
             frames.append(await self.pushed_main(viewer))
-        elif change.presence:
-            frames.append(await self.presence(viewer))
+        elif change.version is not None or change.presence:
+            if change.version is not None:
+                await self.events.check_seated(viewer)
+            sections = await self.changed(viewer)
+            if sections:
+                frames.append(sections)
         if change.everything:
             chat, viewer.chat_seen = await self.chat_log(viewer.room_id, viewer.seat, viewer.lang)
             frames.append(chat)
@@ -108,14 +145,6 @@ class Delivery:
             if lines:
                 frames.append(lines)
         return ["".join(frames)] if frames else []
-
-    async def presence(self, viewer: Viewer) -> str:
-        seat, token, lang = viewer.seat, viewer.token, viewer.lang
-        return await self.payloads.made(
-            viewer.room_id,
-            ("presence", HTML, seat, lang),
-            lambda built: presence_fragment(built.info.public(), built.info.status, built.connected, seat, token, lang),
-        )
 
     async def chat_lines(self, viewer: Viewer) -> str | None:
         """The chat lines after the last one the viewer was sent (the whole log if it had none,
@@ -132,6 +161,10 @@ class Delivery:
         else:
             key, make = ("lines", HTML, seat, seen, lang), lambda m: chat_lines_fragment(after(m, seen), seat, lang)
         return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
+
+
+def table_maker(seat: int | None, token: str | None, lang: str) -> Callable[[Built], Table]:
+    return lambda built: table(built.payload(seat), seat, token, lang)
 
 
 async def delivery(request: HTTPConnection) -> Delivery:

@@ -13,9 +13,14 @@ change of presence or chat alone sends only a small frame (``app.web.delivery``,
 each seat's frames once per change; the HTML in the language of the handshake's ``lang``
 cookie or ``Accept-Language``, as the page's). A socket whose token loses its seat (the host reissued the
 seat's link) is closed with 1008 at the room's next change.
-Incoming frames are not commands (moves go through the validated POST routes); a frame over the
-size limit, or a flood of frames, closes the socket. Open seat sockets count as presence. A
-failure while serving (the database down, say) closes the socket with 1011 and a reason.
+A seat's socket also carries its page's clicks: each incoming frame is one move, the form's
+fields as JSON (``action``, ``version``: static/js/moves.js), played as the form post plays it
+(``app.web.pages.play_click``, the token checked again: a reissued link plays nothing); the
+move's result reaches this socket as everyone's, by the sections that changed, and a refusal
+goes back on this socket alone, as the flash toast. A spectator's frames are read and dropped.
+A frame over the size limit, or a flood of frames, closes the socket. Open seat sockets count
+as presence. A failure while serving (the database down, say) closes the socket with 1011 and
+a reason.
 """
 
 from __future__ import annotations
@@ -25,19 +30,24 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import Chat, Configured, Lobbying, Rooms
+from app.api.deps import Chat, Configured, Lobbying, Playing, Rooms
 from app.api.events import Revoked
 from app.db.faults import log_failure, outage
-from app.games.base import say
-from app.rooms.errors import RoomError
+from app.games.base import Message, say, spoken
+from app.i18n import translations
+from app.rooms.errors import RoomError, Stale
 from app.rooms.live_games import LiveGames
+from app.rooms.play import Play
 from app.rooms.social import Social
 from app.web.caps import Capped
 from app.web.delivery import Deliver, Delivery, Viewer
-from app.web.pages import BACK
+from app.web.pages import BACK, play_click
 from app.web.render import fragment, language_of, said_to
 from app.web.security import origin_matches
 
@@ -62,6 +72,7 @@ async def room_socket(
     room_id: str,
     service: Rooms,
     social: Chat,
+    play: Playing,
     delivery: Deliver,
     caps: Capped,
     settings: Configured,
@@ -89,7 +100,7 @@ async def room_socket(
             return
         viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
         hello = fragment(viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
-        await serve(ws, service, social, delivery, viewer, settings.max_ws_message_bytes, hello)
+        await serve(ws, Served(service, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
 
 
 async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | None:
@@ -101,34 +112,65 @@ async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | 
     return await service.seat_of(room_id, token)
 
 
-async def serve(
-    ws: WebSocket,
-    service: LiveGames,
-    social: Social,
-    delivery: Delivery,
-    viewer: Viewer,
-    max_frame_bytes: int,
-    hello: str = "",
-):
-    """Push the view (and ``hello``, a browser's flash, after it) until the viewer leaves; on a
-    failure (the database down, say) close with 1011 and a reason. The reader task is always
-    cancelled and awaited, and presence undone."""
+class Served(NamedTuple):
+    """What a socket is served with."""
+
+    rooms: LiveGames
+    social: Social
+    play: Play
+    delivery: Delivery
+
+
+FAILED = "The server could not take that just now; try again in a moment."
+
+
+async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: int, hello: str = ""):
+    """Push the view (and ``hello``, a browser's flash, after it) until the viewer leaves, and
+    play the clicks it sends; on a failure (the database down, say) close with 1011 and a
+    reason. The reader task is always cancelled and awaited, and presence undone."""
+    service, social, delivery = served.rooms, served.social, served.delivery
     room_id, seat = viewer.room_id, viewer.seat
     present = False
+    sending = asyncio.Lock()  # a push, or a click's refusal, made and sent one at a time
+
+    async def clicked(text: str) -> None:
+        """Play one click; say why not, to this socket alone."""
+        refusal: Message | None = None
+        stale = False
+        try:
+            fields = orjson.loads(text)
+            if not isinstance(fields, dict):
+                raise ValueError("not an object")
+            await play_click(served.play, room_id, await service.seat_of(room_id, viewer.token or ""), fields)
+        except ValueError:
+            refusal = say("that request was malformed")
+        except RoomError as exc:
+            refusal, stale = exc.said, isinstance(exc, Stale)
+        except Exception as exc:
+            log_failure(log, f"a click in room {room_id} failed", exc)
+            refusal = say(FAILED)
+        if refusal is not None:
+            message = spoken(refusal, translations(viewer.lang).gettext)
+            async with sending:  # a stale click's page gets the whole table again: up to date
+                table = await delivery.pushed_main(viewer) if stale else ""
+                await ws.send_text(fragment(viewer.lang, "fragments/flash.html", message=message) + table)
+
     with service.bus.subscribe(room_id) as subscription:
-        reader = asyncio.create_task(drain_incoming(ws, max_frame_bytes))
+        reader = asyncio.create_task(read_incoming(ws, max_frame_bytes, clicked if seat is not None else None))
         reader.add_done_callback(lambda _: subscription.close())  # the viewer left
         try:
             if seat is not None:
                 await social.connected(room_id, seat)
                 present = True
-            for frame in await delivery.first(viewer):
-                await ws.send_text(frame)
-            if hello and viewer.format == "html":
-                await ws.send_text(hello)
-            while (change := await subscription.next()) is not None:
-                for frame in await delivery.frames(viewer, change):
+            async with sending:
+                for frame in await delivery.first(viewer):
                     await ws.send_text(frame)
+                if hello and viewer.format == "html":
+                    await ws.send_text(hello)
+            while (change := await subscription.next()) is not None:
+                async with sending:  # (not while a refusal sends the whole table: see clicked)
+                    for frame in await delivery.frames(viewer, change):
+                        await ws.send_text(frame)
                 service.metrics.sent(room_id, change.version)
         except Revoked:
             with contextlib.suppress(Exception):
@@ -155,9 +197,10 @@ async def close_on_failure(ws: WebSocket, room_id: str, exc: Exception) -> None:
         await ws.close(code=INTERNAL_ERROR, reason=reason)
 
 
-async def drain_incoming(ws: WebSocket, limit: int) -> None:
-    """Read and drop incoming frames until the client leaves; close the socket on a frame over
-    the size limit or on a flood (more than FLOOD_FRAMES frames within FLOOD_SECONDS)."""
+async def read_incoming(ws: WebSocket, limit: int, clicked: Callable[[str], Awaitable[None]] | None) -> None:
+    """Read incoming frames until the client leaves, each a click (``clicked``; dropped for a
+    spectator); close the socket on a frame over the size limit or on a flood (more than
+    FLOOD_FRAMES frames within FLOOD_SECONDS)."""
     recent: deque[float] = deque()
     while True:
         message = await ws.receive()
@@ -175,3 +218,5 @@ async def drain_incoming(ws: WebSocket, limit: int) -> None:
         if len(recent) > FLOOD_FRAMES:
             await ws.close(code=POLICY_VIOLATION, reason="too many messages")
             return
+        if clicked is not None:
+            await clicked(data if isinstance(data, str) else data.decode("utf-8", "replace"))

@@ -25,6 +25,7 @@ from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
+from app.rooms.play import Play
 from app.web.delivery import Deliver, Delivery
 from app.web.render import TEMPLATES_DIR, fragment, language_of, page, speaker
 from app.web.security import refuse_cross_site
@@ -360,21 +361,32 @@ def resend_key(version: int, action: Any) -> str:
     return f"web-{version}-{digest}"
 
 
+async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
+    """Play the move of one click's fields, from the form post or the page's socket
+    (``app.web.live``): ``action``, its JSON, and ``version``, the version the page showed. A
+    RoomError says why not; a stale click is told the table is up to date (the socket's table
+    is, and the form post's answer brings it)."""
+    try:
+        action = parse_json(str(form.get("action", "")))
+    except ValueError:
+        raise BadRequest("that request was malformed") from None
+    check_action(action)  # before the resend key writes it as JSON
+    version = whole_number(form.get("version"))
+    if version is None:
+        raise BadRequest("that request was malformed")
+    try:
+        await play.act(room_id, seat, action, version, resend_key(version, action))
+    except Stale:
+        raise Stale(SUPERSEDED) from None
+
+
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
 async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, delivery: Deliver):
+    """A click on a move from a page without a live socket (with one, the click travels over
+    the socket: ``app.web.live``): played, and answered with the flash and the fresh table."""
+
     async def move(seat: int, form: Any) -> None:
-        try:
-            action = parse_json(str(form.get("action", "")))
-        except ValueError:
-            raise BadRequest("that request was malformed") from None
-        check_action(action)  # before the resend key writes it as JSON
-        version = whole_number(form.get("version"))
-        if version is None:
-            raise BadRequest("that request was malformed")
-        try:
-            await play.act(room_id, seat, action, version, resend_key(version, action))
-        except Stale:
-            raise Stale(SUPERSEDED) from None  # the answer brings the table as it is now
+        await play_click(play, room_id, seat, form)
 
     return await seat_form(request, rooms, delivery, room_id, token, move)
 

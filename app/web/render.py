@@ -1,10 +1,8 @@
-"""Rendering of pages and of the per-seat room fragment that the websocket pushes.
+"""Rendering of pages and fragments, in the reader's language.
 
-One function, :func:`main_fragment`, renders what a seat sees of a room from the seat's payload
-(:mod:`app.rooms.views`); the page, the reply to an action and every push use it (through the
-cache of ``app.web.delivery``), so a refresh shows exactly what the socket showed. The template
-gets the payload and an ``is_legal(action)`` test, never the game state itself. Presence and
-chat changes have their own small fragments, swapped in out of band.
+A room's table is built from the seat's payload by ``app.web.tables`` (its sections, each
+rendered from inputs made in Python) with the environments made here; the chat log has its own
+small fragments, swapped in out of band.
 
 Every text is rendered in the reader's language (``app.i18n``): each language has its own
 Jinja environment with the i18n extension and that language's gettext translations installed,
@@ -18,7 +16,6 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from functools import cache
 from typing import Any
 
 import jinja2
@@ -28,7 +25,7 @@ from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from jinja2.runtime import Context, Macro
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from starlette.requests import HTTPConnection
 
 from app.bots import ratings
@@ -36,8 +33,8 @@ from app.files import project_file
 from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
-from app.rooms.model import LiveGame, RoomInfo, named
-from app.rooms.views import seat_view
+from app.rooms.model import named
+from app.web.sections import slot
 
 TEMPLATES_DIR = project_file("templates")
 CARD_HTML_HELD = 4096  # distinct (template, macro, arguments, card values, language) renders kept
@@ -56,35 +53,6 @@ def memo(context: Context, macro: Macro, card: Mapping[str, Any], *args: Any) ->
         if len(CARD_HTML) >= CARD_HTML_HELD:
             CARD_HTML.clear()
         html = CARD_HTML[key] = macro(card, *args)
-    return html
-
-
-SECTIONS_HELD = 1024  # distinct renders of shared table sections kept (the newest)
-SECTION_HTML: dict[tuple[Any, ...], Any] = {}
-
-
-def undefined_as_none(value: Any) -> None:
-    if isinstance(value, jinja2.Undefined):
-        return None
-    raise TypeError(f"not part of a section's key: {type(value).__name__}")
-
-
-@pass_context
-def shared(context: Context, macro: Macro, inputs: Any, *args: Any) -> Any:
-    """``macro(*args)``, a section of a table that several viewers see alike (another player's
-    board, the piles, the log), rendered once per distinct ``inputs`` and language and kept
-    among the newest ``SECTIONS_HELD``. ``inputs`` (JSON) must hold everything the section
-    shows: its arguments and each template variable the macro reads. Every seat's fragment for
-    one change is built within milliseconds, so a section seen by three seats is rendered once,
-    not three times (issue 14: the other players' boards were 36% of a table's render time).
-    ``tests/test_web_sections.py`` renders many states for every seat with and without this and
-    compares the bytes."""
-    key = (context.name, macro.name, orjson.dumps((inputs, args), default=undefined_as_none), context.get("lang"))
-    html = SECTION_HTML.get(key)
-    if html is None:
-        html = SECTION_HTML[key] = macro(*args)
-        if len(SECTION_HTML) > SECTIONS_HELD:
-            del SECTION_HTML[next(iter(SECTION_HTML))]
     return html
 
 
@@ -162,7 +130,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
     translate = catalog.gettext
-    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, shared=shared)
+    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, slot=slot)
     env.globals.update(BOT_NAMES=ratings.NAMES, BOT_RATINGS=ratings.RATINGS)  # the bot levels offered
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
@@ -221,12 +189,6 @@ def action_key(action: dict[str, Any]) -> str:
     return orjson.dumps(action, option=orjson.OPT_SORT_KEYS).decode()
 
 
-@cache
-def table_template(slug: str) -> str:
-    path = f"games/{slug}/table.html"
-    return path if (TEMPLATES_DIR / path).exists() else "games/generic_table.html"
-
-
 def speaker(lang: str, room: dict[str, Any]) -> Any:
     """``said(entry)``: the text of a log entry or a labelled action in ``lang``, with the
     players' names for the engines' seat mentions (English: the payload's own text)."""
@@ -239,63 +201,6 @@ def speaker(lang: str, room: dict[str, Any]) -> Any:
         return named(spoken(item, translate), names)
 
     return said
-
-
-def log_items(said: Callable[[Message], str], entries: list[dict[str, Any]]) -> Markup:
-    """The log's lines, newest first, each an ``<li>`` (a loop in Python: the log is redrawn for
-    every seat at every change, and its lines differ between seats by their private lines)."""
-    return Markup("".join([f"<li>{escape(said(entry))}</li>" for entry in reversed(entries)]))
-
-
-def room_context(payload: dict[str, Any], seat: int | None, token: str | None, lang: str) -> dict[str, Any]:
-    room = payload["room"]
-    said = speaker(lang, room)
-    legal = {action_key(item["action"]): said(item) for item in payload["legal_actions"]}
-    return {
-        "p": payload,
-        "room": room,
-        "view": payload["view"],
-        "seat": seat,
-        "token": token,
-        "names": [s["name"] for s in room["seats"]],
-        "said": said,
-        "log_items": log_items,
-        "is_legal": lambda action: action_key(action) in legal,
-        "label_of": lambda action: legal.get(action_key(action), ""),
-        "action_json": action_key,
-        "act_url": f"/rooms/{room['id']}/seat/{token}/act" if token else None,
-        "table_template": table_template(room["game"]),
-    }
-
-
-def main_fragment(payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
-    """The ``#room-main`` element for this seat's payload, ready to be swapped in by id."""
-    return fragment(lang, "fragments/room_main.html", **room_context(payload, seat, token, lang))
-
-
-def room_fragment(
-    info: RoomInfo,
-    live: LiveGame | None,
-    seat: int | None,
-    token: str | None,
-    connected: frozenset[int] = frozenset(),
-    lang: str = ENGLISH,
-) -> str:
-    """:func:`main_fragment` of the seat's view of the room, built afresh."""
-    return main_fragment(seat_view(info, live, seat, connected), seat, token, lang)
-
-
-def presence_fragment(
-    room: dict[str, Any],
-    status: str,
-    connected: frozenset[int],
-    seat: int | None,
-    token: str | None,
-    lang: str = ENGLISH,
-) -> str:
-    """The ``#presence`` strip alone, as an out-of-band swap (a presence change's push)."""
-    p = {"status": status, "connected": sorted(connected)}
-    return fragment(lang, "fragments/presence.html", room=room, p=p, seat=seat, token=token, oob=True)
 
 
 def chat_log_fragment(messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:

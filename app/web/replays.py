@@ -32,8 +32,9 @@ from app.rooms.model import uncached_names
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.rooms.reviews import Reviews
-from app.web.render import language_of, page, room_context, said_to, speaker
+from app.web.render import language_of, page, said_to, speaker
 from app.web.security import refuse_cross_site
+from app.web.tables import game_table
 
 router = APIRouter(include_in_schema=False)
 SPECTATOR, EVERYONE = "spectator", "everyone"
@@ -82,13 +83,16 @@ def replay_page_of(
     log, earlier = step.log(seat)  # everyone's tables: the public log
     shown_as = SPECTATOR if chosen is None else str(chosen)
     seats = range(replay.num_players) if chosen == EVERYONE else [seat]
-    tables = [room_context(step.payload(s), s, None, lang) for s in seats]
+    payload = step.payload(seats[0])
+    tables = [{"seat": s, "html": game_table(step.payload(s), s, lang)} for s in seats]
 
     def at(version: int) -> str:
         return f"{base}?step={version}&as={shown_as}"
 
     context = {
-        **tables[0],
+        "p": payload,
+        "names": [s["name"] for s in payload["room"]["seats"]],
+        "said": speaker(lang, payload["room"]),
         "tables": tables,
         "replay": replay,
         "step": step.info.version,

@@ -36,7 +36,8 @@
   function nextFocus(main, key) {
     var same = sameControl(main, key);
     if (same) return same;
-    if (main.dataset.yourTurn === "1") {
+    var state = document.getElementById("table-state");
+    if (state && state.dataset.yourTurn === "1") {
       var move = main.querySelector(".felt button:not([disabled]), .felt input:not([disabled]):not([type=hidden])");
       if (move) return move;
     }

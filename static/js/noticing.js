@@ -68,9 +68,10 @@
 
   function yourTurn() {
     var main = document.getElementById("room-main");
+    var state = document.getElementById("table-state");
     var shell = document.querySelector(".room-shell");
-    if (!main || !shell) return;
-    var mine = main.dataset.yourTurn === "1";
+    if (!main || !state || !shell) return;
+    var mine = state.dataset.yourTurn === "1";
     document.title = mine ? shell.dataset.yourTurnTitle + " · " + baseTitle : baseTitle;
     if (mine && wasMyTurn === false) {
       var chosen = settings();

@@ -1,0 +1,153 @@
+"""A room's table as a fixed list of named sections, each an element with a stable id.
+
+A game's presenter (``app.web.tables``) turns a seat's payload into :class:`Part` s: a section's
+id, where the layout puts it, the macro that lays it out and its inputs (JSON, everything the
+section shows: the moves it offers are already chosen and labelled in Python). A section may
+hold smaller sections of its own (a player's board its columns of cards, the log its lines):
+its macro marks where each goes (``slot(id)``) and is rendered without them. Each section's
+HTML is rendered once per distinct inputs and language and shared by every seat that sees it
+alike (the newest ``SECTIONS_HELD`` are kept).
+
+A :class:`Table` is the sections in order and its ``shape`` (the room's status, whether the
+reader is a spectator, the game's classes and each section's id and place): the layout
+(``fragments/room_main.html``) depends on the shape alone, so two tables of one shape differ
+only in their sections' HTML, and :func:`delta` is what changed, each an element that htmx
+swaps in by its id: a section whose own HTML changed whole; else the smaller sections in it
+that changed; and for a section that lists smaller ones (``listed``: the log's lines), the
+new ones put first in it (``afterbegin``) and the ones gone deleted. The ids are listed in
+docs/architecture.md ("The table's sections").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import orjson
+from markupsafe import Markup
+
+SECTIONS_HELD = 4096  # distinct section renders kept (the newest)
+SECTION_HTML: dict[tuple[Any, ...], str] = {}
+
+# where the layout puts a section: above the table, first on it, on it, among the players'
+# boards, after them on it, below it
+HEAD, LEAD, FELT, BOARD, HAND, AFTER = "head", "lead", "felt", "board", "hand", "after"
+
+
+def slot(id: str) -> Markup:
+    """Where the smaller section ``id`` goes in its section's HTML (a template global)."""
+    return Markup(f"<!--section:{id}-->")
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One section as a presenter describes it: rendered by ``macro`` of ``template`` from
+    ``inputs`` alone, with its ``children`` in the slots it marks; ``listed``: the id of the
+    element of the section that holds its children and nothing else, newest first (a list
+    that grows at its head and loses its tail: the log)."""
+
+    id: str
+    place: str
+    template: str
+    macro: str
+    inputs: Any
+    children: tuple[Part, ...] = ()
+    listed: str | None = None
+
+
+class Section(NamedTuple):
+    id: str
+    place: str
+    html: str  # the whole section, its children in their slots
+    own: str  # the section with its children's slots
+    children: tuple[Section, ...]
+    listed: str | None
+
+
+class Table(NamedTuple):
+    """A reader's table: its sections in order and what its layout depends on."""
+
+    shape: tuple[Any, ...]
+    sections: tuple[Section, ...]
+    felt: str  # the game's class on the felt (its stylesheet's scope)
+    boards: str  # the class of the players' boards' row
+
+
+def rendered(env: Any, lang: str, part: Part, keep: bool = True) -> str:
+    """``part``'s own HTML in ``lang``, made once per distinct inputs and kept (unless not
+    ``keep``: a replay of an uploaded record must not fill a cache the whole process shares)."""
+    key = (part.template, part.macro, orjson.dumps(part.inputs), lang)
+    html = SECTION_HTML.get(key)
+    if html is None:
+        macro = getattr(env.get_template(part.template).module, part.macro)
+        html = str(macro(part.inputs)).strip()
+        if keep:
+            SECTION_HTML[key] = html
+            if len(SECTION_HTML) > SECTIONS_HELD:
+                del SECTION_HTML[next(iter(SECTION_HTML))]
+    return html
+
+
+def section(env: Any, lang: str, part: Part, keep: bool = True) -> Section:
+    own = rendered(env, lang, part, keep)
+    children = tuple(section(env, lang, child, keep) for child in part.children)
+    html = own
+    for child in children:
+        html = html.replace(str(slot(child.id)), child.html)
+    return Section(part.id, part.place, html, own, children, part.listed)
+
+
+def table_of(
+    env: Any, lang: str, shape: tuple[Any, ...], classes: tuple[str, str], parts: list[Part], keep: bool = True
+) -> Table:
+    """The table of ``parts``; ``shape`` is what the layout shows besides them (the room's
+    status, whether the reader is a spectator), ``classes`` the felt's and the boards' row's."""
+    sections = tuple(section(env, lang, part, keep) for part in parts)
+    return Table((*shape, *classes, tuple((s.id, s.place) for s in sections)), sections, *classes)
+
+
+def delta(before: Table, now: Table) -> str | None:
+    """What changed from ``before`` to ``now``, as elements swapped in by id one after the
+    other, or None if the tables differ in shape (the whole table then)."""
+    if before.shape != now.shape:
+        return None
+    changed: list[str] = []
+    for old, new in zip(before.sections, now.sections, strict=True):
+        changes(old, new, changed)
+    return "".join(changed)
+
+
+def changes(old: Section, new: Section, out: list[str]) -> None:
+    if old.html == new.html:
+        return
+    if old.own == new.own:
+        for was, now in zip(old.children, new.children, strict=True):
+            changes(was, now, out)
+    elif not (new.listed and listed_changes(old, new, out)):
+        out.append(new.html)
+
+
+def listed_changes(old: Section, new: Section, out: list[str]) -> bool:
+    """The changes of a list section whose own HTML differs only in which children it holds,
+    new ones at its head and old ones gone from its tail (else False, and nothing said)."""
+    was, now = [c.id for c in old.children], [c.id for c in new.children]
+    if bare(old) != bare(new):
+        return False
+    kept = [c for c in now if c in set(was)]
+    added = len(now) - len(kept)
+    if now[added:] != kept or was[: len(kept)] != kept:
+        return False
+    if added:
+        out.append(f'<div hx-swap-oob="afterbegin:#{new.listed}">{"".join(c.html for c in new.children[:added])}</div>')
+    out.extend(f'<b id="{c.id}" hx-swap-oob="delete"></b>' for c in old.children[len(kept) :])
+    for w, n in zip(old.children, new.children[added:], strict=False):
+        changes(w, n, out)
+    return True
+
+
+def bare(s: Section) -> str:
+    """A section's own HTML without its children's slots."""
+    own = s.own
+    for child in s.children:
+        own = own.replace(str(slot(child.id)), "")
+    return own
