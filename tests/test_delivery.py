@@ -142,9 +142,10 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
             assert 'data-version="1"' in reply.text
             pushed = await asyncio.gather(*(lis.until(lis.shows(1)) for _, lis in opened))
             await quiet([lis for _, lis in opened])
+            counts = dict(counting.counts)  # before the sockets close: presence builds tables now
         finally:
             await close_all(opened)
-    assert dict(counting.counts) == {
+    assert counts == {
         **{("payload", seat): 1 for seat in (mover, other, None)},
         **{("html", seat): 1 for seat in (mover, other, None)},
         **{("json", seat): 1 for seat in (mover, other, None)},

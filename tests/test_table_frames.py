@@ -98,7 +98,11 @@ def test_frames_applied_in_order_give_the_page_served_fresh(slug, players, optio
             else:
                 changed = delta(sent[seat], now)
                 frame = ascii_html(fresh if changed is None else changed)
-                wholes += changed is None
+                if changed is None:  # the whole table only where the list of sections or the status changed
+                    before = sent[seat]
+                    listed = [(s.id, s.place) for s in before.sections] != [(s.id, s.place) for s in now.sections]
+                    assert listed or before.shape[:-3] != now.shape[:-3], f"seat {seat} at version {live.version}"
+                    wholes += 1
                 sizes.append(len(frame))
             pages[seat].apply(frame)
             sent[seat] = now
@@ -106,7 +110,7 @@ def test_frames_applied_in_order_give_the_page_served_fresh(slug, players, optio
     assert len(sizes) > 10 * len(seats) and reconnects > 0
     median, whole = sorted(sizes)[len(sizes) // 2], sorted(whole_sizes)[len(whole_sizes) // 2]
     assert median < whole / 2, f"the median frame ({median} B) is a few sections, not the table ({whole} B)"
-    assert wholes < len(sizes) / 4
+    assert wholes < len(sizes) / 2  # most changes keep the table's sections (Vem aí's phases change them often)
 
 
 def test_a_frame_that_misses_a_change_is_caught():
