@@ -2,8 +2,8 @@
 image's HEALTHCHECK), ``migrate`` upgrades the database, ``backup`` and ``restore`` copy it,
 ``simulate`` plays bots against each other, ``ladder`` rates the bot levels, ``anchor`` plays
 one against OpenSpiel, ``bench engines`` measures the rule engines and ``bench server`` the
-server under load, ``bench footprint`` idle rooms and restarts, ``bench soak`` memory over a
-long run of bot games.
+server under load, ``bench clicks`` click to update in Chromium, ``bench footprint`` idle rooms
+and restarts, ``bench soak`` memory over a long run of bot games.
 
 Settings come from the environment (see README); ``serve`` flags override host and port.
 """
@@ -232,6 +232,16 @@ def bench_footprint(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_clicks(args: argparse.Namespace) -> int:
+    from app.bench.clicks import render, run
+
+    result = run(args.clicks, args.post, args.seed)
+    print(render(result))
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
 def bench_soak(args: argparse.Namespace) -> int:
     from app.bench.soak import run
 
@@ -344,6 +354,12 @@ def add_bench(commands) -> None:
     footprint.add_argument("--repeats", type=int, default=3, help="restarts timed per count (default 3)")
     footprint.add_argument("--json", action="store_true", help="also print the figures as JSON")
     footprint.set_defaults(func=bench_footprint)
+    clicks = kinds.add_parser("clicks", help="click to update in Chromium, on the clicker's page and a spectator's")
+    clicks.add_argument("--clicks", type=int, default=200, help="clicks to time (default 200)")
+    clicks.add_argument("--post", action="store_true", help="post every click as a form (no live socket)")
+    clicks.add_argument("--seed", type=int, default=1, help="seed of the moves clicked (default 1)")
+    clicks.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    clicks.set_defaults(func=bench_clicks)
     soak = kinds.add_parser("soak", help="RSS per minute while bot games are played and replaced for N minutes")
     soak.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     soak.add_argument("--minutes", type=float, default=10.0, help="length of the run (default 10)")

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from app import cli
 from app.bench import footprint, sweep
 from app.bench.command import main
 from app.bench.footprint import fill
@@ -184,3 +185,17 @@ async def test_the_spectator_case_waits_for_the_server_to_work_off_the_sweep(mon
     monkeypatch.setattr(sweep, "QUIET_LIMIT_S", 0.05)
     await sweep.quiet(still_busy)  # type: ignore[arg-type]
     assert still_busy.readings >= 2  # it measured, gave up at the limit and did not hang
+
+
+@pytest.mark.parametrize("post", [False, True])
+def test_the_click_benchmark_times_each_click_on_both_pages_in_chromium(post, capsys):
+    """``bench clicks`` in Chromium, a few clicks: every click is timed on the clicker's page
+    (its DOM, then painted) and on a spectator's, over the socket or as form posts."""
+    assert cli.main(["bench", "clicks", "--clicks", "3", "--json", *(["--post"] if post else [])]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.splitlines()[-1])
+    assert result["clicks"] == 3 and result["path"] == ("form post" if post else "socket")
+    for key in ("own_page", "own_page_painted", "other_page"):
+        assert 0 < result[key]["median_ms"] <= result[key]["p95_ms"], result
+    assert result["own_page"]["median_ms"] <= result["own_page_painted"]["median_ms"]
+    assert "spectator's page" in out

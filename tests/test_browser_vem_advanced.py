@@ -1,8 +1,10 @@
 """A real browser plays the advanced game of Vem aí a Troika: two players in two browser contexts
 (a third seat plays through the API) use a Table Action, play a card for its Hand Action in an
 attack, cancel a card with a reaction, support an attack and place a Pre-Campaign card face
-down, all by clicking the forms the table offers. After every move each page shows exactly its
-own hand; screenshots of the key moments are taken at desktop and phone sizes. In a room of
+down, all by clicking: the forms the table offers, or, where a move names things on the table
+(the card to cancel, the side to support, the card to place), those things. After every move
+each page shows exactly its own hand; screenshots of the key moments are taken at desktop and
+phone sizes. In a room of
 two, a page opens an attack with three cards ticked "for its Hand Action", a move the engine
 takes but does not list.
 
@@ -20,6 +22,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
+from tests.browser_games import FINITE_ANIMATIONS_ENDED
 from tests.test_browser_vem import auth, check_page, legal_of, pick_card, wait_for_version
 
 ACTIONS = {
@@ -28,8 +31,10 @@ ACTIONS = {
     "blue": {"when": "elections", "effects": [{"do": "votes", "amount": 2}]},
     "grey": {"when": "any", "effects": [{"do": "receive", "amount": 1}]},
 }
+# What passes the screen's right edge, outside the boxes that scroll sideways (a score table's,
+# the docked hand's row of cards).
 WIDER_THAN_SCREEN = """[...document.querySelectorAll('body *')]
-    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll'))
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .hand-row'))
     .slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)"""
 GOALS = ("table_action", "attack_action", "react", "support", "precampaign")
 
@@ -115,12 +120,61 @@ def attack_by_ticking(page: Page, action: dict) -> None:
             pick_card(page, gid)
 
 
+def points_of(page: Page, action: dict) -> list[str]:
+    """The things on the table the box's option for ``action`` names (its data-points)."""
+    options = page.locator(f"#adv-{action['type']} form [name=action]").evaluate_all(
+        """els => els.flatMap(e => e.tagName === "SELECT" ? [...e.options] : [e])
+                     .map(o => [o.value, o.dataset.points || ""])"""
+    )
+    return next(points.split() for value, points in options if json.loads(value) == action)
+
+
+# The move was sent by pointing: its form says so, or the answer came already (the table moved
+# on from ``version``: the form is gone, or made afresh); else a thing is picked and the move
+# waits for more.
+SENT = """([box, version]) => {
+  const form = document.querySelector(box), state = document.getElementById("table-state");
+  return !form || form.dataset.pointed === "1" || state.dataset.version !== version;
+}"""
+PICKED_OR_SENT = f"args => ({SENT})(args) || !!document.querySelector('#room-main .picked')"
+
+
+def point_at(page: Page, action: dict) -> bool:
+    """Make ``action`` by pointing, as static/js/pointing.js offers it: click each thing it
+    names (the last one by keyboard: focus and Enter) until the move is sent; when several
+    moves name the same things, the box's list holds this one and its button sends it. False
+    if the move names nothing on the table."""
+    things = points_of(page, action)
+    if not things:
+        return False
+    box = f"#adv-{action['type']} form"
+    version = page.locator("#table-state").get_attribute("data-version")
+    for n, token in enumerate(things):
+        thing = page.locator(f'#room-main .pickable[data-picks~="{token}"]').locator("visible=true").first
+        expect(thing).to_be_visible()
+        if n == len(things) - 1:
+            thing.focus()
+            thing.press("Enter")
+        else:
+            thing.click()
+        page.wait_for_function(PICKED_OR_SENT, arg=[box, version])
+        if page.evaluate(SENT, [box, version]):
+            return True
+    form = page.locator(box)
+    select = form.locator("select[name=action]")
+    assert json.loads(select.input_value()) == action, "the list holds the move the things name"
+    form.locator("button[type=submit]").click()
+    return True
+
+
 def click_advanced(page: Page, action: dict) -> None:
-    """Post ``action`` through the advanced forms: the attack form, its box's select, or its
-    single button."""
+    """Post ``action`` through the advanced forms: the attack form; by pointing at the things
+    it names on the table; or its box's select, or its single button."""
     if action["type"] == "attack":
         attack_by_ticking(page, action)
         page.locator("#vem-attack button[type=submit]").click()
+        return
+    if point_at(page, action):
         return
     box = f"#adv-{action['type']}"
     value = json.dumps(action, separators=(",", ":"), sort_keys=True)
@@ -186,9 +240,12 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
             expect(page.locator("#prompt")).to_contain_text("Support?")
             shots += screenshots(page, "vem-advanced-support")
             page.set_viewport_size({"width": 390, "height": 844})  # the forms fit a phone's width
+            page.evaluate(FINITE_ANIMATIONS_ENDED)  # (a gliding card passes the edge for a moment)
             wide = page.evaluate(WIDER_THAN_SCREEN)
             assert not wide, wide
             page.set_viewport_size({"width": 1280, "height": 800})
+        if goal in ("react", "support", "precampaign"):  # each names things on the table
+            assert points_of(page, action), action
         click_advanced(page, action)
         for p in pages:
             wait_for_version(p, views[0]["version"] + 1)

@@ -56,6 +56,7 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
                 kept = rendered(payloads, seats, lang)
                 with monkeypatch.context() as plain:
                     plain.setattr(web_sections, "SECTION_HTML", KeepsNothing())
+                    plain.setattr(web_sections, "SECTIONS", KeepsNothing())
                     assert rendered(payloads, seats, lang) == kept, f"version {live.version}, {lang}"
                 compared += len(seats)
                 host_buttons += "data-away=" in kept[0]

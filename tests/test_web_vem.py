@@ -241,5 +241,6 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     monkeypatch.setattr(web_render, "CARD_HTML_HELD", 3)
     web_render.CARD_HTML.clear()
     web_sections.SECTION_HTML.clear()  # (else the hand comes whole from the kept sections)
+    web_sections.SECTIONS.clear()
     main_fragment(payload, 1, tokens[1])
     assert 0 < len(web_render.CARD_HTML) <= 3

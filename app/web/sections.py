@@ -27,7 +27,8 @@ import orjson
 from markupsafe import Markup
 
 SECTIONS_HELD = 4096  # distinct section renders kept (the newest)
-SECTION_HTML: dict[tuple[Any, ...], str] = {}
+SECTION_HTML: dict[tuple[Any, ...], str] = {}  # a section's own HTML
+SECTIONS: dict[tuple[Any, ...], Section] = {}  # a section with its children in their slots
 
 # where the layout puts a section: above the table, first on it, on it, among the players'
 # boards, after them on it, below it
@@ -60,6 +61,7 @@ class Section(NamedTuple):
     place: str
     html: str  # the whole section, its children in their slots
     own: str  # the section with its children's slots
+    bare: str  # the section without its children's slots
     children: tuple[Section, ...]
     listed: str | None
 
@@ -73,28 +75,45 @@ class Table(NamedTuple):
     boards: str  # the class of the players' boards' row
 
 
-def rendered(env: Any, lang: str, part: Part, keep: bool = True) -> str:
-    """``part``'s own HTML in ``lang``, made once per distinct inputs and kept (unless not
-    ``keep``: a replay of an uploaded record must not fill a cache the whole process shares)."""
-    key = (part.template, part.macro, orjson.dumps(part.inputs), lang)
+def held(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Keep ``value`` under ``key``, forgetting the oldest beyond ``SECTIONS_HELD``."""
+    cache[key] = value
+    if len(cache) > SECTIONS_HELD:
+        del cache[next(iter(cache))]
+    return value
+
+
+def rendered(env: Any, lang: str, part: Part, inputs: bytes, keep: bool = True) -> str:
+    """``part``'s own HTML in ``lang`` (``inputs``: its inputs in JSON), made once per distinct
+    inputs and kept (unless not ``keep``: a replay of an uploaded record must not fill a cache
+    the whole process shares)."""
+    key = (part.template, part.macro, inputs, lang)
     html = SECTION_HTML.get(key)
     if html is None:
         macro = getattr(env.get_template(part.template).module, part.macro)
         html = str(macro(part.inputs)).strip()
         if keep:
-            SECTION_HTML[key] = html
-            if len(SECTION_HTML) > SECTIONS_HELD:
-                del SECTION_HTML[next(iter(SECTION_HTML))]
+            held(SECTION_HTML, key, html)
     return html
 
 
 def section(env: Any, lang: str, part: Part, keep: bool = True) -> Section:
-    own = rendered(env, lang, part, keep)
+    """``part`` rendered with its children in their slots: made once per distinct inputs and
+    children, and kept, so a section every reader sees alike is put together once (a table's
+    sections were put together afresh for each reader: most of the HTML's cost)."""
+    inputs = orjson.dumps(part.inputs)
     children = tuple(section(env, lang, child, keep) for child in part.children)
-    html = own
+    key = (part.template, part.macro, inputs, lang, part.id, part.place, part.listed, children)
+    made = SECTIONS.get(key)
+    if made is not None:
+        return made
+    own = rendered(env, lang, part, inputs, keep)
+    html = bare = own
     for child in children:
-        html = html.replace(str(slot(child.id)), child.html)
-    return Section(part.id, part.place, html, own, children, part.listed)
+        marked = f"<!--section:{child.id}-->"  # slot(child.id)
+        html, bare = html.replace(marked, child.html), bare.replace(marked, "")
+    made = Section(part.id, part.place, html, own, bare, children, part.listed)
+    return held(SECTIONS, key, made) if keep else made
 
 
 def table_of(
@@ -131,7 +150,7 @@ def listed_changes(old: Section, new: Section, out: list[str]) -> bool:
     """The changes of a list section whose own HTML differs only in which children it holds,
     new ones at its head and old ones gone from its tail (else False, and nothing said)."""
     was, now = [c.id for c in old.children], [c.id for c in new.children]
-    if bare(old) != bare(new):
+    if old.bare != new.bare:
         return False
     kept = [c for c in now if c in set(was)]
     added = len(now) - len(kept)
@@ -143,11 +162,3 @@ def listed_changes(old: Section, new: Section, out: list[str]) -> bool:
     for w, n in zip(old.children, new.children[added:], strict=False):
         changes(w, n, out)
     return True
-
-
-def bare(s: Section) -> str:
-    """A section's own HTML without its children's slots."""
-    own = s.own
-    for child in s.children:
-        own = own.replace(str(slot(child.id)), "")
-    return own

@@ -217,16 +217,35 @@ def actions(
         offered["campaign"] = {"base": base, "round": v["round"], "money": me["money"], "votes": me["votes"]}
     if v["advanced"]:
         chosen = []
+        colours = {c["id"]: c["colour"] for c in v["hand"]}
         for kind in ADVANCED_KINDS:
             options = [o for o in mv.legal if o["type"] == kind and (kind != "place" or "column" in o)]
             if options:
-                chosen.append((kind, t.moves(options)))
+                pointed = [
+                    {**m, "points": points(o, t.seat, colours)} for m, o in zip(t.moves(options), options, strict=True)
+                ]
+                chosen.append((kind, pointed))
         offered["advanced"] = chosen
     if pr and pr["kind"] == "hand_limit":
         offered["discard_money"] = t.move({"type": "discard_money"})
     if v["step"] in ("action", "organize") and not pr:
         offered["stop"], offered["pass"] = t.move({"type": "stop"}), t.move({"type": "pass"})
     return offered
+
+
+def points(action: dict[str, Any], seat: int | None, colours: dict[int, str]) -> str:
+    """The things on the table an advanced move names, as static/js/pointing.js finds them
+    (``g:<id>``: a Group card wherever it lies; ``#<id>``: the element with that id: a player's
+    name, a side of the attack, a column of the reader's own), so that a player picks the move
+    by clicking or tapping them; a move that names none is chosen from its list alone."""
+    found = [f"g:{action[key]}" for key in ("card", "cancel", "mine", "theirs", "group") if key in action]
+    found += [f"#player-{action[key]}-head" for key in ("opponent", "candidate") if key in action]
+    if "side" in action:
+        found.append(f"#{action['side']}-side")
+    if "column" in action and action.get("card") in colours:
+        number = action["column"] + 1
+        found.append(f"#player-{seat}-{colours[action['card']]}" + (f"-{number}" if number > 1 else ""))
+    return " ".join(found)
 
 
 def board(t: Seen, v: dict[str, Any], s: int, mv: Moves, at: dict[str, Any] | None, winners: list[int]) -> Part:
