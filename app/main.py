@@ -48,6 +48,7 @@ from app.rooms.throttle import Throttle
 from app.rooms.timers import TurnTimers
 from app.rooms.views import Payloads
 from app.runtime import tune_garbage_collector
+from app.web.coaching import router as web_coaching_router
 from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live_router)
     app.include_router(pages_router)
     app.include_router(replays_router)
+    app.include_router(web_coaching_router)
     app.mount("/static", StaticFiles(directory=project_file("static")), name="static")
     return app
 

@@ -1,7 +1,8 @@
 """The room's own sections of a table, around the game's: the table's state, the room's head,
 presence and turn timer above it; the seats while the room waits for players (or is closed);
-why an abandoned game closed, play again, the autopilot, the log, the host's "close this game"
-and the fair-deal panel around a game in play or over."""
+why an abandoned game closed, play again, the review of one's moves, the coach's hint (in a
+room with hints), the autopilot, the log, the host's "close this game" and the fair-deal panel
+around a game in play or over."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def parts(t: Seen, game_parts: list[Part]) -> list[Part]:
     seat_url = f"/rooms/{r['id']}/seat/{t.token}" if t.token else None
     host = seat is not None and r["seats"][seat]["host"]
     state = {"version": p["version"], "status": status, "your_turn": p["your_turn"]}
-    head = {k: r[k] for k in ("game", "id", "listed", "seed_hash")} | {"status": status}
+    head = {k: r[k] for k in ("game", "id", "listed", "seed_hash", "hints")} | {"status": status}
     listed = [
         Part("table-state", HEAD, ROOM, "state", state),
         Part("room-head", HEAD, ROOM, "head", head),
@@ -37,6 +38,11 @@ def parts(t: Seen, game_parts: list[Part]) -> list[Part]:
         )
     if status == "finished":
         listed.append(Part("play-again", LEAD, ROOM, "play_again", {"seat_url": seat_url, "next_room": r["next_room"]}))
+    if seat_url and status in ("finished", "abandoned"):
+        listed.append(Part("review", LEAD, ROOM, "review", {"seat_url": seat_url}))
+    if seat_url and status == "playing" and r["hints"]:
+        coach = {"seat_url": seat_url, "your_turn": p["your_turn"], "version": p["version"]}
+        listed.append(Part("coach", LEAD, ROOM, "coach", coach))
     listed += game_parts
     if seat is not None and status == "playing":
         autopilot = {"seat_url": seat_url, "bot": r["seats"][seat]["bot"]}
