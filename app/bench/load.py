@@ -22,6 +22,7 @@ import contextlib
 import gc
 import random
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ from websockets.typing import Origin
 
 from app.bench import browser
 from app.bench.poster import Poster, PosterError
+from app.web.live import FLOOD_FRAMES, FLOOD_SECONDS
 
 DELIVERY_TIMEOUT = 10.0
 SETUP_CONCURRENCY = 16
@@ -63,10 +65,23 @@ class Seat:
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task | None = None
         self.refused = False  # a click over the socket was refused (its flash came back)
+        self.clicks: deque[float] = deque()  # when its latest clicks were sent (the flood guard's window)
 
     @property
     def version(self) -> int:
         return self.view.get("version", -1)
+
+    async def paced(self) -> None:
+        """Wait, if need be, so that this socket sends no more clicks than the server's flood
+        guard takes (``app.web.live``: FLOOD_FRAMES within FLOOD_SECONDS; a person clicks far
+        slower, but a closed loop on one seat's turns may not)."""
+        now = time.monotonic()
+        while self.clicks and now - self.clicks[0] > FLOOD_SECONDS:
+            self.clicks.popleft()
+        if len(self.clicks) >= FLOOD_FRAMES:
+            await asyncio.sleep(FLOOD_SECONDS - (now - self.clicks[0]) + 0.01)
+            self.clicks.popleft()
+        self.clicks.append(time.monotonic())
 
     async def read(self) -> None:
         assert self.ws is not None
@@ -203,6 +218,7 @@ class Room:
             assert seat.ws is not None
             seat.refused = False
             click = {"action": orjson.dumps(action).decode(), "version": str(version)}
+            await seat.paced()
             await seat.ws.send(orjson.dumps(click).decode())  # a text frame, as the page's script sends it
             deadline = time.monotonic() + DELIVERY_TIMEOUT
             while seat.version <= version and not seat.refused and time.monotonic() < deadline:
