@@ -78,7 +78,10 @@ def quantiles(values: list[float]) -> dict[str, float]:
 
 
 def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
-    from playwright.sync_api import sync_playwright  # the test extra's (Playwright drives Chromium)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as missing:  # Playwright drives Chromium: the test and bench extras'
+        raise RuntimeError("Playwright is not installed: pip install -e '.[bench]'") from missing
 
     rng, api = random.Random(seed), httpx.Client(base_url=base, timeout=30)
     own: list[float] = []
