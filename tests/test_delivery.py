@@ -233,3 +233,41 @@ def test_a_pushed_table_is_ascii_and_reads_as_the_same_text():
     assert lxml.html.fromstring(pushed).text_content() == lxml.html.fromstring(table).text_content()
     assert lxml.html.fromstring(pushed).get("title") == "Ação · €5"
     assert ascii_html("<p>plain</p>") == "<p>plain</p>"
+
+
+async def test_the_sockets_of_a_room_share_one_read_of_its_change_ids_per_change(sqlite_url, monkeypatch):
+    """Each JSON socket numbers its events by the room's change ids, read from the database at
+    each change: the sockets woken by one change share the read under way (30 spectators made
+    a move cost 30 reads, and 100 cost 20 times the move's CPU), and each is still sent the
+    move's view, numbered."""
+    import app.rooms.changes as changes_module
+
+    reads = Counter()
+    read = changes_module.read
+
+    async def counted(session, room_id):
+        reads[room_id] += 1
+        return await read(session, room_id)
+
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        room_id, tokens = await make_room(client)
+        mover = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        opened = await open_sockets(base, room_id, [(None, None, "json", 30)])
+        try:
+            await asyncio.gather(*(lis.until(lis.shows(0)) for _, lis in opened))
+            await quiet([lis for _, lis in opened])
+            monkeypatch.setattr(changes_module, "read", counted)
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[mover]))).json()
+            action = next(a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika")
+            moved = await client.post(
+                f"/api/rooms/{room_id}/actions", headers=auth(tokens[mover]), json={"version": 0, "action": action}
+            )
+            assert moved.status_code == 200, moved.text
+            pushed = await asyncio.gather(*(lis.until(lis.shows(1)) for _, lis in opened))
+            await quiet([lis for _, lis in opened])
+            counted_reads = reads[room_id]
+        finally:
+            await close_all(opened)
+    changes = {json.loads(frame)["change"] for frame in pushed}
+    assert len(changes) == 1 and changes.pop() >= moved.json()["change"]  # every socket, the same numbered view
+    assert 1 <= counted_reads <= 8, f"{counted_reads} reads of the change ids for one move and 30 sockets"

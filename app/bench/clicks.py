@@ -79,6 +79,7 @@ def quantiles(values: list[float]) -> dict[str, float]:
 
 def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
     try:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
         from playwright.sync_api import sync_playwright
     except ImportError as missing:  # Playwright drives Chromium: the test and bench extras'
         raise RuntimeError("Playwright is not installed: pip install -e '.[bench]'") from missing
@@ -87,7 +88,7 @@ def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
     own: list[float] = []
     painted: list[float] = []
     others: list[float] = []
-    lost = 0
+    lost = missed = 0
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         seat_page = browser.new_context(base_url=base, viewport={"width": 1366, "height": 768}).new_page()
@@ -115,8 +116,12 @@ def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
                 lost += 1
                 room = ""
                 continue
-            watcher.wait_for_function("() => window.seenAt !== null", timeout=10_000)
-            others.append(watcher.evaluate("() => window.seenAt") - seat_page.evaluate("() => window.clickedAt"))
+            try:
+                watcher.wait_for_function("() => window.seenAt !== null", timeout=10_000)
+                others.append(watcher.evaluate("() => window.seenAt") - seat_page.evaluate("() => window.clickedAt"))
+            except PlaywrightTimeout:  # the spectator's page missed it: counted, and loaded again
+                missed += 1
+                watcher.reload()
             own.append(shown)
             painted.append(frame)
         browser.close()
@@ -124,6 +129,7 @@ def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
         "clicks": len(own),
         "path": "form post" if post else "socket",
         "unanswered": lost,
+        "missed_by_spectator": missed,
         "own_page": quantiles(own),
         "own_page_painted": quantiles(painted),
         "other_page": quantiles(others),

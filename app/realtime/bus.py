@@ -89,6 +89,7 @@ class EventBus:
         self._listeners: list[Callable[[str, int], None]] = []
         self._reset_listeners: list[Callable[[], None]] = []
         self._release_listeners: list[Callable[[str], None]] = []
+        self._delivered: dict[str, int] = {}  # per watched room: how many changes were delivered
         self.relay: Relay | None = None
 
     def add_listener(self, listener: Callable[[str, int], None]) -> None:
@@ -108,6 +109,11 @@ class EventBus:
         """Whether some subscriber (a socket) of this instance watches the room."""
         return room_id in self._subscribers
 
+    def delivered(self, room_id: str) -> int:
+        """How many changes of a watched room were delivered here since it was first watched: a
+        read begun when this was N reflects every change delivered up to the Nth."""
+        return self._delivered.get(room_id, 0)
+
     @contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:
         sub = Subscription()
@@ -118,6 +124,7 @@ class EventBus:
             self._subscribers[room_id].discard(sub)
             if not self._subscribers[room_id]:
                 del self._subscribers[room_id]
+                self._delivered.pop(room_id, None)
                 for listener in self._release_listeners:
                     listener(room_id)
 
@@ -129,6 +136,8 @@ class EventBus:
 
     def deliver(self, room_id: str, version: int) -> None:
         """Wake this instance's subscribers and listeners (for local and relayed changes)."""
+        if room_id in self._subscribers:
+            self._delivered[room_id] = self._delivered.get(room_id, 0) + 1
         for sub in list(self._subscribers.get(room_id, ())):
             sub.notify(version)
         for listener in self._listeners:
