@@ -18,8 +18,12 @@
   var baseTitle = document.title;
   var wasMyTurn = null;
 
+  // What a piece shows, without the classes scripts add for a moment: this one's "fresh",
+  // motion.js's "moving" (a tile that only slid along as its row reflowed is not new) and
+  // pointing.js's "pickable" and "picked".
+  var PASSING = /\b(fresh|moving|pickable|picked)\b/g;
   function signature(el) {
-    return el.className.replace(/\bfresh\b/g, "").trim() + "|" + el.textContent.replace(/\s+/g, " ").trim();
+    return el.className.replace(PASSING, "").replace(/\s+/g, " ").trim() + "|" + el.textContent.replace(/\s+/g, " ").trim();
   }
 
   function snapshot() {
