@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 import httpx
 
 RISKY = {"troika"}  # a failed call costs the round
+OVER = ("finished", "closed", "abandoned")  # a room's statuses once its game is over (or never began)
 IDLE = {"pass", "stop", "no_reaction", "no_support", "precampaign_done", "decline"}  # moves that let the turn go
 IDLE_WEIGHT = 0.25
 RECONNECTS = 5
@@ -104,7 +105,7 @@ class Bot:
                 elif event["event"] == "end":
                     return event
         view = self.last_view
-        if view is not None and view["status"] in ("finished", "closed"):  # resumed after the end
+        if view is not None and view["status"] in OVER:  # resumed after the end
             return {"event": "end", "version": view["version"], "status": view["status"], "outcome": view["outcome"]}
         return None  # the server closed the stream without an end: resume
 

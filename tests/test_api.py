@@ -16,7 +16,8 @@ async def test_games_are_listed_with_seat_ranges_and_options(client):
     assert games["troika"]["min_players"] == 2 and games["troika"]["max_players"] == 5
     assert any(o["name"] == "first_player" for o in games["troika"]["options"])
     for slug, game in games.items():  # the bot levels by name, weakest first, with the ladder's ratings
-        assert [b["level"] for b in game["bots"]] == ["random", "strong", "expert"]
+        assert sorted(b["level"] for b in game["bots"]) == ["expert", "random", "strong"]
+        assert [b["elo"] for b in game["bots"]] == sorted(RATINGS[slug].values())
         assert {b["level"]: b["elo"] for b in game["bots"]} == RATINGS[slug]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib.util
+import json
 import socket
 import subprocess
 import sys
@@ -152,3 +154,24 @@ def test_the_bot_resumes_a_stream_dropped_before_the_start(server):
     assert api.get(f"/api/rooms/{room}").json()["status"] == "finished"
     record = api.get(f"/api/rooms/{room}/record").json()
     assert any(a["seat"] == 1 for a in record["actions"]), output
+
+
+@pytest.mark.parametrize("status", ["finished", "closed", "abandoned"])
+def test_a_stream_resumed_after_the_final_view_ends_the_bot_whatever_ended_the_room(status):
+    """Resumed after the room's final view (the end event lost with the link), the stream sends
+    only what came since and closes: the bot takes the final view it holds as the end, for a
+    game closed by its host (``abandoned``) as for one played out, instead of resuming again."""
+    spec = importlib.util.spec_from_file_location("arena_bot", BOT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    chat = {"event": "chat", "change": 41, "seat": 0, "text": "gg"}
+    since = httpx.MockTransport(lambda request: httpx.Response(200, text=json.dumps(chat) + "\n"))
+    bot = module.Bot("http://arena.test", "ROOM", "Robo", 1)
+    bot.http = httpx.Client(base_url="http://arena.test", transport=since)
+    bot.change = 40
+    bot.last_view = {"event": "view", "change": 40, "version": 12, "status": status, "outcome": None}
+    end = bot.follow()
+    assert end == {"event": "end", "version": 12, "status": status, "outcome": None} and bot.change == 41
+    bot.last_view["status"] = "playing"  # a stream closed mid-game is resumed, not taken as the end
+    assert bot.follow() is None

@@ -131,7 +131,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
     translate = catalog.gettext
     env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, slot=slot)
-    env.globals.update(BOT_NAMES=ratings.NAMES, BOT_RATINGS=ratings.RATINGS)  # the bot levels offered
+    env.globals.update(BOT_NAMES=ratings.NAMES, bot_levels=ratings.levels)  # the bot levels offered
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     # A game's fixed words (templates/games/<slug>/words.html), made once per language: Jinja
