@@ -24,4 +24,5 @@ RATINGS: dict[str, dict[str, int]] = {
 def levels(slug: str) -> list[dict[str, object]]:
     """The levels a room of the game ``slug`` can seat, weakest first (by their rating in that
     game: ``expert`` rates below ``strong`` in some), with their ratings."""
-    return sorted(({"level": level, "elo": RATINGS[slug][level]} for level in NAMES), key=lambda b: b["elo"])
+    rated = RATINGS[slug]
+    return [{"level": level, "elo": rated[level]} for level in sorted(NAMES, key=rated.__getitem__)]
