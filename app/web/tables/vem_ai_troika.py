@@ -248,15 +248,28 @@ def points(action: dict[str, Any], seat: int | None, colours: dict[int, str]) ->
     return " ".join(found)
 
 
+def new_columns(v: dict[str, Any], mv: Moves) -> dict[str, list[int]]:
+    """For each colour, the columns (counted from 0) the reader's placements may put a card in."""
+    colours = {c["id"]: c["colour"] for c in v["hand"]}
+    opened: dict[str, list[int]] = {}
+    for a in mv.legal:
+        if a["type"] == "place" and "column" in a and a["card"] in colours:
+            opened.setdefault(colours[a["card"]], []).append(a["column"])
+    return opened
+
+
 def board(t: Seen, v: dict[str, Any], s: int, mv: Moves, at: dict[str, Any] | None, winners: list[int]) -> Part:
     """Player ``s``'s board: its head and figures, its Leader and its columns of Groups (the
     reader's own moves on its own cards, its targets on another's), each column a section."""
     pl, a, own = v["players"][s], v["attack"], s == t.seat
     moves = {str(m["card"]): {"kind": m["type"], "m": t.move(m)} for m in mv.board} if own else {}
+    opened = new_columns(v, mv) if own else {}
     under_attack = a["target"]["id"] if a and a["defender"] == s else None
     columns = []
     for colour in COLOURS:
         stacks = pl["columns"][colour] if v["advanced"] and pl["columns"][colour] else [pl["families"][colour]]
+        if own and v["advanced"]:  # an empty column where a card may start a new one: a thing to point at
+            stacks = stacks + [[] for _ in range(len(stacks), 1 + max(opened.get(colour, [-1])))]
         for number, cards in enumerate(stacks, 1):
             ids = {str(c["id"]) for c in cards}
             shown = {k: m for k, m in moves.items() if k in ids}
