@@ -5,7 +5,8 @@ shown control in the docked hand is in view and not covered by anything, and whe
 moves is; the room's header is one folded line; the connection pill sits in the room's bar,
 covering nothing; the log and chat are a panel beside the table on the desktop and a closed
 drawer on the phone; no results table needs a sideways scroll; at the end, the game's result
-comes first on the page. Screenshots of some phases are kept (``browser_games.SCREENSHOTS``)."""
+comes first on the page, as does each round's summary while it is open. Screenshots of some
+phases are kept (``browser_games.SCREENSHOTS``)."""
 
 from __future__ import annotations
 
@@ -74,9 +75,14 @@ MEASURE = """() => {
       if (!inView(r) || r.left < rect(felt).right) problems.push("side panel: " + name(side));
     }
   } else if (log.offsetParent !== null || chat.offsetParent !== null) problems.push("drawer open");
+  const first = [...main.children].filter(e => e.offsetParent !== null && !e.matches(".room-head, .presence, .log"))
+    .sort((a, b) => rect(a).top - rect(b).top)[0];
+  const summary = main.querySelector("#round-summary");
+  if (!over && summary && (summary.tagName !== "DETAILS" || summary.open)) {
+    if (first !== summary) problems.push("the round's summary is not first: " + name(first));
+    if (!inView(rect(summary.querySelector("h2")))) problems.push("the round's summary out of view");
+  }
   if (over) {
-    const first = [...main.children].filter(e => e.offsetParent !== null && !e.matches(".room-head, .presence, .log"))
-      .sort((a, b) => rect(a).top - rect(b).top)[0];
     if (!first.matches(".final")) problems.push("the result is not first: " + name(first));
     if (!inView(rect(first.querySelector(".winner-banner, .big-line") || first))) problems.push("winner out of view");
   }
@@ -99,10 +105,12 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
         expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     problems: dict[str, list[str]] = {}
     shot = set()
+    summaries = 0
     for version in random_moves(api, room, tokens, seed):
         for page in pages:
             wait_for_version(page, version)
             phase = phase_of(page)
+            summaries += page.locator("#round-summary").count()
             if found := page.evaluate(MEASURE):
                 problems.setdefault(f"{page.viewport_size['width']} {phase}", found)
             if (page.viewport_size["width"], phase) not in shot and page.locator("#table-state").get_attribute(
@@ -114,3 +122,4 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
         screenshot(page, f"layout-{game}-end")
     assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
     assert problems == {}
+    assert summaries > 0, "the game's rounds ended with no summary shown"

@@ -36,7 +36,9 @@ def kind(token: str) -> str:
 def unresolved(html: str) -> tuple[list[str], set[str]]:
     """The tokens on this page that name nothing on its table, and the kinds of those that do."""
     main = lxml.html.fromstring(html).get_element_by_id("room-main")
-    cards = {el.get("data-id") for el in main.xpath(f".//*[{CLASS % 'felt'}]//*[{CLASS % 'vem-card'} and {CLASS % 'group'}]")}
+    cards = {
+        el.get("data-id") for el in main.xpath(f".//*[{CLASS % 'felt'}]//*[{CLASS % 'vem-card'} and {CLASS % 'group'}]")
+    }
     ids = {el.get("id") for el in main.iter() if el.get("id")}
     missing, named = [], set()
     for option in main.xpath(".//*[@data-points]"):

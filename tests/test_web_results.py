@@ -3,13 +3,21 @@ place, and the place after them is skipped (1, 1, 3), never "1st and 2nd" for a 
 
 from __future__ import annotations
 
+import random
 import re
 
+import lxml.html
+import pytest
+
 from app.games.registry import GAMES
-from app.web.tables import room_fragment
+from app.rooms.model import advance
+from app.rooms.views import seat_views
+from app.web.tables import laid_out, room_fragment, table
+from app.web.tables.standing import standing
 from tests.conftest import create_started_room
 from tests.games.test_triatri import over_state
 from tests.games.test_troika import final_round
+from tests.test_table_frames import NAMES, room_of
 from tests.vem_scenarios import E, arrange, end_round
 
 PLACE_ROW = re.compile(r'<tr[^>]*id="result-(\d)"[^>]*>\s*<td class="place">(\d)</td>')
@@ -48,3 +56,52 @@ async def test_triatri_shares_second_place(client):
 async def test_vem_ai_troika_shares_first_place(client):
     assert GAMES["vem-ai-a-troika"].outcome(vem_tie()).places == [3, 1, 1]
     assert await rendered_places(client, "vem-ai-a-troika", vem_tie()) == {0: 3, 1: 1, 2: 1}
+
+
+def test_standing_shares_places_between_equal_scores():
+    players = [
+        {"seat": 0, "score_now": 3},
+        {"seat": 1, "score_now": 7},
+        {"seat": 2, "score_now": 3},
+        {"seat": 3, "score_now": 1},
+    ]
+    rows = standing(2, players, ["Ana", "Bruno", "Carla", "Duarte"])
+    assert rows == {
+        "round": 2,
+        "rows": [
+            {"place": 1, "name": "Bruno", "score": 7},
+            {"place": 2, "name": "Ana", "score": 3},
+            {"place": 2, "name": "Carla", "score": 3},
+            {"place": 4, "name": "Duarte", "score": 1},
+        ],
+    }
+
+
+SCORE = {"troika": "token_total", "triatri": "score_now", "vem-ai-a-troika": "score_now"}
+
+
+@pytest.mark.parametrize("slug", SCORE)
+def test_every_round_end_is_summed_up_first_and_every_name_carries_its_live_score(slug):
+    """Played at random to its end (3 seats): at each round's end the round's summary leads the
+    table, its players by place (from the public scores), and every player's board shows that
+    player's score beside their name, as the payload has it, all game long."""
+    game, rng = GAMES[slug], random.Random(slug)
+    info, live = room_of(slug, 3, {})
+    summaries = set()
+    while awaited := sorted(game.to_act(live.state)):
+        payload = seat_views(info, live, [0])[0]
+        html = lxml.html.fromstring(laid_out(table(payload, 0, "tok-0", "en"), "en"))
+        for pl in payload["view"]["players"]:
+            head = html.get_element_by_id(f"player-{pl['seat']}").xpath(".//*[contains(@class, 'live-score')]")
+            assert head and head[0].text_content().split()[0] == str(pl[SCORE[slug]]), (slug, live.version)
+        summary = html.xpath("//*[@id='round-summary']")
+        if summary and (summary[0].tag != "details" or summary[0].get("open") is not None):
+            text = " ".join(summary[0].text_content().split())
+            number = int(text.split("Round ")[1].split()[0])
+            summaries.add(number)
+            assert summary[0].getparent().get("id") == "room-main", "a child of the table, which room.css puts first"
+            names = [NAMES[s] for s in range(3)]
+            assert sorted(n for n in names if n in text) == sorted(names), text
+        seat = rng.choice(awaited)
+        advance(game, live, seat, game.apply(live.state, seat, rng.choice(game.legal_actions(live.state, seat))))
+    assert summaries >= {1, 2}, (slug, summaries)

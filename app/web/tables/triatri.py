@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.web.sections import AFTER, BOARD, FELT, HAND, Part
+from app.web.tables.standing import standing
 
 if TYPE_CHECKING:
     from app.web.tables import Seen
@@ -75,9 +76,8 @@ def parts(t: Seen) -> list[Part]:
         unplayable = mine and v["phase"] != "choose_gem"
         listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "unplayable": unplayable, "at": at}))
     if v["phase"] == "reveal" and v["round"] > 1:
-        players = [{"seat": pl["seat"], "score_now": pl["score_now"]} for pl in v["players"]]
-        standing = {"round": v["round"] - 1, "players": players, "names": names}
-        listed.append(Part("round-summary", AFTER, TEMPLATE, "standing_section", standing))
+        summary = standing(v["round"] - 1, v["players"], names)
+        listed.append(Part("round-summary", AFTER, TEMPLATE, "standing_section", summary))
     if result:
         listed.append(Part("final-result", AFTER, TEMPLATE, "final", final(t, v, result)))
     return listed

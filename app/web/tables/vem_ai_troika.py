@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.web.render import action_key
 from app.web.sections import AFTER, BOARD, FELT, HAND, Part
+from app.web.tables.standing import standing
 
 if TYPE_CHECKING:
     from app.web.tables import Seen
@@ -117,8 +118,7 @@ def parts(t: Seen) -> list[Part]:
         and not v["organization_moves"]
         and not v["prompt"]
     ):
-        players = [{"seat": pl["seat"], "score_now": pl["score_now"]} for pl in v["players"]]
-        summary = {"round": v["round"] - 1, "players": players, "names": names}
+        summary = standing(v["round"] - 1, v["players"], names)
         listed.append(Part("round-summary", AFTER, TEMPLATE, "standing_section", summary))
     if v["result"]:
         res = v["result"]
