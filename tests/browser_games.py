@@ -19,10 +19,13 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def started_room(api: httpx.Client, game: str, seats: int, names: tuple[str, ...] = ()) -> tuple[str, list[str]]:
-    """A started room of ``game`` with ``seats`` players; its id and every seat's token."""
+def started_room(
+    api: httpx.Client, game: str, seats: int, names: tuple[str, ...] = (), options: dict | None = None
+) -> tuple[str, list[str]]:
+    """A started room of ``game`` with ``seats`` players (and ``options``); its id and every
+    seat's token."""
     names = names or ("Ana", "Bruno", "Carla", "Duarte")[:seats]
-    created = api.post("/api/rooms", json={"game": game, "seats": seats, "name": names[0]})
+    created = api.post("/api/rooms", json={"game": game, "seats": seats, "name": names[0], "options": options or {}})
     assert created.status_code == 201, created.text
     room, tokens = created.json()["room"]["id"], [created.json()["token"]]
     for name in names[1:]:
@@ -39,8 +42,12 @@ def random_moves(api: httpx.Client, room: str, tokens: list[str], seed: int, lim
         view = api.get(f"/api/rooms/{room}/view").json()
         if view["status"] != "playing":
             return
-        seat = rng.choice(view["to_act"])
-        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        # (a Vem aí reaction window shows its seats awaited to the others, answered or not: the
+        # mover is one that may still act)
+        for seat in rng.sample(view["to_act"], len(view["to_act"])):
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+            if legal["legal_actions"]:
+                break
         action = rng.choice(legal["legal_actions"])["action"]
         answer = api.post(
             f"/api/rooms/{room}/actions",

@@ -42,7 +42,7 @@ MEASURE = """() => {
   if (!over && document.querySelector("#table-state").dataset.yourTurn === "1") {
     // (not yet: moves only on the seat's own Vem aí board, which follows the others' boards)
     const moves = [...main.querySelectorAll(".felt button:not([disabled]), .felt label.pick")]
-      .filter(m => m.checkVisibility() && !m.closest(".vem-player.you"));
+      .filter(m => m.checkVisibility());
     if (moves.length && !moves.some(m => inView(rect(m)) && uncovered(m))) problems.push("no move in view");
   }
   if (hand) for (const b of hand.querySelectorAll("button:not([disabled])")) {
@@ -95,10 +95,14 @@ def phase_of(page: Page) -> str:
     return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
-@pytest.mark.parametrize("game, seats, seed", [("troika", 3, 11), ("triatri", 3, 12), ("vem-ai-a-troika", 4, 13)])
-def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, game, seats, seed):
+PLAYED = [("troika", 3, 11, {}), ("triatri", 3, 12, {}), ("vem-ai-a-troika", 4, 13, {})]
+PLAYED += [("vem-ai-a-troika", 3, 14, {"advanced": True})]  # its reactions, supports and Pre-Campaign
+
+
+@pytest.mark.parametrize("game, seats, seed, options", PLAYED)
+def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, game, seats, seed, options):
     api = httpx.Client(base_url=live)
-    room, tokens = started_room(api, game, seats)
+    room, tokens = started_room(api, game, seats, options=options)
     pages = [browser.new_context(base_url=live, viewport=size).new_page() for size in SIZES]
     for page in pages:
         page.goto(f"/rooms/{room}/seat/{tokens[0]}")
@@ -116,10 +120,10 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
             if (page.viewport_size["width"], phase) not in shot and page.locator("#table-state").get_attribute(
                 "data-your-turn"
             ) == "1":
-                screenshot(page, f"layout-{game}-{phase.replace('/', '-')}")
+                screenshot(page, f"layout-{game}{'-advanced' if options else ''}-{phase.replace('/', '-')}")
                 shot.add((page.viewport_size["width"], phase))
     for page in pages:
-        screenshot(page, f"layout-{game}-end")
+        screenshot(page, f"layout-{game}{'-advanced' if options else ''}-end")
     assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
     assert problems == {}
     assert summaries > 0, "the game's rounds ended with no summary shown"
