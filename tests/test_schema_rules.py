@@ -104,3 +104,29 @@ async def test_keys_are_published_with_their_lengths_and_pattern(client):
     assert bounds == {"JoinRoom": (16, 64), "StartRoom": (1, 64), "SubmitAction": (1, 64)}
     pattern = re.compile(schemas["SubmitAction"]["properties"]["idempotency_key"]["pattern"])
     assert pattern.fullmatch(KEY) and not pattern.fullmatch("tab\tkey") and not pattern.fullmatch("nul\x00")
+
+
+async def test_bounds_are_written_as_json_schema_says_them(client):
+    """Every bound in the document, a query's or a body's, is ``minimum``/``maximum`` (or their
+    exclusive forms, or lengths), never pydantic's own ``ge``/``le``/``gt``/``lt``; and the
+    query bounds are there (a page's ``limit``)."""
+    document = (await client.get("/openapi.json")).json()
+    found: list[str] = []
+    bounded = 0
+
+    def walk(node: object, where: str) -> None:
+        nonlocal bounded
+        if isinstance(node, dict):
+            found.extend(f"{where}.{key}" for key in ("ge", "le", "gt", "lt") if key in node)
+            bounded += "minimum" in node or "maximum" in node
+            for key, value in node.items():
+                walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}[{i}]")
+
+    walk(document, "")
+    assert found == []
+    limit = next(p for p in document["paths"]["/api/rooms"]["get"]["parameters"] if p["name"] == "limit")
+    assert (integer(limit["schema"])["minimum"], integer(limit["schema"])["maximum"]) == (1, 100)
+    assert bounded > 10
