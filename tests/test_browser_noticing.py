@@ -75,6 +75,8 @@ def test_troika_highlights_a_tile_turned_up_then_taken_and_says_your_turn(browse
     turned = fresh(page, "#table-up")[0]
     animation = page.locator("#table-up .fresh").evaluate("e => getComputedStyle(e).animationName")
     assert animation == ("none" if motion == "reduce" else "arena-fresh")
+    if motion == "reduce":  # nothing on the page moves at all (no pop, pulse or transition)
+        assert page.evaluate("document.getAnimations().length") == 0
     screenshot(page, f"noticing-turned-up-{motion}")
     page.evaluate("window.__hidden = true")  # the player looks away; the turn comes
     version = move(api, room, tokens[mover], {"type": "take_up", "value": int(turned)})
