@@ -17,7 +17,7 @@ from app.games.registry import GAMES
 from app.i18n import LANGUAGES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
-from app.web.tables import main_fragment
+from app.web.tables import main_fragment, table
 from tests.test_table_frames import room_of
 
 GAMES_PLAYED = [
@@ -82,3 +82,32 @@ def test_no_template_chooses_among_the_legal_actions():
         text = path.read_text()
         for word in ("legal_actions", "is_legal", "label_of", "action_json", 'selectattr("type"'):
             assert word not in text, f"{path.name} uses {word}"
+
+
+def test_a_section_seen_alike_is_rendered_once_for_every_reader():
+    """Each section is rendered once per distinct inputs and shared: the same table again costs
+    no render, a second spectator none, and another reader only the sections it sees otherwise
+    (its hand, its moves), never the public ones again."""
+    info, live = room_of("vem-ai-a-troika", 4, {})
+    payloads = seat_views(info, live, [0, 1, None])
+    web_sections.SECTION_HTML.clear()
+    web_sections.SECTIONS.clear()
+
+    def renders(payload: dict, seat: int | None) -> int:
+        before = len(web_sections.SECTION_HTML)
+        made = table(payload, seat, None if seat is None else f"tok-{seat}")
+        assert made.sections
+        return len(web_sections.SECTION_HTML) - before
+
+    first = renders(payloads[0], 0)
+    whole = sum(1 for _ in walk(table(payloads[0], 0, "tok-0").sections))
+    assert first > 10 and renders(payloads[0], 0) == 0
+    assert 0 < renders(payloads[None], None) < whole / 2, "a spectator renders only what it sees otherwise"
+    assert renders(payloads[None], None) == 0, "a second spectator renders nothing"
+    assert 0 < renders(payloads[1], 1) < whole / 2, "another seat renders its own sections only"
+
+
+def walk(listed):
+    for s in listed:
+        yield s
+        yield from walk(s.children)
