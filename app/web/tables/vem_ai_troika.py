@@ -224,7 +224,7 @@ def actions(
                 pointed = [
                     {**m, "points": points(o, t.seat, colours)} for m, o in zip(t.moves(options), options, strict=True)
                 ]
-                chosen.append((kind, pointed))
+                chosen.append({"kind": kind, "options": pointed, "pointing": any(o["points"] for o in pointed)})
         offered["advanced"] = chosen
     if pr and pr["kind"] == "hand_limit":
         offered["discard_money"] = t.move({"type": "discard_money"})
