@@ -110,3 +110,30 @@ def test_backup_and_restore_refuse_what_they_cannot_do(tmp_path):
     postgres = subprocess.run([ARENA, "backup", str(tmp_path / "b.db")], env=env, capture_output=True, text=True)
     assert postgres.returncode == 2 and "pg_dump --format=custom" in postgres.stderr
     assert not (tmp_path / "b.db").exists() and not list(tmp_path.glob("*.partial"))
+
+
+def test_the_readmes_backup_commands_work_as_written(tmp_path):
+    """The README's "Back it up" block, each line run as written in bash in the server's folder
+    (its database the default ``troika-arena.db`` there): the backup is made while the server
+    runs, the restore once it has stopped, and the room is there after it."""
+    section = (Path(__file__).resolve().parent.parent / "README.md").read_text().split("## Back it up", 1)[1]
+    lines = [line.split("#")[0].strip() for line in section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()]
+    backup, restore = [line for line in lines if line]
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    env.pop("DATABASE_URL", None)  # the default: troika-arena.db in the current folder
+
+    def run(line: str) -> None:
+        done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+
+    def new_room(base: str) -> str:
+        return httpx.post(f"{base}/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()["room"]["id"]
+
+    with server_process(f"sqlite:///{tmp_path}/troika-arena.db", free_port()) as (_, base):
+        kept = new_room(base)
+        run(backup)
+        later = new_room(base)  # made after the backup: the restore takes it away
+    assert (tmp_path / "troika-arena.backup.db").exists()
+    run(restore)
+    with sqlite3.connect(tmp_path / "troika-arena.db") as db:
+        assert [row[0] for row in db.execute("SELECT id FROM rooms WHERE id IN (?, ?)", (kept, later))] == [kept]
