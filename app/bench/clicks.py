@@ -37,7 +37,8 @@ CLICK = """(index) => new Promise(done => {
     const shown = performance.now() - start;
     requestAnimationFrame(() => done([shown, performance.now() - start, Date.now()]));
   });
-  watched.observe(document.getElementById("room-main"), {subtree: true, childList: true, attributes: true});
+  // the body, not #room-main: a new phase (a round ends, say) swaps #room-main whole
+  watched.observe(document.body, {subtree: true, childList: true, attributes: true});
   const buttons = [...document.querySelectorAll(MOVES)].filter(b => b.offsetParent !== null);
   setTimeout(() => { watched.disconnect(); done([NaN, NaN, 0]); }, 10000);  // no answer: not counted
   const start = performance.now();
@@ -55,7 +56,7 @@ SEEN = """(before) => {
   };
   if (check()) return;
   const watched = new MutationObserver(() => { if (check()) watched.disconnect(); });
-  watched.observe(document.getElementById("room-main"), {subtree: true, childList: true, attributes: true});
+  watched.observe(document.body, {subtree: true, childList: true, attributes: true});
 }"""
 SHOWN = (("own_page", "own page, DOM"), ("own_page_painted", "own page, painted"), ("other_page", "spectator's page"))
 TURN = "#table-state[data-your-turn='1']"

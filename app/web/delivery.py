@@ -62,10 +62,6 @@ class Delivery:
     def __init__(self, payloads: Payloads, social: Social, events: Events):
         self.payloads, self.social, self.events = payloads, social, events
 
-    async def table(self, room_id: str, seat: int | None, token: str | None, lang: str) -> Table:
-        """The seat's table as the room is now, built once per change."""
-        return await self.payloads.made(room_id, (TABLE, seat, lang), table_maker(seat, token, lang))
-
     async def main(self, room_id: str, seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
         """The seat's ``#room-main`` as the room is now (a page, a form's reply)."""
         make = table_maker(seat, token, lang)
@@ -94,12 +90,18 @@ class Delivery:
         before, seat, lang = viewer.table, viewer.seat, viewer.lang
         if before is None:
             return await self.pushed_main(viewer)
-        now = await self.table(viewer.room_id, seat, viewer.token, lang)
-        if now.shape != before.shape:
+        make = table_maker(seat, viewer.token, lang)
+
+        def change_of(built: Built) -> tuple[Table, str | None]:
+            # the new table and its delta from one build: made apart, a change landing between
+            # them kept a delta that stopped short of the table it was filed under, and another
+            # socket of the seat was sent it and took itself to be up to date
+            now = built.made((TABLE, seat, lang), make)
+            return now, ascii_html(delta(before, now) or "") if now.shape == before.shape else None
+
+        now, text = await self.payloads.made(viewer.room_id, (DELTA, seat, lang, before), change_of)
+        if text is None:  # a new shape: the whole table
             return await self.pushed_main(viewer)
-        text = await self.payloads.made(
-            viewer.room_id, (DELTA, seat, lang, before), lambda _: ascii_html(delta(before, now) or "")
-        )
         viewer.table = now
         return text or None
 
