@@ -15,8 +15,11 @@ from websockets.asyncio.client import connect
 
 import app.rooms.views as views_module
 import app.web.delivery as delivery_module
-from app.web.delivery import ascii_html
-from tests.conftest import auth
+from app.bench.browser import Page
+from app.web.delivery import Viewer, ascii_html
+from app.web.tables import laid_out
+from tests.conftest import auth, create_started_room
+from tests.tables import normal
 from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import in_process_server
 
@@ -271,3 +274,43 @@ async def test_the_sockets_of_a_room_share_one_read_of_its_change_ids_per_change
     changes = {json.loads(frame)["change"] for frame in pushed}
     assert len(changes) == 1 and changes.pop() >= moved.json()["change"]  # every socket, the same numbered view
     assert 1 <= counted_reads <= 8, f"{counted_reads} reads of the change ids for one move and 30 sockets"
+
+
+async def test_a_move_landing_while_a_delta_is_made_leaves_no_socket_behind(client, monkeypatch):
+    """Two sockets of one seat (two spectators here) hold the same table; a move lands while the
+    first one's delta is being made. Each frame, applied to the page the socket's reader holds,
+    gives exactly the table that socket then takes itself to hold: no socket is sent a delta
+    that stops short of it (made in two reads of the room, a delta filed under the newer table
+    was sent to the second socket, which then missed the last move's sections)."""
+    room, tokens = await create_started_room(client, "troika", 2)
+    state = client.app.state
+    first, second = Viewer(room, None, None), Viewer(room, None, None)
+    await state.delivery.pushed_main(first)
+    await state.delivery.pushed_main(second)
+    assert first.table is not None and first.table == second.table
+    held = laid_out(first.table, "en")
+
+    async def one_move() -> None:
+        view = (await client.get(f"/api/rooms/{room}/view")).json()
+        token = tokens[view["to_act"][0]]
+        legal = (await client.get(f"/api/rooms/{room}/legal-actions", headers=auth(token))).json()
+        body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+        assert (await client.post(f"/api/rooms/{room}/actions", headers=auth(token), json=body)).status_code == 200
+
+    await one_move()
+    real, reads = state.rooms.game_state, 0
+
+    async def landing(room_id):
+        nonlocal reads
+        reads += 1
+        if reads == 2:  # the second read of the room while the deltas are made: a move lands
+            await one_move()
+        return await real(room_id)
+
+    monkeypatch.setattr(state.rooms, "game_state", landing)
+    for viewer in (first, second):
+        frame = await state.delivery.changed(viewer)
+        page = Page(held)
+        page.apply(frame or "")
+        assert normal(page) == normal(Page(laid_out(viewer.table, "en")))
+    assert reads >= 2 and second.table.shape[0] == "playing"

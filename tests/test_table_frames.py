@@ -12,56 +12,21 @@ from __future__ import annotations
 import dataclasses
 import random
 
-import lxml.html
 import pytest
 
 from app.bench.browser import Page
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo, advance
+from app.rooms.model import advance
 from app.rooms.views import seat_views
 from app.web.delivery import ascii_html
 from app.web.sections import delta
 from app.web.tables import laid_out, table
+from tests.tables import normal, room_of
 
-NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva", "Filipa"]
 PLAYED = [
     (slug, players, {}) for slug, game in GAMES.items() for players in range(game.min_players, game.max_players + 1)
 ] + [("vem-ai-a-troika", players, {"advanced": True}) for players in (2, 4)]
 MOVES = 150
-
-
-def normal(page: Page) -> bytes:
-    """``#room-main`` as the browser holds it, whitespace between elements aside (htmx does not
-    keep a swapped element's surrounding whitespace either)."""
-    main = page.find("room-main")
-    assert main is not None
-    copy = lxml.html.fromstring(lxml.html.tostring(main))
-    for element in copy.iter():
-        if element.text is not None and not element.text.strip():
-            element.text = None
-        if element.tail is not None and not element.tail.strip():
-            element.tail = None
-    return lxml.html.tostring(copy)
-
-
-def room_of(slug: str, players: int, options: dict) -> tuple[RoomInfo, LiveGame]:
-    game = GAMES[slug]
-    live = LiveGame.begin(game, game.setup(players, options, f"frames-{slug}-{players}-{options}"))
-    names = {s: NAMES[s] for s in range(players)}
-    info = RoomInfo(
-        id="frames",
-        game=slug,
-        title=game.title,
-        options=options,
-        num_seats=players,
-        host_seat=0,
-        status="playing",
-        version=0,
-        seed_hash="cd" * 32,
-        seats=names,
-        humans=set(names),
-    )
-    return info, live
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), PLAYED)
