@@ -16,8 +16,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
+from sqlalchemy import bindparam, update
 from sqlalchemy import select as core_select
-from sqlalchemy import update
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -41,12 +41,18 @@ class Changes(NamedTuple):
     chat: int
 
 
+COLUMNS = ("change_id", "view_change_id", "presence_change_id", "chat_change_id")  # Changes' fields in the row
+
+
+STAMP_AND_IDS: Any = core_select(  # six columns: untyped
+    *(ROOMS.c[name] for name in ("version", "updated_at", *COLUMNS))
+).where(ROOMS.c.id == bindparam("room"))
+
+
 async def read(session: AsyncSession, room_id: str) -> tuple[tuple[int, datetime | None], Changes] | None:
     """The room's stamp (version, last change of its facts: ``app.rooms.live_games`` tells a
     stale copy by it) and change ids, or None for no room."""
-    columns = ("version", "updated_at", "change_id", "view_change_id", "presence_change_id", "chat_change_id")
-    query: Any = core_select(*(ROOMS.c[name] for name in columns)).where(ROOMS.c.id == room_id)  # six columns: untyped
-    row = (await session.exec(query)).first()
+    row = (await session.exec(STAMP_AND_IDS, params={"room": room_id})).first()
     if row is None:
         return None
     return (row[0], aware(row[1])), Changes(*row[2:])

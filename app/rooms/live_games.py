@@ -38,6 +38,10 @@ ENDED_GAMES_HELD = 64  # of these, finished games (the most recently read; any o
 ENDED_ROOMS_HELD = 256  # facts of finished or closed rooms kept (the most recently read)
 
 
+def failed(done: asyncio.Future[Any]) -> bool:
+    return done.cancelled() or done.exception() is not None
+
+
 class CorruptLog(Exception):
     """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
 
@@ -56,7 +60,9 @@ class LiveGames:
             version=lambda info: info.version,
         )
         self._locks = RoomLocks()
-        self._reading: dict[str, tuple[int, asyncio.Future[Changes]]] = {}  # a read of change ids under way
+        # per watched room, the read of its change ids since the last change delivered here
+        self._reading: dict[str, tuple[int, asyncio.Future[Changes]]] = {}
+        bus.add_release_listener(self._released)
 
     def lock(self, room_id: str) -> AbstractAsyncContextManager[None]:
         return self._locks.hold(room_id)
@@ -82,23 +88,33 @@ class LiveGames:
         this instance's cached facts dropped if they are older (as ``refresh`` does, in the
         same query): what is read of the room after this reflects every change numbered.
 
-        Every socket of a watched room asks at each change: those that ask while a read begun
-        after the last change delivered here is under way share it (one read a change, not
-        one a socket: 100 JSON spectators made a move cost 20 times its CPU). A room nobody
-        watches is read afresh each time."""
+        Every socket of a watched room asks at each change, and so do the move's reply and each
+        JSON socket's view once it is built: all that ask after the same change delivered here
+        share one read, under way or done, until the next change is delivered (one read a
+        change, not one a socket and another per view: 100 JSON spectators made a move cost 20
+        times its CPU; a read kept only while under way let a move cost three). What a shared
+        read reflects is every change delivered before it began (``EventBus.delivered``); a
+        change written elsewhere and not yet delivered here wakes the sockets when it is, and
+        ``refresh`` drops the shared read with the facts it finds stale. A room nobody watches
+        is read afresh each time."""
         known_id(room_id)
         if not self.bus.watched(room_id):
             return await self._read_changes(room_id)
         mark = self.bus.delivered(room_id)
         reading = self._reading.get(room_id)
-        if reading is None or reading[0] < mark:
+        if reading is None or reading[0] != mark:
             reading = self._reading[room_id] = (mark, asyncio.ensure_future(self._read_changes(room_id)))
             reading[1].add_done_callback(lambda done: self._read_done(room_id, done))
         return await asyncio.shield(reading[1])
 
     def _read_done(self, room_id: str, done: asyncio.Future[Changes]) -> None:
-        if (reading := self._reading.get(room_id)) is not None and reading[1] is done:
+        """A failed read is not kept; a read is not kept past its room's last watcher."""
+        reading = self._reading.get(room_id)
+        if reading is not None and reading[1] is done and (failed(done) or not self.bus.watched(room_id)):
             del self._reading[room_id]
+
+    def _released(self, room_id: str) -> None:
+        self._reading.pop(room_id, None)
 
     async def _read_changes(self, room_id: str) -> Changes:
         async with self.db.read() as session:
@@ -113,6 +129,8 @@ class LiveGames:
         cached = self._infos.peek(room_id)
         if cached is not None and stamp != (cached.version, cached.updated_at):
             self._infos.invalidate(room_id)
+            if (reading := self._reading.get(room_id)) is not None and reading[1].done():
+                del self._reading[room_id]  # read before the change that made the facts stale
 
     async def _load_room(self, room_id: str) -> RoomInfo:
         async with self.db.read() as session:
