@@ -2,7 +2,8 @@
 and 390x844 while each game is played to its end with random moves: in every phase, with the
 page at its top, the status line and the seat's hand are in view (at the end, the game's result instead), every
 shown control in the docked hand is in view and not covered by anything, and when the seat is to act at least one of its
-moves is; the room's header is one folded line; the connection pill sits in the room's bar,
+moves is (a Vem aí discard from the seat's own table too, whose board follows the others':
+the bar offers it); the room's header is one folded line; the connection pill sits in the room's bar,
 covering nothing; the log and chat are a panel beside the table on the desktop and a closed
 drawer on the phone; no results table needs a sideways scroll; at the end, the game's result
 comes first on the page, as does each round's summary while it is open. Screenshots of some
@@ -10,11 +11,13 @@ phases are kept (``browser_games.SCREENSHOTS``)."""
 
 from __future__ import annotations
 
+import random
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import random_moves, screenshot, started_room, wait_for_version
+from tests.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
 
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 
@@ -40,11 +43,8 @@ MEASURE = """() => {
   const hand = main.querySelector("#your-hand");
   if (hand && !inView(rect(hand))) problems.push("hand out of view");
   if (!over && document.querySelector("#table-state").dataset.yourTurn === "1") {
-    // (NOT YET, a known gap: moves only on the seat's own Vem aí board, which follows the
-    // others' boards, are left out: an Event's discard from the own table was out of view in
-    // an advanced game at both sizes, CI 2026-12-02)
     const moves = [...main.querySelectorAll(".felt button:not([disabled]), .felt label.pick")]
-      .filter(m => m.checkVisibility() && !m.closest(".vem-player.you"));
+      .filter(m => m.checkVisibility());
     if (moves.length && !moves.some(m => inView(rect(m)) && uncovered(m))) problems.push("no move in view");
   }
   if (hand) for (const b of hand.querySelectorAll("button:not([disabled])")) {
@@ -129,3 +129,50 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
     assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
     assert problems == {}
     assert summaries > 0, "the game's rounds ended with no summary shown"
+
+
+def own_table_only(api: httpx.Client, room: str, token: str, seat: int) -> bool:
+    """Whether the seat's only moves are discards of cards on its own table (an Event's, or a
+    payment covered by Power): moves its own board holds, below the others' boards."""
+    answer = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(token)).json()
+    legal = [item["action"] for item in answer["legal_actions"]]
+    if not legal or any(a["type"] != "discard" for a in legal):
+        return False
+    mine = api.get(f"/api/rooms/{room}/view", headers=auth(token)).json()["view"]["players"][seat]
+    return all(a["card"] in {c["id"] for cards in mine["families"].values() for c in cards} for a in legal)
+
+
+def test_a_discard_from_the_own_table_is_in_view_at_both_sizes(browser, live):
+    """Advanced Vem aí games are played with random moves until a seat may only discard cards
+    of its own table (about one game in four): that seat's page, at both sizes, shows the move
+    at its top (the bar offers it as well as the card on the board), and the bar's button plays it."""
+    api = httpx.Client(base_url=live)
+    found = None
+    for game in range(30):
+        room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True})
+        rng = random.Random(game)
+        for _ in range(600):
+            view = api.get(f"/api/rooms/{room}/view").json()
+            if view["status"] != "playing":
+                break
+            found = next((s for s in view["to_act"] if own_table_only(api, room, tokens[s], s)), None)
+            if found is not None:
+                break
+            seat = rng.choice(view["to_act"])
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+            if legal["legal_actions"]:
+                action = rng.choice(legal["legal_actions"])["action"]
+                body = {"version": legal["version"], "action": action}
+                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+        if found is not None:
+            break
+    assert found is not None, "no game came to a discard from the own table"
+    for size in SIZES:
+        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[found]}", size)
+        assert page.evaluate(MEASURE) == []
+        board = page.locator(f"#player-{found} .card-act button").first
+        expect(board).to_be_visible()  # (the card on the board is a move too)
+        screenshot(page, f"layout-vem-ai-a-troika-advanced-own-table-{phase_of(page).replace('/', '-')}")
+    version = int(page.locator("#table-state").get_attribute("data-version"))
+    page.locator("#adv-discard-table button[type=submit]").click()
+    wait_for_version(page, version + 1)

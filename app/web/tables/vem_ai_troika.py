@@ -215,8 +215,17 @@ def actions(
     if mv.combo == "campaign":
         base = action_key({"type": "campaign", "cards": []})
         offered["campaign"] = {"base": base, "round": v["round"], "money": me["money"], "votes": me["votes"]}
+    # A card of the reader's own table to discard or take back is a button on its board, which
+    # follows the others' boards, out of view: the bar offers the same moves (issue 25 point 4).
+    on_table = {c["id"] for colour in COLOURS for c in me["families"][colour]}
+    chosen = []
+    for kind in ("discard", "take"):
+        options = [o for o in mv.board if o["type"] == kind and o["card"] in on_table]
+        if options:
+            pointed = [{**m, "points": ""} for m in t.moves(options)]
+            chosen.append({"kind": f"{kind}-table", "options": pointed, "pointing": False})
+    offered["boxes"] = chosen
     if v["advanced"]:
-        chosen = []
         colours = {c["id"]: c["colour"] for c in v["hand"]}
         for kind in ADVANCED_KINDS:
             options = [o for o in mv.legal if o["type"] == kind and (kind != "place" or "column" in o)]
@@ -225,7 +234,6 @@ def actions(
                     {**m, "points": points(o, t.seat, colours)} for m, o in zip(t.moves(options), options, strict=True)
                 ]
                 chosen.append({"kind": kind, "options": pointed, "pointing": any(o["points"] for o in pointed)})
-        offered["advanced"] = chosen
     if pr and pr["kind"] == "hand_limit":
         offered["discard_money"] = t.move({"type": "discard_money"})
     if v["step"] in ("action", "organize") and not pr:
