@@ -20,12 +20,22 @@
     return "tile:" + el.textContent.trim();
   }
 
-  function places() {
+  // Where a piece is laid out: its box on screen, but at its own size, about the same centre.
+  // noticing.js has just marked a piece that arrived "fresh", whose pop starts it at 0.8 of its
+  // size: measured as it shows, a card would set off a quarter too big, and aside.
+  function laid(el) {
+    var box = el.getBoundingClientRect(), w = el.offsetWidth, h = el.offsetHeight;
+    if (!w || !h) return box;
+    return { left: box.left + (box.width - w) / 2, top: box.top + (box.height - h) / 2, width: w, height: h };
+  }
+
+  // Each piece's box by what it is: as it shows before a frame, as laid out after it.
+  function places(after) {
     var found = {};
     document.querySelectorAll(PIECES).forEach(function (el) {
       var key = keyOf(el);
       if (!key) return;
-      var box = el.getBoundingClientRect();
+      var box = after ? laid(el) : el.getBoundingClientRect();
       if (!box.width) return;
       (found[key] = found[key] || []).push({ el: el, box: box });
     });
@@ -55,7 +65,7 @@
     var dx = pair.from.left - pair.to.left, dy = pair.from.top - pair.to.top;
     var sx = pair.from.width / pair.to.width, sy = pair.from.height / pair.to.height;
     pair.el.classList.add("moving");  // kept until the next swap: taking it off would replay .fresh's pop
-    var run = pair.el.animate(
+    pair.el.animate(
       [{ transform: "translate(" + dx + "px, " + dy + "px) scale(" + sx + ", " + sy + ")", transformOrigin: "0 0" },
        { transform: "none", transformOrigin: "0 0" }],
       { duration: MOTION_MS, easing: "cubic-bezier(.2, .7, .3, 1)" });
@@ -68,7 +78,7 @@
     if (!before) return;
     var old = before;
     before = null;
-    moves(old, places()).forEach(glide);
+    moves(old, places(true)).forEach(glide);
   });
   window.arenaMotion = { MOTION_MS: MOTION_MS };  // read by the browser tests
 })();
