@@ -7,6 +7,9 @@ each page shows exactly its own hand; screenshots of the key moments are taken a
 phone sizes. In a room of
 two, a page opens an attack with three cards ticked "for its Hand Action", a move the engine
 takes but does not list.
+Moves that name a column or a player are picked by clicking, tapping and keyboard (focus,
+Enter or Space) on the table: a placement by the card in the hand and the column of the own
+board it goes to, a Table Action by the opponent's name; the move played is the one named.
 
 The room loads a deck whose cards make those moves likely whatever the shuffle: every red card
 cancels, every gold card adds Power in an attack, every blue card brings Votes in the
@@ -19,6 +22,7 @@ import json
 import random
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
@@ -360,3 +364,139 @@ def test_an_attack_plays_several_cards_for_their_hand_actions_from_the_page(brow
     expect(page.locator("#attack")).to_contain_text("Played for their Hand Action")
     shots += screenshots(page, "vem-hand-action-attack-made")
     assert all(path.exists() for path in shots)
+
+
+def squeeze_deck() -> dict:
+    """The default deck with every Leader's Table Action taking 1 Mega-Euro from an opponent
+    (a move that names a player), free, on the Leader's turn."""
+    deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for leader in deck["leaders"]:
+        leader["table_action"] = {
+            "name": "Squeeze",
+            "when": "turn",
+            "cost": 0,
+            "effects": [{"do": "take_money", "amount": 1}],
+        }
+    return deck
+
+
+def room_until(api: httpx.Client, options: dict, wanted, seed: int) -> tuple[str, list[str], list[dict]]:
+    """A started room of three (Ana, Bruno, Carla) played with random moves through the API
+    until Ana may make the moves ``wanted`` picks from her legal ones; the room, its tokens and those moves."""
+    body = {"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": options}
+    created = api.post("/api/rooms", json=body)
+    assert created.status_code == 201, created.text
+    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
+    for name in ("Bruno", "Carla"):
+        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
+    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    r = random.Random(seed)
+    for _ in range(600):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        assert view["status"] == "playing", "the game ended before Ana could make the move"
+        if 0 in view["to_act"]:
+            found = wanted(api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json())
+            if found:
+                return room, tokens, found
+        seat = r.choice(view["to_act"])
+        legal = legal_of(api, room, tokens[seat])
+        if legal:
+            body = {"version": view["version"], "action": r.choice(legal)["action"]}
+            api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body)
+    raise AssertionError("Ana never came to the move")
+
+
+WAYS = ["click", "tap", "keyboard"]
+
+
+def pointing_page(browser, live: str, path: str, way: str) -> Page:
+    context = browser.new_context(base_url=live, viewport={"width": 1280, "height": 800}, has_touch=way == "tap")
+    page = context.new_page()
+    page.goto(path)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    return page
+
+
+def point(page: Page, token: str, way: str, last: bool) -> None:
+    """Pick the thing ``token`` names, as a player does ``way`` (by keyboard: Tab's focus, then
+    Enter, or Space for the last)."""
+    thing = page.locator(f'#room-main .pickable[data-picks~="{token}"]').locator("visible=true").first
+    expect(thing).to_be_visible()
+    if way == "click":
+        thing.click()
+    elif way == "tap":
+        thing.tap()
+    else:
+        expect(thing).to_have_attribute("tabindex", "0")  # (a thing to point at is in the tab order)
+        thing.focus()
+        thing.press(" " if last else "Enter")
+
+
+def pointed(page: Page, action: dict, way: str) -> None:
+    """Make ``action`` by pointing at each thing it names, ``way``; when several moves name the
+    same things, the box's list holds this one, and its button sends it."""
+    box = f"#adv-{action['type']} form"
+    version = page.locator("#table-state").get_attribute("data-version")
+    things = points_of(page, action)
+    for n, token in enumerate(things):
+        point(page, token, way, n == len(things) - 1)
+        page.wait_for_function(PICKED_OR_SENT, arg=[box, version])
+        if page.evaluate(SENT, [box, version]):
+            return
+    form = page.locator(box)
+    assert json.loads(form.locator("select[name=action]").input_value()) == action, "the list holds the move named"
+    form.locator("button[type=submit]").click()
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_placement_is_picked_by_pointing_at_the_card_and_its_column(browser, live, way):
+    """Organizing in the advanced game, Ana places a card in a column of her own board (a new
+    one where she may open one) by pointing at the card in her hand and at that column."""
+    api = httpx.Client(base_url=live)
+
+    def placements(seen: dict) -> list[dict]:
+        moves = [i["action"] for i in seen["legal_actions"] if i["action"]["type"] == "place"]
+        moves = [a for a in moves if "column" in a and "take" not in a]
+        mine = seen["view"]["players"][0]["columns"]
+        colour = {c["id"]: c["colour"] for c in seen["view"]["hand"]}
+        new = [a for a in moves if a["column"] >= max(1, len(mine[colour[a["card"]]]))]  # a column opened
+        return new or moves
+
+    room, tokens, moves = room_until(api, {"advanced": True}, placements, seed=WAYS.index(way))
+    action = moves[0]
+    page = pointing_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", way)
+    before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+    colour = next(c["colour"] for c in before["view"]["hand"] if c["id"] == action["card"])
+    column = f"player-0-{colour}" + (f"-{action['column'] + 1}" if action["column"] else "")
+    assert points_of(page, action) == [f"g:{action['card']}", f"#{column}"]
+    pointed(page, action, way)
+    wait_for_version(page, before["version"] + 1)
+    after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()["view"]
+    assert action["card"] in [c["id"] for c in after["players"][0]["columns"][colour][action["column"]]]
+    assert action["card"] not in [c["id"] for c in after["hand"]]
+    expect(page.locator(f'#{column} .vem-card[data-id="{action["card"]}"]')).to_have_count(1)
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_table_action_on_a_player_is_picked_by_pointing_at_that_player(browser, live, way):
+    """Ana's Leader's Table Action takes 1 Mega-Euro from an opponent: she picks the opponent
+    by pointing at that player's name on the table."""
+    api = httpx.Client(base_url=live)
+
+    def squeezes(seen: dict) -> list[dict]:
+        moves = [i["action"] for i in seen["legal_actions"] if i["action"]["type"] == "table_action"]
+        money = {s: p["money"] for s, p in enumerate(seen["view"]["players"])}
+        return sorted(moves, key=lambda a: -money[a["opponent"]]) if any(money[a["opponent"]] for a in moves) else []
+
+    room, tokens, moves = room_until(api, {"advanced": True, "deck": squeeze_deck()}, squeezes, seed=WAYS.index(way))
+    action = moves[0] if way != "keyboard" else moves[-1]  # (either opponent)
+    page = pointing_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", way)
+    before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+    assert points_of(page, action) == [f"#player-{action['opponent']}-head"]
+    pointed(page, action, way)
+    wait_for_version(page, before["version"] + 1)
+    after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+    name = ("Ana", "Bruno", "Carla")[action["opponent"]]
+    taken = min(1, before["view"]["players"][action["opponent"]]["money"])
+    assert f"Ana takes {taken} Mega-Euro from {name}." in [line["text"] for line in after["log"]]
+    assert after["view"]["players"][0]["sideways"]
