@@ -2,27 +2,34 @@
 static/js/moves.js sends it), or by the form post of a page without one (``app.web.pages.act``),
 played alike (``app.web.pages.play_click``). Over the socket the move's answer is the sections
 that changed, as every seat gets them, and a refusal goes back as the flash on that socket
-alone; a resent click plays once; a stale click says the table is up to date."""
+alone; a resent click plays once; a stale click says the table is up to date. htmx's post is
+answered with the flash and the table; the browser's own submit of a move form (no htmx bound
+to it, or no script at all: every move form has ``method`` and ``action``) plays the move too,
+and is sent back to the seat's page (303)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
+import re
 
 import httpx
 import lxml.html
+import pytest
 from websockets.asyncio.client import connect
 
-from tests.conftest import auth, create_started_room
+from tests.conftest import auth, create_started_room, play_random_moves
 from tests.test_delivery import Listener, quiet
 from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import in_process_server
 
 HTML = {"accept": "text/html"}
+HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 
 
-async def click(client, room_id, token, fields):
-    return await client.post(f"/rooms/{room_id}/seat/{token}/act", data=fields, headers=HTML)
+async def click(client, room_id, token, fields, headers=HTMX):
+    return await client.post(f"/rooms/{room_id}/seat/{token}/act", data=fields, headers=headers)
 
 
 async def test_every_refused_form_click_is_answered_and_changes_nothing(client):
@@ -33,7 +40,7 @@ async def test_every_refused_form_click_is_answered_and_changes_nothing(client):
     action = json.dumps(mine["legal_actions"][0]["action"])
     idle = next(s for s in range(3) if s not in view["to_act"])
     form = {"action": action, "version": "0"}
-    broken = {**HTML, "content-type": "multipart/form-data; boundary=x"}
+    broken = {**HTMX, "content-type": "multipart/form-data; boundary=x"}
     cases = {  # the room, the token, how the click is posted, and the status it gets
         "foreign token": (room_id, "not-a-token", {"data": form}, 403),
         "unknown room": ("nope", tokens[seat], {"data": form}, 404),
@@ -50,11 +57,11 @@ async def test_every_refused_form_click_is_answered_and_changes_nothing(client):
         "body over the limit": (room_id, tokens[seat], {"data": {**form, "pad": "x" * 70_000}}, 413),
     }
     for name, (room, token, options, status) in cases.items():
-        r = await client.post(f"/rooms/{room}/seat/{token}/act", **{"headers": HTML, **options})
+        r = await client.post(f"/rooms/{room}/seat/{token}/act", **{"headers": HTMX, **options})
         assert r.status_code == status, name
         if status == 200:
             assert r.headers.get("x-refused") == "1" and 'id="flash"' in r.text, name
-    stale = await client.post(f"/rooms/{room_id}/seat/{tokens[seat]}/act", data={**form, "version": "7"}, headers=HTML)
+    stale = await client.post(f"/rooms/{room_id}/seat/{tokens[seat]}/act", data={**form, "version": "7"}, headers=HTMX)
     assert "made just before your click" in stale.text
     after = (await client.get(f"/api/rooms/{room_id}/view")).json()
     assert after["version"] == 0, "no refused click changed the game"
@@ -71,6 +78,109 @@ async def test_a_form_click_lands_once_and_answers_the_table(client):
     assert first.headers["content-type"].startswith("text/html") and "x-refused" not in first.headers
     assert 'data-version="1"' in first.text and first.text == again.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1, "the resent click played once"
+
+
+async def first_move(client, room_id, tokens) -> tuple[int, str]:
+    """The seat to act first, and the JSON of its first legal move, as a move form holds it."""
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    mine = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    return seat, json.dumps(next(a["action"] for a in mine["legal_actions"] if a["action"]["type"] != "troika"))
+
+
+async def version_of(client, room_id) -> int:
+    return (await client.get(f"/api/rooms/{room_id}/view")).json()["version"]
+
+
+async def test_a_plain_form_post_plays_the_move_and_goes_back_to_the_seat_page(client):
+    """The browser's own submit of a move form (no HX-Request header): the move is played and
+    the answer is 303 to the seat's page, which shows the new version; the redirect, whose
+    location is the seat's credential, is never stored."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat, action = await first_move(client, room_id, tokens)
+    page = f"/rooms/{room_id}/seat/{tokens[seat]}"
+    r = await click(client, room_id, tokens[seat], {"action": action, "version": "0"}, headers=HTML)
+    assert r.status_code == 303 and r.headers["location"] == page, (r.status_code, r.text[:300])
+    assert r.headers["cache-control"] == "no-store" and not r.content
+    assert await version_of(client, room_id) == 1, "the move was played, once"
+    landed = await client.get(r.headers["location"], headers=HTML)
+    assert landed.status_code == 200 and 'data-version="1"' in landed.text
+    again = await click(client, room_id, tokens[seat], {"action": action, "version": "0"}, headers=HTML)
+    assert again.status_code == 303 and again.headers["location"] == page  # resent: played once
+    assert await version_of(client, room_id) == 1
+
+
+async def test_a_refused_plain_form_post_goes_back_to_the_seat_page_and_plays_nothing(client):
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    seat, action = await first_move(client, room_id, tokens)
+    idle = next(s for s in range(3) if s != seat)
+    form = {"action": action, "version": "0"}
+    refused = {
+        "stale version": (tokens[seat], {**form, "version": "7"}),
+        "illegal move": (tokens[seat], {**form, "action": json.dumps({"type": "take_up", "value": 99})}),
+        "no such move": (tokens[seat], {**form, "action": '{"type": "fly"}'}),
+        "not your turn": (tokens[idle], form),
+        "not json": (tokens[seat], {**form, "action": "{oops"}),
+        "nothing": (tokens[seat], {}),
+    }
+    for name, (token, fields) in refused.items():
+        r = await click(client, room_id, token, fields, headers=HTML)
+        assert r.status_code == 303 and r.headers["location"] == f"/rooms/{room_id}/seat/{token}", name
+    # what is no seat's move is refused as before, never sent to a seat's page
+    stranger = await click(client, room_id, "not-a-token", form, headers=HTML)
+    assert stranger.status_code == 403 and "location" not in stranger.headers
+    nowhere = await click(client, "nope", tokens[seat], form, headers=HTML)
+    assert nowhere.status_code == 404 and "location" not in nowhere.headers
+    cross_site = {**HTML, "sec-fetch-site": "cross-site", "origin": "http://evil.example"}
+    forged = await click(client, room_id, "not-a-token", form, headers=cross_site)
+    assert forged.status_code == 403 and "location" not in forged.headers
+    assert await version_of(client, room_id) == 0, "no refused post changed the game"
+
+
+async def test_an_htmx_post_is_still_answered_with_the_flash_and_the_table(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat, action = await first_move(client, room_id, tokens)
+    stale = await click(client, room_id, tokens[seat], {"action": action, "version": "7"})
+    assert stale.status_code == 200 and stale.headers.get("x-refused") == "1" and "location" not in stale.headers
+    played = await click(client, room_id, tokens[seat], {"action": action, "version": "0"})
+    assert played.status_code == 200 and "location" not in played.headers and "x-refused" not in played.headers
+    shown = [el.get("id") for el in lxml.html.fragments_fromstring(played.text) if not isinstance(el, str)]
+    assert shown == ["flash", "room-main"] and 'data-version="1"' in played.text
+    assert await version_of(client, room_id) == 1
+
+
+MOVE_URL = re.compile(r"^/rooms/[^/]+/seat/[^/]+/act$")
+
+
+def move_forms(page: str) -> list:
+    """The page's forms that post a move (by hx-post or by action)."""
+    forms = lxml.html.fromstring(page).iter("form")
+    return [f for f in forms if MOVE_URL.match(f.get("hx-post") or f.get("action") or "")]
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("troika", {}), ("triatri", {}), ("vem-ai-a-troika", {}), ("vem-ai-a-troika", {"advanced": True})],
+)
+async def test_every_move_form_posts_natively_where_htmx_posts_it(client, game, options):
+    """Every form that posts a move, on every seat's page over the first moves of a game, has
+    ``method="post"`` and an ``action`` equal to its ``hx-post``: submitted by the browser itself
+    (htmx not bound to it yet, or no script), it plays the move instead of reloading the page."""
+    room_id, tokens = await create_started_room(client, game, 3, options=options)
+    rng, kinds, count = random.Random(4), set(), 0
+    for _ in range(30):
+        for token in tokens:
+            page = (await client.get(f"/rooms/{room_id}/seat/{token}", headers=HTML)).text
+            for form in move_forms(page):
+                snippet = lxml.html.tostring(form)[:300]
+                assert form.get("method") == "post" and form.get("action") == form.get("hx-post"), snippet
+                assert form.get("action").endswith(f"/seat/{token}/act"), snippet
+                kinds.add(form.get("class"))
+                count += 1
+        if (await play_random_moves(client, room_id, tokens, 1, rng))["status"] != "playing":
+            break
+    assert count > 0 and "act" in kinds
+    if game == "vem-ai-a-troika":
+        assert "vem-combo" in kinds, kinds
 
 
 def flash_of(frame: str) -> str | None:

@@ -24,6 +24,7 @@ from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import in_process_server
 
 HTML = {"accept": "text/html"}
+HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 
 
 class Listener:
@@ -139,7 +140,7 @@ async def test_each_seat_and_format_is_built_once_per_move_for_all_its_sockets(s
             action = next(a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika")
             reply = await client.post(
                 f"/rooms/{room_id}/seat/{tokens[mover]}/act",
-                headers=HTML,
+                headers=HTMX,
                 data={"action": json.dumps(action), "version": "0"},
             )
             assert 'data-version="1"' in reply.text

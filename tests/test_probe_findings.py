@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.conftest import auth, create_started_room
-from tests.test_web import HTML, create_by_form
+from tests.test_web import HTMX, create_by_form
 
 CASES = [("troika", 2), ("triatri", 2), ("vem-ai-a-troika", 2)]
 
@@ -63,7 +63,7 @@ async def test_a_deeply_nested_click_is_refused_in_place(client):
         r = await client.post(
             f"/rooms/{room_id}/seat/{tokens[seat]}/act",
             data={"action": nested(depth), "version": str(version)},
-            headers=HTML,
+            headers=HTMX,
         )
         assert r.status_code == 200 and ("malformed" in r.text or "nested" in r.text), r.text[:300]
     r = await client.post(

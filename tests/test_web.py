@@ -10,6 +10,7 @@ from app.bots.ratings import RATINGS
 from app.games.vem_ai_troika import default_deck
 
 HTML = {"accept": "text/html"}
+HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 
 
 async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, **options):
@@ -41,7 +42,7 @@ async def test_forms_create_join_start_and_play(client):
     version = re.search(r'data-version="(\d+)"', page).group(1)
     assert "Your turn:" in page and version == "0"
     action = json.dumps({"type": "reveal", "tile": "unknown"})
-    r = await client.post(host_url + "/act", data={"action": action, "version": version}, headers=HTML)
+    r = await client.post(host_url + "/act", data={"action": action, "version": version}, headers=HTMX)
     assert r.status_code == 200 and 'data-version="1"' in r.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 1
 
@@ -52,10 +53,10 @@ async def test_an_illegal_or_malformed_click_shows_the_reason_in_place(client):
     room_id = host_url.split("/")[2]
     await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     await client.post(host_url + "/start", headers=HTML)
-    r = await client.post(host_url + "/act", data={"action": "{oops", "version": "0"}, headers=HTML)
+    r = await client.post(host_url + "/act", data={"action": "{oops", "version": "0"}, headers=HTMX)
     assert r.status_code == 200 and "that request was malformed" in r.text
     bad = json.dumps({"type": "take_up", "value": 99})
-    r = await client.post(host_url + "/act", data={"action": bad, "version": "0"}, headers=HTML)
+    r = await client.post(host_url + "/act", data={"action": bad, "version": "0"}, headers=HTMX)
     assert r.status_code == 200 and 'class="flash shown"' in r.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
 
@@ -108,8 +109,8 @@ async def test_a_click_resent_after_a_dropped_connection_is_applied_once(client)
     await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     await client.post(host_url + "/start", headers=HTML)
     click = {"action": json.dumps({"type": "reveal", "tile": "unknown"}), "version": "0"}
-    first = await client.post(host_url + "/act", data=click, headers=HTML)
-    again = await client.post(host_url + "/act", data=click, headers=HTML)
+    first = await client.post(host_url + "/act", data=click, headers=HTMX)
+    again = await client.post(host_url + "/act", data=click, headers=HTMX)
     assert 'class="flash"' in first.text and 'class="flash"' in again.text, "no error either time"
     record = (await client.get(f"/api/rooms/{room_id}/view")).json()
     assert record["version"] == 1

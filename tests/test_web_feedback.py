@@ -12,7 +12,8 @@ from tests.test_web_vem import arrange, between, render, text
 
 
 async def seat_post(client, room_id, token, what, **form):
-    return await client.post(f"/rooms/{room_id}/seat/{token}/{what}", data=form)
+    """A seat's form, posted as htmx posts it."""
+    return await client.post(f"/rooms/{room_id}/seat/{token}/{what}", data=form, headers={"HX-Request": "true"})
 
 
 async def test_a_click_superseded_by_another_move_is_explained_in_plain_words(client):

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
@@ -37,6 +37,11 @@ Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the
 
 def seat_url(room_id: str, token: str) -> str:
     return f"/rooms/{room_id}/seat/{token}"
+
+
+def from_htmx(request: Request) -> bool:
+    """Whether htmx sent this request (its ``HX-Request: true``), not the browser's own submit."""
+    return request.headers.get("hx-request") == "true"
 
 
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
@@ -228,12 +233,15 @@ async def seat_form(
     token: str,
     operation: Operation,
     room: bool = True,
-) -> HTMLResponse:
+    back_unless_htmx: bool = False,
+) -> Response:
     """Run one seat's form action and answer HTMX with the flash message (the refusal's reason,
     or empty) and, if ``room``, the fresh room, each swapped in by id. The room is the very text
     the seat's sockets are pushed (rendered once: ``app.web.delivery``); the chat is not sent,
     as its new line reaches the page through the socket. A refusal is also flagged by the
-    ``X-Refused`` header, so the page keeps what was typed (a chat line)."""
+    ``X-Refused`` header, so the page keeps what was typed (a chat line). With
+    ``back_unless_htmx``, a post htmx did not send (the browser's own submit of the form) is
+    answered, done or refused alike, with a 303 to the seat's page."""
     seat = await rooms.seat_of(room_id, token)
     form = await request.form()
     lang = language_of(request)
@@ -244,6 +252,8 @@ async def seat_form(
         await operation(seat, form)
     except RoomError as exc:
         message, refused = spoken(exc.said, translations(lang).gettext), True
+    if back_unless_htmx and not from_htmx(request):
+        return RedirectResponse(seat_url(room_id, token), status_code=303)
     flash = fragment(lang, "fragments/flash.html", message=message)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
     return HTMLResponse(flash + main, headers={"X-Refused": "1"} if refused else None)
@@ -383,12 +393,17 @@ async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
 @router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
 async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, delivery: Deliver):
     """A click on a move from a page without a live socket (with one, the click travels over
-    the socket: ``app.web.live``): played, and answered with the flash and the fresh table."""
+    the socket: ``app.web.live``): played, and htmx's post is answered with the flash and the
+    fresh table. A plain post, the browser's own submit of the move form (htmx not yet bound
+    to a form just swapped in, or no script at all), is played alike and answered with a 303
+    to the seat's page, whether the move was played or refused. The app has no way to carry a
+    flash message through a redirect (no session), so a refusal's reason is not said: the seat
+    page simply shows the table as it is."""
 
     async def move(seat: int, form: Any) -> None:
         await play_click(play, room_id, seat, form)
 
-    return await seat_form(request, rooms, delivery, room_id, token, move)
+    return await seat_form(request, rooms, delivery, room_id, token, move, back_unless_htmx=True)
 
 
 @router.post("/language", dependencies=SAME_SITE_ONLY)

@@ -5,6 +5,10 @@
 // every seat, or the refusal's reason as the flash toast. A page without a live socket posts
 // the form (the fallback route answers the fresh table). A form sent waits for its answer: a
 // second click on it sends nothing (one click, one move). No inline handlers (the CSP).
+// A move form is known by its hx-post; its method and action (the same URL) are for the
+// browser's own submit, when htmx has not bound the form or no script runs: the route plays
+// that move too and sends the browser back to the seat's page. While htmx has the form, it
+// cancels that submit, so a click is one move either way.
 (function () {
   var socket = null;
 
