@@ -109,9 +109,16 @@ async def play_random_moves(client, room_id, tokens, moves, rng=None, avoid=("tr
         view = (await client.get(f"/api/rooms/{room_id}/view")).json()
         if view["status"] != "playing":
             break
-        seat = rng.choice(view["to_act"])
-        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-        options = [a["action"] for a in legal["legal_actions"]]
+        # (a reaction window shows the seats that answered as awaited to the others: such a
+        # seat has no move, so the mover is one of the seats shown awaited that has one)
+        chosen = rng.choice(view["to_act"])
+        options: list = []
+        for seat in [chosen, *(s for s in view["to_act"] if s != chosen)]:
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+            options = [a["action"] for a in legal["legal_actions"]]
+            if options:
+                break
+        assert options, f"no seat shown awaited has a move: {view['to_act']}"
         preferred = [a for a in options if a["type"] not in avoid] or options
         choice = rng.choice(preferred)
         r = await client.post(

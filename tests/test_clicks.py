@@ -164,7 +164,8 @@ def move_forms(page: str) -> list:
 async def test_every_move_form_posts_natively_where_htmx_posts_it(client, game, options):
     """Every form that posts a move, on every seat's page over the first moves of a game, has
     ``method="post"`` and an ``action`` equal to its ``hx-post``: submitted by the browser itself
-    (htmx not bound to it yet, or no script), it plays the move instead of reloading the page."""
+    (htmx not bound to it yet, or no script), it plays the move instead of reloading the page;
+    a Vem aí combo form, whose move vem.js builds from its controls, then plays nothing."""
     room_id, tokens = await create_started_room(client, game, 3, options=options)
     rng, kinds, count = random.Random(4), set(), 0
     for _ in range(30):
@@ -174,6 +175,8 @@ async def test_every_move_form_posts_natively_where_htmx_posts_it(client, game, 
                 snippet = lxml.html.tostring(form)[:300]
                 assert form.get("method") == "post" and form.get("action") == form.get("hx-post"), snippet
                 assert form.get("action").endswith(f"/seat/{token}/act"), snippet
+                if "vem-combo" in form.get("class"):  # built by vem.js: with no script, no move at all
+                    assert form.xpath('.//input[@name="action"]')[0].get("value") == "", snippet
                 kinds.add(form.get("class"))
                 count += 1
         if (await play_random_moves(client, room_id, tokens, 1, rng))["status"] != "playing":
