@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
-from tests.browser_games import FINITE_ANIMATIONS_ENDED
+from tests.browser_games import FINITE_ANIMATIONS_ENDED, started_room
 from tests.test_browser_vem import auth, check_page, legal_of, pick_card, wait_for_version
 
 ACTIONS = {
@@ -43,17 +43,19 @@ WIDER_THAN_SCREEN = """[...document.querySelectorAll('body *')]
 GOALS = ("table_action", "attack_action", "react", "support", "precampaign")
 
 
-def goal_deck() -> dict:
+def deck_whose_leaders(name: str, effect: dict) -> dict:
+    """The default deck with every Leader's Table Action ``name`` doing ``effect``, free, on the
+    Leader's turn."""
     deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for leader in deck["leaders"]:
+        leader["table_action"] = {"name": name, "when": "turn", "cost": 0, "effects": [effect]}
+    return deck
+
+
+def goal_deck() -> dict:
+    deck = deck_whose_leaders("Fundraiser", {"do": "receive", "amount": 1})
     for card in deck["groups"]:
         card["hand_action"] = ACTIONS[card["colour"]]
-    for leader in deck["leaders"]:
-        leader["table_action"] = {
-            "name": "Fundraiser",
-            "when": "turn",
-            "cost": 0,
-            "effects": [{"do": "receive", "amount": 1}],
-        }
     return deck
 
 
@@ -195,13 +197,7 @@ def click_advanced(page: Page, action: dict) -> None:
 
 def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, screenshots):
     api = httpx.Client(base_url=live)
-    body = {"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True, "deck": goal_deck()}}
-    created = api.post("/api/rooms", json=body)
-    assert created.status_code == 201, created.text
-    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
-    for name in ("Bruno", "Carla"):
-        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
-    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True, "deck": goal_deck()})
 
     pages = []
     for token in tokens[:2]:
@@ -369,27 +365,13 @@ def test_an_attack_plays_several_cards_for_their_hand_actions_from_the_page(brow
 def squeeze_deck() -> dict:
     """The default deck with every Leader's Table Action taking 1 Mega-Euro from an opponent
     (a move that names a player), free, on the Leader's turn."""
-    deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
-    for leader in deck["leaders"]:
-        leader["table_action"] = {
-            "name": "Squeeze",
-            "when": "turn",
-            "cost": 0,
-            "effects": [{"do": "take_money", "amount": 1}],
-        }
-    return deck
+    return deck_whose_leaders("Squeeze", {"do": "take_money", "amount": 1})
 
 
 def room_until(api: httpx.Client, options: dict, wanted, seed: int) -> tuple[str, list[str], list[dict]]:
     """A started room of three (Ana, Bruno, Carla) played with random moves through the API
     until Ana may make the moves ``wanted`` picks from her legal ones; the room, its tokens and those moves."""
-    body = {"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": options}
-    created = api.post("/api/rooms", json=body)
-    assert created.status_code == 201, created.text
-    room, tokens = created.json()["room"]["id"], [created.json()["token"]]
-    for name in ("Bruno", "Carla"):
-        tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": name}).json()["token"])
-    api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0]))
+    room, tokens = started_room(api, "vem-ai-a-troika", 3, options=options)
     r = random.Random(seed)
     for _ in range(600):
         view = api.get(f"/api/rooms/{room}/view").json()
@@ -455,6 +437,8 @@ def test_a_placement_is_picked_by_pointing_at_the_card_and_its_column(browser, l
     api = httpx.Client(base_url=live)
 
     def placements(seen: dict) -> list[dict]:
+        if any(i["action"]["type"] == "attack" for i in seen["legal_actions"]):
+            return []  # (the hand's cards are then the attack's boxes: a placement is its column and the list)
         moves = [i["action"] for i in seen["legal_actions"] if i["action"]["type"] == "place"]
         moves = [a for a in moves if "column" in a and "take" not in a]
         mine = seen["view"]["players"][0]["columns"]
