@@ -30,8 +30,11 @@ def wait_for_version(page: Page, version: int | str) -> None:
 def click_until(page: Page, button, version: int) -> None:
     """Click ``button`` until the page shows ``version``, clicking once more if the first
     click brought nothing in 10 s. KNOWN BUG, not diagnosed (issue 25's closing note): in this
-    3-tab game a click over the socket now and then gets no new version and no flash (seen 3
-    times in some 10 runs, at versions 231 to 233); the second click lands. A second miss fails."""
+    3-tab game a click over the socket now and then got no new version and no flash (seen 3
+    times in some 10 runs, at versions 231 to 233); the second click landed. The likeliest
+    cause, a move form submitted by the browser itself (it had no method: the page reloaded
+    with the move in its address), plays the move since 238e091 (tests/test_browser_no_script.py);
+    the second click stays until runs show it is never needed. A second miss fails."""
     button().click()
     try:
         wait_for_version(page, version)
