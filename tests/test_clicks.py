@@ -120,6 +120,7 @@ async def test_a_refused_plain_form_post_goes_back_to_the_seat_page_and_plays_no
         "no such move": (tokens[seat], {**form, "action": '{"type": "fly"}'}),
         "not your turn": (tokens[idle], form),
         "not json": (tokens[seat], {**form, "action": "{oops"}),
+        "an empty action (a Vem aí combo form submitted with no script)": (tokens[seat], {**form, "action": ""}),
         "nothing": (tokens[seat], {}),
     }
     for name, (token, fields) in refused.items():
@@ -134,6 +135,11 @@ async def test_a_refused_plain_form_post_goes_back_to_the_seat_page_and_plays_no
     forged = await click(client, room_id, "not-a-token", form, headers=cross_site)
     assert forged.status_code == 403 and "location" not in forged.headers
     assert await version_of(client, room_id) == 0, "no refused post changed the game"
+    created = (await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})).json()
+    waiting, host = created["room"]["id"], created["token"]
+    early = await click(client, waiting, host, form, headers=HTML)  # before the start: nothing to play
+    assert early.status_code == 303 and early.headers["location"] == f"/rooms/{waiting}/seat/{host}"
+    assert (await client.get(f"/api/rooms/{waiting}")).json()["status"] == "open"
 
 
 async def test_an_htmx_post_is_still_answered_with_the_flash_and_the_table(client):
