@@ -19,7 +19,7 @@ import pytest
 from app.config import Settings
 from app.main import create_app
 
-pytest_plugins = ["tests.browsers"]
+pytest_plugins = ["tests.support.browsers"]
 
 POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 

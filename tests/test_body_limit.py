@@ -11,7 +11,7 @@ import httpx
 
 from app.games.vem_ai_troika.deck import default_deck
 from tests.conftest import auth, create_started_room
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 HTML = {"accept": "text/html"}
 KB = 1024

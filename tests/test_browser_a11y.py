@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import (
+from tests.support.browser_games import (
     DESKTOP,
     FINITE_ANIMATIONS_ENDED,
     PHONE,

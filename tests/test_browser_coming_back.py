@@ -13,8 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_games import seat_page
-from tests.servers import free_port, server_process
+from tests.support.browser_games import seat_page
+from tests.support.servers import free_port, server_process
 
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 

@@ -12,8 +12,8 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
-from tests.servers import free_port, server_process
+from tests.support.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
+from tests.support.servers import free_port, server_process
 
 
 def in_viewport(page: Page, selector: str) -> bool:

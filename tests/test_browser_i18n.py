@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import RULES_PAGES
+from tests.support.browser_games import RULES_PAGES
 
 
 def auth(token: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
+from tests.support.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
 
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser_games import DESKTOP, auth, screenshot, started_room, wait_for_version
+from tests.support.browser_games import DESKTOP, auth, screenshot, started_room, wait_for_version
 
 RECORD = """
 window.__glides = [];

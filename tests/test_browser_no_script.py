@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import expect
 
-from tests.browser_games import started_room, wait_for_version
+from tests.support.browser_games import started_room, wait_for_version
 
 TURN_UP = "#room-main form.act button:has-text('Turn one up')"
 

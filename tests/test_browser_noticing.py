@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import (
+from tests.support.browser_games import (
     DESKTOP,
     PHONE,
     auth,

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
+from tests.support.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
 
 
 def say(api: httpx.Client, room: str, token: str, text: str) -> None:

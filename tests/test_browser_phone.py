@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser_games import (
+from tests.support.browser_games import (
     DESKTOP,
     FINITE_ANIMATIONS_ENDED,
     PHONE,

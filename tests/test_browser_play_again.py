@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 
 def auth(token: str) -> dict[str, str]:

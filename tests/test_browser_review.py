@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 from tests.test_browser_a11y import serious_violations
 from tests.test_browser_replay import auth
 

@@ -19,7 +19,7 @@ from app.bench.browser import Page
 from app.web.delivery import Viewer, ascii_html
 from app.web.tables import laid_out
 from tests.conftest import auth, create_started_room
-from tests.tables import normal
+from tests.support.tables import normal
 from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import in_process_server
 

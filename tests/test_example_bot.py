@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import auth
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 BOT = Path(__file__).resolve().parents[1] / "examples" / "arena_bot.py"
 

@@ -24,8 +24,8 @@ from app.config import to_driver_url
 from app.db.models import ActionRecord, Room
 from app.games.registry import GAMES
 from tests.conftest import POSTGRES_ADMIN_URL, auth
-from tests.postgres_cluster import own_cluster
-from tests.servers import free_port, server_process
+from tests.support.postgres_cluster import own_cluster
+from tests.support.servers import free_port, server_process
 from tests.test_live_server import every_view, make_room, play, until_version, ws_url
 
 
@@ -47,7 +47,7 @@ def log_is_sound(database_url: str, room_id: str) -> None:
 
 async def test_games_continue_after_postgres_restarts():
     """Postgres restarted under a running game: the server's pool and relay recover, views are
-    unchanged and pushes resume. The cluster is this test's own (tests/postgres_cluster.py),
+    unchanged and pushes resume. The cluster is this test's own (tests/support/postgres_cluster.py),
     never the machine's: that one has the same start time afterwards."""
     machine_started = postmaster_start(POSTGRES_ADMIN_URL)
     with own_cluster() as cluster:

@@ -22,7 +22,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 EXAMPLES_PER_OPERATION = 30
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

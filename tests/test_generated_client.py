@@ -18,7 +18,7 @@ import pytest
 from openapi_python_client.strings import snake_case
 from openapi_spec_validator import validate
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 STREAM_WARNING = "WARNING parsing GET /api/rooms/{room_id}/stream"

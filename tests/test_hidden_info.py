@@ -14,7 +14,7 @@ from app.games.registry import GAMES
 from app.logs import redact
 from app.web.tables import room_fragment
 from tests.conftest import auth, create_started_room, play_random_moves
-from tests.troika_worlds import call_worlds
+from tests.support.troika_worlds import call_worlds
 
 
 async def everything_seen_by(client, room_id, token):
@@ -66,7 +66,7 @@ async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, sea
 async def test_whether_a_troika_call_succeeded_stays_hidden_until_the_round_ends(client):
     """Ruling T7: whatever the server answers a third seat or a spectator after seat 0 calls
     "Troika!" is the same whether the call succeeded or failed (the two worlds differ only in
-    the caller's hidden tiles, see tests/troika_worlds.py)."""
+    the caller's hidden tiles, see tests/support/troika_worlds.py)."""
     room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": "0"})
     game = GAMES["troika"]
     _, live = await client.app.state.rooms.game_state(room_id)

@@ -20,7 +20,7 @@ from app.db.engine import migrate
 from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
 from tests.conftest import auth
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 from tests.test_live_server import make_room, next_event, play, until_version, ws_url
 
 

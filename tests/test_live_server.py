@@ -14,7 +14,7 @@ import websockets
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

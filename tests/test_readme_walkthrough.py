@@ -11,7 +11,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

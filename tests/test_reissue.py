@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 
 import app.rooms.lobby as lobby_module
 from tests.conftest import auth, create_started_room
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 from tests.test_live_server import make_room, ws_url
 from tests.test_sockets import close_of, in_process_server
 from tests.test_streams import Lines

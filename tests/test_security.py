@@ -20,7 +20,7 @@ import httpx
 
 from app.config import Settings
 from tests.conftest import create_started_room
-from tests.servers import free_port
+from tests.support.servers import free_port
 from tests.test_live_server import make_room
 from tests.test_sockets import in_process_server
 

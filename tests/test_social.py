@@ -14,7 +14,7 @@ from app.db.models import Presence, utcnow
 from app.realtime.bus import SOCIAL
 from app.rooms.social import STALE_AFTER
 from tests.conftest import auth, create_started_room, running_app
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 from tests.test_live_server import make_room, next_event, until_version, ws_url
 
 

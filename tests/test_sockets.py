@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from app.bench.servers import database
 from app.config import Settings
 from app.main import create_app
-from tests.servers import free_port
+from tests.support.servers import free_port
 from tests.test_live_server import make_room, until_version, ws_url
 
 

@@ -15,7 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 from tests.test_live_server import make_room, play, ws_url
 from tests.test_sockets import in_process_server
 

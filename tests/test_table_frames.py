@@ -21,7 +21,7 @@ from app.rooms.views import seat_views
 from app.web.delivery import ascii_html
 from app.web.sections import delta
 from app.web.tables import laid_out, table
-from tests.tables import normal, room_of
+from tests.support.tables import normal, room_of
 
 PLAYED = [
     (slug, players, {}) for slug, game in GAMES.items() for players in range(game.min_players, game.max_players + 1)

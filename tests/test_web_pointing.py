@@ -15,7 +15,7 @@ from app.games.registry import GAMES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
 from app.web.tables import laid_out, table
-from tests.tables import room_of
+from tests.support.tables import room_of
 
 GAME = GAMES["vem-ai-a-troika"]
 MOVES = 160

@@ -17,8 +17,8 @@ from app.web.tables.standing import standing
 from tests.conftest import create_started_room
 from tests.games.test_triatri import over_state
 from tests.games.test_troika import final_round
-from tests.tables import NAMES, room_of
-from tests.vem_scenarios import E, arrange, end_round
+from tests.support.tables import NAMES, room_of
+from tests.support.vem_scenarios import E, arrange, end_round
 
 PLACE_ROW = re.compile(r'<tr[^>]*id="result-(\d)"[^>]*>\s*<td class="place">(\d)</td>')
 

@@ -18,7 +18,7 @@ from app.i18n import LANGUAGES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
 from app.web.tables import main_fragment, table
-from tests.tables import room_of
+from tests.support.tables import room_of
 
 GAMES_PLAYED = [
     ("vem-ai-a-troika", 4, {}),

@@ -8,7 +8,7 @@ import re
 from app.games.troika import GAME
 from app.web.tables import room_fragment
 from tests.conftest import create_started_room
-from tests.troika_worlds import call_worlds
+from tests.support.troika_worlds import call_worlds
 
 TROIKA = {"type": "troika"}
 

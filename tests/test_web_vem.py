@@ -14,8 +14,8 @@ from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.attack import defence_base
 from app.web.tables import room_fragment
 from tests.conftest import create_started_room
-from tests.vem_scenarios import DECK, ELECTIONS, PASS, E, G, end_round
-from tests.vem_scenarios import arrange as scenario
+from tests.support.vem_scenarios import DECK, ELECTIONS, PASS, E, G, end_round
+from tests.support.vem_scenarios import arrange as scenario
 
 WEB_LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
 

@@ -13,8 +13,8 @@ from app.bots import troika as troika_bot
 from app.bots import vem_ai_troika as vem_bot
 from app.games.registry import GAMES
 from app.sim import Config, simulate
-from tests.troika_worlds import call_worlds
-from tests.vem_scenarios import ELECTIONS, E, G, arrange, end_round
+from tests.support.troika_worlds import call_worlds
+from tests.support.vem_scenarios import ELECTIONS, E, G, arrange, end_round
 
 CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
 ADVANCED = [

@@ -10,7 +10,7 @@ import pytest
 
 from app.games.base import IllegalAction, log_text, visible_log
 from app.games.troika import GAME, TILES, best_split, call_problems, can_leave
-from tests.troika_worlds import call_worlds
+from tests.support.troika_worlds import call_worlds
 
 
 def make(

@@ -11,7 +11,7 @@ import pytest
 from app.games.base import IllegalAction, log_text
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
-from tests.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
+from tests.support.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
 
 
 def play(state, *steps):

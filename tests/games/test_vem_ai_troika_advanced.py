@@ -12,7 +12,7 @@ import pytest
 from app.games.base import IllegalAction
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
-from tests.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, listed
+from tests.support.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, listed
 
 PASS = {"type": "pass"}
 NO = {"type": "no_reaction", "round": False}

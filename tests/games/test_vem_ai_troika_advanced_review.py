@@ -14,7 +14,7 @@ import pytest
 from app.games.base import spoken
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import validate_deck
-from tests.vem_scenarios import DECK, ELECTIONS, G, act, adv, end_round, listed
+from tests.support.vem_scenarios import DECK, ELECTIONS, G, act, adv, end_round, listed
 
 NO = {"type": "no_reaction", "round": False}
 STOP = {"type": "stop"}

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.servers import free_port, server_process
+from tests.support.servers import free_port, server_process
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.servers import free_port
+from tests.support.servers import free_port
 
 
 def bin_dir() -> Path:
