@@ -19,8 +19,8 @@ from websockets.asyncio.client import connect
 
 from app.games.registry import GAMES
 from tests.conftest import auth
-from tests.test_live_server import ws_url
-from tests.test_sockets import in_process_server
+from tests.support.servers import in_process_server
+from tests.support.sockets import ws_url
 
 CASES = [(slug, n, {}) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
 CASES += [("vem-ai-a-troika", 3, {"advanced": True})]  # the advanced game's views and actions

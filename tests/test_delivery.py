@@ -19,46 +19,13 @@ from app.bench.browser import Page
 from app.web.delivery import Viewer, ascii_html
 from app.web.tables import laid_out
 from tests.conftest import auth, create_started_room
+from tests.support.servers import in_process_server
+from tests.support.sockets import Listener, quiet, ws_url
 from tests.support.tables import normal
-from tests.test_live_server import make_room, ws_url
-from tests.test_sockets import in_process_server
+from tests.test_live_server import make_room
 
 HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
-
-
-class Listener:
-    """One socket's frames, read as they come."""
-
-    def __init__(self, ws, fmt: str):
-        self.ws, self.format, self.frames = ws, fmt, []
-        self.arrived = asyncio.Event()
-        self.task = asyncio.create_task(self.read())
-
-    async def read(self) -> None:
-        async for text in self.ws:
-            self.frames.append(text)
-            self.arrived.set()
-
-    async def until(self, test, timeout: float = 10.0) -> str:
-        """The first frame (from now on, or already read) that passes ``test``."""
-
-        async def wait():
-            seen = 0
-            while True:
-                for frame in self.frames[seen:]:
-                    if test(frame):
-                        return frame
-                seen = len(self.frames)
-                self.arrived.clear()
-                await self.arrived.wait()
-
-        return await asyncio.wait_for(wait(), timeout)
-
-    def shows(self, version: int):
-        if self.format == "json":
-            return lambda frame: json.loads(frame).get("version") == version
-        return lambda frame: f'data-version="{version}"' in frame
 
 
 class Counting:
@@ -88,15 +55,6 @@ class Counting:
         monkeypatch.setattr(views_module, "seat_views", counted_seat_views)
         monkeypatch.setattr(delivery_module, "table", counted_table)
         monkeypatch.setattr(views_module, "encode", counted_encode)
-
-
-async def quiet(listeners: list[Listener], gap: float = 0.5) -> None:
-    """Wait until no socket has been sent anything for ``gap`` seconds."""
-    while True:
-        before = sum(len(lis.frames) for lis in listeners)
-        await asyncio.sleep(gap)
-        if sum(len(lis.frames) for lis in listeners) == before:
-            return
 
 
 async def open_sockets(base, room_id, plan) -> list[tuple[int | None, Listener]]:

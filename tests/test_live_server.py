@@ -3,8 +3,6 @@ followed by a restart on the same database (SQLite and Postgres)."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
 import signal
 
@@ -15,6 +13,7 @@ from websockets.asyncio.client import connect
 
 from tests.conftest import auth
 from tests.support.servers import free_port, server_process
+from tests.support.sockets import until_version, ws_url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -49,40 +48,11 @@ async def play(client, room_id, tokens, moves, rng) -> dict:
     return reply
 
 
-async def next_event(ws, event: str, timeout: float = 5.0) -> dict:
-    """The next pushed JSON event of this kind (``presence`` or ``chat``), skipping views."""
-
-    async def wait():
-        while True:
-            message = json.loads(await ws.recv())
-            if message.get("event") == event:
-                return message
-
-    return await asyncio.wait_for(wait(), timeout)
-
-
 async def every_view(client, room_id, tokens):
     views = [(await client.get(f"/api/rooms/{room_id}/view")).json()]
     for token in tokens:
         views.append((await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json())
     return views
-
-
-async def until_version(ws, version: int, timeout: float = 5.0) -> dict:
-    """The first pushed ``view`` event at ``version`` (skipping the other events)."""
-
-    async def wait():
-        while True:
-            message = json.loads(await ws.recv())
-            if message["event"] == "view" and message["version"] == version:
-                return message
-
-    return await asyncio.wait_for(wait(), timeout)
-
-
-def ws_url(base: str, room_id: str, token: str | None, fmt: str = "json") -> str:
-    query = f"?format={fmt}" + (f"&token={token}" if token else "")
-    return base.replace("http://", "ws://") + f"/ws/rooms/{room_id}{query}"
 
 
 async def test_each_socket_gets_its_own_seats_view_after_every_move(sqlite_url):

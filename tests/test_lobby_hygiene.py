@@ -24,8 +24,8 @@ from app.db.models import utcnow
 from app.rooms import storage
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.test_live_server import ws_url
-from tests.test_sockets import in_process_server
+from tests.support.servers import in_process_server
+from tests.support.sockets import ws_url
 
 HTML = {"accept": "text/html"}
 

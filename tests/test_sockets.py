@@ -6,51 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import asynccontextmanager
 
 import httpx
 import psycopg
 import pytest
-import uvicorn
 import websockets
 from websockets.asyncio.client import connect
 
 from app.bench.servers import database
-from app.config import Settings
-from app.main import create_app
-from tests.support.servers import free_port
-from tests.test_live_server import make_room, until_version, ws_url
-
-
-@asynccontextmanager
-async def in_process_server(database_url: str, **settings):
-    """Serve a fresh app with uvicorn in this event loop; yields (base URL, app)."""
-    app = create_app(Settings(database_url=database_url, **settings))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not task.done(), "the server did not start"
-        await asyncio.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        await task
+from tests.support.servers import in_process_server
+from tests.support.sockets import close_of, until_version, ws_url
+from tests.test_live_server import make_room
 
 
 def socket_tasks() -> list[asyncio.Task]:
     """Tasks of this loop still reading a live socket."""
     return [t for t in asyncio.all_tasks() if "read_incoming" in repr(t.get_coro())]
-
-
-async def close_of(ws) -> websockets.frames.Close:
-    """Read until the server closes ``ws``; the close frame it sent."""
-    with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-        while True:
-            await asyncio.wait_for(ws.recv(), 10)
-    return closed.value.rcvd
 
 
 def tracebacks(caplog) -> list[logging.LogRecord]:

@@ -15,9 +15,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.support.servers import free_port, server_process
-from tests.test_live_server import make_room, play, ws_url
-from tests.test_sockets import in_process_server
+from tests.support.servers import free_port, in_process_server, server_process
+from tests.support.sockets import Lines, ws_url
+from tests.test_live_server import make_room, play
 
 
 def invalid(r: httpx.Response) -> bool:
@@ -144,50 +144,6 @@ async def test_waiting_polls_are_bounded_per_seat(sqlite_url):
 
 
 # ---- the stream, on real servers --------------------------------------------------------
-
-
-class Lines:
-    """The lines of one open stream, read as they come."""
-
-    def __init__(self, response: httpx.Response):
-        self.response = response
-        self._lines = response.aiter_lines()
-        self.keepalives = 0
-
-    async def next(self, timeout: float = 10.0) -> dict:
-        """The next event (empty keep-alive lines are counted and skipped)."""
-
-        async def read():
-            while True:
-                line = await anext(self._lines)
-                if line.strip():
-                    return json.loads(line)
-                self.keepalives += 1
-
-        return await asyncio.wait_for(read(), timeout)
-
-    async def until(self, predicate, timeout: float = 10.0) -> dict:
-        async def read():
-            while not predicate(event := await self.next(timeout)):
-                pass
-            return event
-
-        return await asyncio.wait_for(read(), timeout)
-
-    async def ended(self, timeout: float = 10.0, events_before: bool = False) -> bool:
-        """Whether the server closes the stream within ``timeout``, with no more events (or any
-        number of them, with ``events_before``)."""
-
-        async def read():
-            try:
-                while True:
-                    await self.next(timeout)
-                    if not events_before:
-                        return False
-            except StopAsyncIteration:
-                return True
-
-        return await asyncio.wait_for(read(), timeout)
 
 
 async def test_streams_and_polls_follow_moves_made_through_another_instance(postgres_url):
