@@ -10,10 +10,9 @@ import httpx
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.rooms import backdate_turn, make_room
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
-from tests.test_live_server import make_room
-from tests.test_timers import backdate_turn
 
 GRACE = 2.0
 

@@ -20,9 +20,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, play_random_moves
+from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, quiet, ws_url
-from tests.test_live_server import make_room
 
 HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form

@@ -19,10 +19,10 @@ from app.bench.browser import Page
 from app.web.delivery import Viewer, ascii_html
 from app.web.tables import laid_out
 from tests.conftest import auth, create_started_room
+from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, quiet, ws_url
 from tests.support.tables import normal
-from tests.test_live_server import make_room
 
 HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form

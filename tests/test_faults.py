@@ -25,9 +25,9 @@ from app.db.models import ActionRecord, Room
 from app.games.registry import GAMES
 from tests.conftest import POSTGRES_ADMIN_URL, auth
 from tests.support.postgres_cluster import own_cluster
+from tests.support.rooms import every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
-from tests.test_live_server import every_view, make_room, play
 
 
 def log_is_sound(database_url: str, room_id: str) -> None:

@@ -20,9 +20,9 @@ from app.db.engine import migrate
 from app.realtime.bus import EventBus
 from app.realtime.pg_relay import PostgresRelay
 from tests.conftest import auth
+from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import next_event, until_version, ws_url
-from tests.test_live_server import make_room, play
 
 
 def cut_relay_connections(database_url: str) -> int:

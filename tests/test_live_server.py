@@ -11,7 +11,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from tests.conftest import auth
+from tests.support.rooms import every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
 
@@ -19,40 +19,6 @@ from tests.support.sockets import until_version, ws_url
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request, sqlite_url):
     return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-
-
-async def make_room(client: httpx.AsyncClient, seats: int = 2):
-    r = await client.post("/api/rooms", json={"game": "troika", "seats": seats, "name": "Ana"})
-    room_id, tokens = r.json()["room"]["id"], [r.json()["token"]]
-    for name in ["Bruno", "Carla"][: seats - 1]:
-        tokens.append((await client.post(f"/api/rooms/{room_id}/seats", json={"name": name})).json()["token"])
-    await client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0]))
-    return room_id, tokens
-
-
-async def play(client, room_id, tokens, moves, rng) -> dict:
-    """Make ``moves`` random legal moves through the API; the reply to the last one."""
-    reply: dict = {}
-    for _ in range(moves):
-        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
-        seat = rng.choice(view["to_act"])
-        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
-        action = rng.choice([a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika"])
-        r = await client.post(
-            f"/api/rooms/{room_id}/actions",
-            headers=auth(tokens[seat]),
-            json={"version": legal["version"], "action": action},
-        )
-        assert r.status_code == 200, r.text
-        reply = r.json()
-    return reply
-
-
-async def every_view(client, room_id, tokens):
-    views = [(await client.get(f"/api/rooms/{room_id}/view")).json()]
-    for token in tokens:
-        views.append((await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json())
-    return views
 
 
 async def test_each_socket_gets_its_own_seats_view_after_every_move(sqlite_url):

@@ -19,7 +19,7 @@ from app.bench import servers
 from app.db import faults
 from app.rooms.watchers import RoomWatcher
 from tests.conftest import auth, create_started_room, running_app
-from tests.test_live_server import make_room
+from tests.support.rooms import make_room
 
 
 def sqlite_error(tmp_path, statement: str, fill: bool = False) -> sa_exc.DBAPIError:

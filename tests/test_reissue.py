@@ -13,9 +13,9 @@ from websockets.asyncio.client import connect
 
 import app.rooms.lobby as lobby_module
 from tests.conftest import auth, create_started_room
+from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server, server_process
 from tests.support.sockets import Lines, close_of, ws_url
-from tests.test_live_server import make_room
 
 
 def reissue(client, room_id: str, seat, token: str | None) -> httpx.Response:

@@ -223,9 +223,9 @@ async def test_a_json_socket_numbers_its_frames_as_the_stream_does(sqlite_url):
     frame the change it shows, as GET /events numbers the same changes."""
     from websockets.asyncio.client import connect
 
+    from tests.support.rooms import make_room
     from tests.support.servers import in_process_server
     from tests.support.sockets import ws_url
-    from tests.test_live_server import make_room
 
     async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
         room_id, tokens = await make_room(client)

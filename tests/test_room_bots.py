@@ -7,18 +7,7 @@ import asyncio
 import random
 
 from tests.conftest import auth, running_app
-
-FAST = {"bot_delay_seconds": 0.0, "bot_budget_seconds": 0.02}
-
-
-async def wait_until(client, room_id, predicate, timeout=60.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
-        if predicate(view):
-            return view
-        assert asyncio.get_running_loop().time() < deadline, f"timed out at version {view['version']}"
-        await asyncio.sleep(0.05)
+from tests.support.rooms import FAST, wait_until
 
 
 async def new_room(client, game, seats, name="Ana", options=None):

@@ -20,8 +20,8 @@ import httpx
 
 from app.config import Settings
 from tests.conftest import create_started_room
+from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server
-from tests.test_live_server import make_room
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HTML = {"accept": "text/html"}

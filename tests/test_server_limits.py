@@ -14,8 +14,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.bench.servers import process
+from tests.support.rooms import make_room
 from tests.support.sockets import until_version, ws_url
-from tests.test_live_server import make_room
 
 FRAME_BYTES = 15 * 1024 * 1024
 

@@ -14,9 +14,9 @@ from app.db.models import Presence, utcnow
 from app.realtime.bus import SOCIAL
 from app.rooms.social import STALE_AFTER
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.rooms import make_room
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import next_event, until_version, ws_url
-from tests.test_live_server import make_room
 
 
 async def test_chat_is_for_players_limited_escaped_and_kept(sqlite_url):

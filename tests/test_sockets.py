@@ -14,9 +14,9 @@ import websockets
 from websockets.asyncio.client import connect
 
 from app.bench.servers import database
+from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import close_of, until_version, ws_url
-from tests.test_live_server import make_room
 
 
 def socket_tasks() -> list[asyncio.Task]:

@@ -15,9 +15,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, in_process_server, server_process
 from tests.support.sockets import Lines, ws_url
-from tests.test_live_server import make_room, play
 
 
 def invalid(r: httpx.Response) -> bool:

@@ -4,22 +4,10 @@ can hand an absent player's seat to a bot."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from sqlalchemy import update
-
-from app.db.models import Room
 from tests.conftest import auth, create_started_room, running_app
-from tests.test_room_bots import FAST, wait_until
-
-
-async def backdate_turn(client, room_id, seconds):
-    """Pretend the current turn began ``seconds`` ago (as if the players had been waiting)."""
-    async with client.app.state.rooms.db.write() as session:
-        past = datetime.now(UTC) - timedelta(seconds=seconds)
-        await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
-        await session.commit()
-    client.app.state.rooms.forget(room_id)  # changed behind the server's back: drop what it holds
+from tests.support.rooms import FAST, backdate_turn, wait_until
 
 
 async def test_turn_timer_presets_only(client):
