@@ -18,9 +18,9 @@ import httpx
 
 from app.rooms.records import verify_record
 from tests.conftest import auth
+from tests.support.databases import log_is_sound
 from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
-from tests.test_faults import log_is_sound
 
 ARENA = str(Path(sys.executable).parent / "troika-arena")
 

@@ -17,10 +17,10 @@ from websockets.asyncio.client import connect
 
 from app.db.engine import migrate
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.databases import database_at, insert_room
 from tests.support.rooms import FAST, backdate_turn, wait_until
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
-from tests.test_lobby_hygiene import database_at, insert_room
 
 HTML = {"accept": "text/html"}
 BACK = "You are back: a bot played your seat while your time was out, and now it is yours again."

@@ -16,34 +16,14 @@ import httpx
 import psycopg
 import pytest
 import websockets
-from sqlalchemy import create_engine
-from sqlmodel import Session, select
 from websockets.asyncio.client import connect
 
-from app.config import to_driver_url
-from app.db.models import ActionRecord, Room
-from app.games.registry import GAMES
 from tests.conftest import POSTGRES_ADMIN_URL, auth
+from tests.support.databases import log_is_sound
 from tests.support.postgres_cluster import own_cluster
 from tests.support.rooms import every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
-
-
-def log_is_sound(database_url: str, room_id: str) -> None:
-    """Versions 1..n with no gap, the room's version is n, and the log replays legally."""
-    engine = create_engine(to_driver_url(database_url, sync=True))
-    with Session(engine) as session:
-        room = session.get(Room, room_id)
-        rows = session.exec(
-            select(ActionRecord).where(ActionRecord.room_id == room_id).order_by(ActionRecord.seq)
-        ).all()
-    engine.dispose()
-    assert [row.seq for row in rows] == list(range(1, room.version + 1))
-    game = GAMES[room.game]
-    state = game.setup(room.num_seats, room.options, room.seed)
-    for row in rows:
-        state = game.apply(state, row.seat, row.action)
 
 
 async def test_games_continue_after_postgres_restarts():

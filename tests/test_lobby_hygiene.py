@@ -14,16 +14,15 @@ from datetime import timedelta
 import httpx
 import orjson
 import pytest
-from alembic import command
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from websockets.asyncio.client import connect
 
-from app.config import to_driver_url
-from app.db.engine import alembic_config, migrate
+from app.db.engine import migrate
 from app.db.models import utcnow
 from app.rooms import storage
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.databases import database_at, insert_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
 
@@ -227,26 +226,6 @@ async def test_a_full_waiting_room_shows_full_instead_of_join(client):
     await client.delete(f"/api/rooms/{full}/seats/1", headers=auth(host))  # not a bot: nothing freed
     await client.post(f"/api/rooms/{full}/seats", json={"name": "Cy"})
     assert ">full<" in (await client.get("/lobby/rooms", headers=HTML)).text
-
-
-def database_at(request, backend: str, sqlite_url: str, revision: str):
-    """A fresh database (SQLite or Postgres) migrated up to ``revision``: (its URL, an engine)."""
-    url = sqlite_url if backend == "sqlite" else request.getfixturevalue("fresh_postgres_url")
-    sync_url = to_driver_url(url, sync=True)
-    command.upgrade(alembic_config(sync_url), revision)
-    return sync_url, create_engine(sync_url)
-
-
-def insert_room(conn, room_id: str, status: str, seats: int = 3) -> None:
-    """A room row as the migrations before 0009 knew it."""
-    conn.execute(
-        text(
-            "INSERT INTO rooms (id, game, options, seed, seed_hash, num_seats, host_seat, status, version,"
-            " listed, created_at, updated_at) VALUES (:id, 'troika', '{}', 's', 'h', :seats, 0, :status, 0,"
-            " true, :now, :now)"
-        ),
-        {"id": room_id, "status": status, "seats": seats, "now": utcnow()},
-    )
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

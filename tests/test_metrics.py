@@ -18,10 +18,10 @@ from app.db import faults
 from app.realtime.caps import SocketCaps
 from app.realtime.metrics import Metrics
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.databases import disk_full_error
 from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
-from tests.test_outages import disk_full_error
 
 TOKEN = "scrape-me-0123456789"
 

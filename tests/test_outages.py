@@ -19,29 +19,8 @@ from app.bench import servers
 from app.db import faults
 from app.rooms.watchers import RoomWatcher
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.databases import disk_full_error, sqlite_error
 from tests.support.rooms import make_room
-
-
-def sqlite_error(tmp_path, statement: str, fill: bool = False) -> sa_exc.DBAPIError:
-    """The error SQLAlchemy raises for ``statement`` on a real SQLite file (``fill``: one that
-    is full, capped at its current size as a full disk would)."""
-    engine = create_engine(f"sqlite:///{tmp_path}/probe.db")
-    try:
-        with engine.connect() as conn:
-            conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS junk (text TEXT)")
-            if fill:
-                conn.exec_driver_sql("PRAGMA max_page_count = 2")
-            for _ in range(1000):
-                conn.exec_driver_sql(statement)
-    except sa_exc.DBAPIError as exc:
-        return exc
-    finally:
-        engine.dispose()
-    raise AssertionError("the statement did not fail")
-
-
-def disk_full_error(tmp_path) -> sa_exc.DBAPIError:
-    return sqlite_error(tmp_path, "INSERT INTO junk VALUES (printf('%.1000c', 'x'))", fill=True)
 
 
 def postgres_refused() -> sa_exc.DBAPIError:
