@@ -9,11 +9,7 @@ from app.api import moves, routes
 from app.api.moves import MoveFrontDoor
 from app.rooms import storage
 from tests.conftest import auth, create_started_room
-
-
-def straight_to_the_route(self, scope, receive, send):
-    """A front door's ``__call__`` with the front door out of the way."""
-    return self.app(scope, receive, send)
+from tests.support.rooms import straight_to_the_route
 
 
 async def post(client, url, headers, body):

@@ -12,29 +12,9 @@ from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, replay, with_names
 from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view, seat_views
+from tests.support.tables import room
 
 SLUG = "vem-ai-a-troika"
-
-
-def room(
-    room_id: str = "r1", seats: int = 4, slug: str = SLUG, options: dict | None = None
-) -> tuple[RoomInfo, LiveGame]:
-    game = GAMES[slug]
-    state = game.setup(seats, options or {}, f"seed-{room_id}")
-    info = RoomInfo(
-        id=room_id,
-        game=slug,
-        title=game.title,
-        options=options or {},
-        num_seats=seats,
-        host_seat=0,
-        status="playing",
-        version=0,
-        seed_hash="h",
-        seats={s: f"P{s}" for s in range(seats)},
-        seed=f"seed-{room_id}",
-    )
-    return info, LiveGame.begin(game, state)
 
 
 def move(info: RoomInfo, live: LiveGame) -> RoomInfo:

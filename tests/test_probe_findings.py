@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.conftest import auth, create_started_room
-from tests.test_web import HTMX, create_by_form
+from tests.support.pages import HTMX, create_by_form
 
 CASES = [("troika", 2), ("triatri", 2), ("vem-ai-a-troika", 2)]
 

@@ -20,7 +20,7 @@ import pytest
 import app.rooms.model as model
 from app.rooms.replays import Replay
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.test_security import EXPECTED, assert_secure_page
+from tests.support.pages import EXPECTED, assert_secure_page
 
 HTML = {"accept": "text/html"}
 NEW_ROOM = {"game": "troika", "seats": "3", "name": "Ana"}

@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,51 +19,12 @@ import httpx
 
 from app.config import Settings
 from tests.conftest import create_started_room
+from tests.support.pages import assert_secure_page, inline_code
 from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HTML = {"accept": "text/html"}
-EXPECTED = {
-    "referrer-policy": "no-referrer",
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-}
-
-
-class InlineCode(HTMLParser):
-    """Collects what a strict CSP would block in a page: inline scripts and styles, style
-    attributes, inline event handlers (``on...`` and htmx's ``hx-on``), ``javascript:`` URLs."""
-
-    def __init__(self):
-        super().__init__()
-        self.found: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        names = {name for name, _ in attrs}
-        if (tag == "script" and "src" not in names) or tag == "style":
-            self.found.append(f"inline <{tag}>")
-        for name, value in attrs:
-            if name == "style" or name.startswith(("on", "hx-on", "data-hx-on")):
-                self.found.append(f"<{tag} {name}=...>")
-            if (value or "").strip().lower().startswith("javascript:"):
-                self.found.append(f"<{tag} {name}=javascript:...>")
-
-
-def inline_code(html: str) -> list[str]:
-    parser = InlineCode()
-    parser.feed(html)
-    return parser.found
-
-
-def assert_secure_page(response) -> None:
-    where = f"{response.request.method} {response.request.url.path}"
-    assert response.headers["content-type"].startswith("text/html"), where
-    policy = {part.split()[0]: part.split()[1:] for part in response.headers["content-security-policy"].split("; ")}
-    assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"], where
-    assert policy["default-src"] == ["'self'"] and policy["frame-ancestors"] == ["'none'"], where
-    assert {k: response.headers.get(k) for k in EXPECTED} == EXPECTED, where
-    assert inline_code(response.text) == [], where
 
 
 def without_jinja(source: str) -> str:

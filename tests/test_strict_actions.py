@@ -28,7 +28,7 @@ from app.games.registry import GAMES
 from app.rooms.errors import InvalidRequest, UnknownField
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.test_moves import straight_to_the_route
+from tests.support.rooms import straight_to_the_route
 
 CASES = [(slug, n) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
 JUNK = {"nested": [1, {"deeper": None}], "n": 1.5}

@@ -8,14 +8,7 @@ import re
 
 from app.bots.ratings import RATINGS
 from app.games.vem_ai_troika import default_deck
-
-HTML = {"accept": "text/html"}
-HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
-
-
-async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, **options):
-    data = {"game": game, "seats": seats, "name": name, **{f"opt_{k}": v for k, v in options.items()}}
-    return await client.post("/rooms", data=data, files=files, headers=HTML)
+from tests.support.pages import HTML, HTMX, create_by_form
 
 
 async def test_lobby_lists_every_game_with_its_options(client):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import auth, create_started_room
-from tests.test_web_vem import between, text
+from tests.support.pages import between, text
 
 
 async def seat_page(client, room_id, token) -> str:

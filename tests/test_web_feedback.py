@@ -8,7 +8,7 @@ import json
 
 from app.games.vem_ai_troika import GAME
 from tests.conftest import auth, create_started_room
-from tests.test_web_vem import arrange, between, render, text
+from tests.support.pages import arrange, between, render, text
 
 
 async def seat_post(client, room_id, token, what, **form):

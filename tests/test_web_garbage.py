@@ -17,7 +17,7 @@ from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
 from app.rooms.views import seat_views
 from app.web.tables import main_fragment
-from tests.test_payloads import room
+from tests.support.tables import room
 
 GAMES_PLAYED = [
     ("vem-ai-a-troika", 4, {}),

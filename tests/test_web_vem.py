@@ -5,33 +5,15 @@ final scoring breakdown, and never a card of another player's hand."""
 
 from __future__ import annotations
 
-import copy
 import html as html_lib
 import json
 import re
 
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.attack import defence_base
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.pages import arrange, between, render, text
 from tests.support.vem_scenarios import DECK, ELECTIONS, PASS, E, G, end_round
-from tests.support.vem_scenarios import arrange as scenario
-
-WEB_LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
-
-
-def arrange(n=2, **kwargs):
-    return scenario(n, leaders=WEB_LEADERS, **kwargs)
-
-
-def text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
-
-
-def between(html: str, start: str, end: str) -> str:
-    """The HTML after the tag that contains ``start``, up to ``end``."""
-    begin = html.index(">", html.index(start)) + 1
-    return html[begin : html.index(end, begin)]
 
 
 def posted_actions(html: str) -> list[dict]:
@@ -48,14 +30,6 @@ def picks(html: str, form: str) -> list[tuple[str, int]]:
     """(input type, card id) of the hand cards tied to a combo form."""
     found = re.findall(rf'<input type="(\w+)" name="cards" value="(\d+)" form="{form}"', html)
     return [(kind, int(gid)) for kind, gid in found]
-
-
-async def render(client, state, seat):
-    """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
-    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", len(state["players"]))
-    info, live = await client.app.state.rooms.game_state(room_id)
-    live.hold(copy.deepcopy(state))  # (held, a state is the game's: the test goes on with its own)
-    return room_fragment(info, live, seat, None if seat is None else tokens[seat])
 
 
 def sofia_attacks():

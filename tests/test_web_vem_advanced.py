@@ -12,9 +12,9 @@ import re
 from app.games.vem_ai_troika import GAME
 from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.pages import render, text
 from tests.support.vem_scenarios import ELECTIONS, G, adv, end_round
 from tests.support.vem_scenarios import arrange as scenario
-from tests.test_web_vem import render, text
 
 NO = {"type": "no_reaction", "round": False}
 

@@ -1,8 +1,9 @@
 """Rooms driven over the REST API, as a program plays them: a started Troika room with its
 seats' tokens (``make_room``), random legal moves (``play``), every seat's view and the
 spectator's (``every_view``), a room polled until its view passes a test (``wait_until``, with
-``FAST`` bots), and a turn made to look old (``backdate_turn``). The fuller builders shared by
-most tests (``create_started_room``, ``play_random_moves``) are in tests/conftest.py."""
+``FAST`` bots), a turn made to look old (``backdate_turn``), and the move front door stepped
+around (``straight_to_the_route``). The fuller builders shared by most tests
+(``create_started_room``, ``play_random_moves``) are in tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -69,3 +70,8 @@ async def backdate_turn(client, room_id, seconds):
         await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
         await session.commit()
     client.app.state.rooms.forget(room_id)  # changed behind the server's back: drop what it holds
+
+
+def straight_to_the_route(self, scope, receive, send):
+    """A front door's ``__call__`` with the front door out of the way."""
+    return self.app(scope, receive, send)

@@ -1,6 +1,7 @@
 """Tables built in process, as the server builds a reader's table, for the tests of sections,
-frames, pointing and results: a started room of any game held in memory (``room_of``), and a
-page's ``#room-main`` in a form two pages can be compared in (``normal``)."""
+frames, pointing, results and payloads: a started room of any game held in memory (``room_of``,
+or ``room`` with its id, seed and seats' names of its own), and a page's ``#room-main`` in a
+form two pages can be compared in (``normal``)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,26 @@ def room_of(slug: str, players: int, options: dict) -> tuple[RoomInfo, LiveGame]
         humans=set(names),
     )
     return info, live
+
+
+def room(
+    room_id: str = "r1", seats: int = 4, slug: str = "vem-ai-a-troika", options: dict | None = None
+) -> tuple[RoomInfo, LiveGame]:
+    """A room of ``slug`` in play with ``seats`` players named P0, P1, ..., dealt from a seed of
+    ``room_id``'s own."""
+    game = GAMES[slug]
+    state = game.setup(seats, options or {}, f"seed-{room_id}")
+    info = RoomInfo(
+        id=room_id,
+        game=slug,
+        title=game.title,
+        options=options or {},
+        num_seats=seats,
+        host_seat=0,
+        status="playing",
+        version=0,
+        seed_hash="h",
+        seats={s: f"P{s}" for s in range(seats)},
+        seed=f"seed-{room_id}",
+    )
+    return info, LiveGame.begin(game, state)
