@@ -15,9 +15,9 @@ from app.rooms.views import seat_views
 from app.web.tables import laid_out, room_fragment, table
 from app.web.tables.standing import standing
 from tests.conftest import create_started_room
-from tests.games.test_triatri import over_state
-from tests.games.test_troika import final_round
 from tests.support.tables import NAMES, room_of
+from tests.support.triatri_states import over_state
+from tests.support.troika_states import final_round
 from tests.support.vem_scenarios import E, arrange, end_round
 
 PLACE_ROW = re.compile(r'<tr[^>]*id="result-(\d)"[^>]*>\s*<td class="place">(\d)</td>')

@@ -10,6 +10,7 @@ import pytest
 
 from app.games.base import IllegalAction, log_text
 from app.games.triatri import CARDS, GAME, deck, label, score
+from tests.support.triatri_states import build, over_state
 
 FAKE, FAKE_2, FAKE_3 = 21, 22, 23
 
@@ -24,23 +25,6 @@ def blue(number: int) -> int:
 
 def green(number: int) -> int:
     return CARDS.index(("green", number))
-
-
-def build(hands, *, phase="play", leader=0, gem=("red", "supply"), options=None, **fields):
-    """A state with exactly these hands; the rest of the deck is undealt; no log."""
-    n = len(hands)
-    state = GAME.setup(n, options or {}, "scenario")
-    held = {card for hand in hands for card in hand}
-    state.update(
-        hands=[sorted(hand) for hand in hands],
-        undealt=sorted(c for c in deck(n) if c not in held),
-        phase=phase,
-        leader=None if phase == "reveal" else leader,
-        gem=None if gem is None or phase != "play" else {"colour": gem[0], "source": gem[1]},
-        log=[],
-    )
-    state.update(fields)
-    return state
 
 
 def reveal_state(hands, **fields):
@@ -503,10 +487,6 @@ def test_scoring_example_player_a_scores_1():
         "single_points": 2,
         "total": 1,
     }
-
-
-def over_state(gems, supply):
-    return build([[] for _ in gems], phase="over", gem=None, gems=gems, supply=supply)
 
 
 def test_scoring_example_in_the_final_view():

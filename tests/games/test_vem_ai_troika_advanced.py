@@ -411,10 +411,10 @@ def test_advanced_hidden_information_holds_through_random_games():
 def test_card_page_shows_every_cards_type_values_and_action_marking_our_reconstructions():
     from markupsafe import escape
 
-    from tests.games.test_vem_ai_troika_deck import render
+    from tests.support.pages import render_template
 
     deck = GAME.rules_context()["deck"]
-    html = render("rules/vem-ai-a-troika-cards.html", deck=deck)
+    html = render_template("rules/vem-ai-a-troika-cards.html", deck=deck)
     rows = html.split('<tr class="group">')[1:]
     assert len(rows) == 42
     for card, row in zip(deck["groups"], rows, strict=True):
@@ -427,9 +427,9 @@ def test_card_page_shows_every_cards_type_values_and_action_marking_our_reconstr
 
 
 def test_rules_page_has_the_advanced_section_and_the_reaction_decision():
-    from tests.games.test_vem_ai_troika_deck import render
+    from tests.support.pages import render_template
 
-    html = render("rules/vem-ai-a-troika.html", game=GAME)
+    html = render_template("rules/vem-ai-a-troika.html", game=GAME)
     assert 'id="advanced"' in html and 'id="reactions"' in html
     assert "Pre-Campaign" in html and "don't ask me again this round" in html
 

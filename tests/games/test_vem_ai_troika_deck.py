@@ -11,6 +11,7 @@ import pytest
 
 from app.games.vem_ai_troika import GAME, describe_effect, describe_event
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck, validate_deck
+from tests.support.pages import render_template
 
 
 def by_name(cards):
@@ -185,15 +186,8 @@ def test_every_default_event_has_a_description():
         assert text.endswith(".") and "{" not in text
 
 
-def render(name, **context):
-    """A page in English, through the app's own Jinja environment (its i18n extension)."""
-    from app.web.render import environment
-
-    return environment("en").get_template(name).render(**context)
-
-
 def test_rules_page_explains_every_ruling_and_the_reconstruction():
-    html = render("rules/vem-ai-a-troika.html", game=GAME)
+    html = render_template("rules/vem-ai-a-troika.html", game=GAME)
     for ruling in [f"V{i}" for i in range(1, 11)]:
         assert f'id="{ruling.lower()}"' in html
     assert "reconstruction" in html
@@ -202,7 +196,7 @@ def test_rules_page_explains_every_ruling_and_the_reconstruction():
 
 def test_card_page_lists_every_card_with_its_values_and_effects():
     deck = default_deck()
-    html = render("rules/vem-ai-a-troika-cards.html", deck=deck)
+    html = render_template("rules/vem-ai-a-troika-cards.html", deck=deck)
     for card in deck["groups"] + deck["leaders"] + deck["events"]:
         assert str(render_text(card["name"])) in html
     assert render_text(describe_event(deck["events"][4])) in html

@@ -1,8 +1,9 @@
 """Pages and fragments as the server renders them, read by the in-process tests: forms posted
 as a browser or htmx posts them (``HTML``, ``HTMX``, ``create_by_form``), a page's words and a
 slice of its HTML (``text``, ``between``), a Vem aí a Troika seat's table rendered from an exact
-game state (``arrange``, ``render``), and the security headers and no-inline-code rule every
-page keeps (``EXPECTED``, ``inline_code``, ``assert_secure_page``)."""
+game state (``arrange``, ``render``), a template rendered as a page in English
+(``render_template``), and the security headers and no-inline-code rule every page keeps
+(``EXPECTED``, ``inline_code``, ``assert_secure_page``)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,10 @@ def assert_secure_page(response) -> None:
     assert policy["default-src"] == ["'self'"] and policy["frame-ancestors"] == ["'none'"], where
     assert {k: response.headers.get(k) for k in EXPECTED} == EXPECTED, where
     assert inline_code(response.text) == [], where
+
+
+def render_template(name, **context):
+    """A page in English, through the app's own Jinja environment (its i18n extension)."""
+    from app.web.render import environment
+
+    return environment("en").get_template(name).render(**context)
