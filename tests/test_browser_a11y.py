@@ -9,12 +9,11 @@ import json
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.support.accessibility import serious_violations
 from tests.support.browser_games import (
     DESKTOP,
-    FINITE_ANIMATIONS_ENDED,
     PHONE,
     every_page,
     random_moves,
@@ -22,21 +21,6 @@ from tests.support.browser_games import (
     started_room,
     wait_for_version,
 )
-
-AXE = Axe()
-SERIOUS = ("serious", "critical")
-
-
-def serious_violations(page: Page) -> list[str]:
-    """Each serious or critical violation as its rule and the first few elements it names, once
-    the highlight transitions of the last update have ended (axe measures what stays)."""
-    page.evaluate(FINITE_ANIMATIONS_ENDED)
-    results = AXE.run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
-        for v in results.response["violations"]
-        if v["impact"] in SERIOUS
-    ]
 
 
 def phase_of(page: Page) -> str:

@@ -10,9 +10,7 @@ import random
 import httpx
 from playwright.sync_api import Page, expect
 
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.support.browser_games import auth
 
 
 def finished_troika(api: httpx.Client) -> str:

@@ -14,9 +14,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.accessibility import serious_violations
+from tests.support.browser_games import auth
 from tests.support.servers import free_port, server_process
-from tests.test_browser_a11y import serious_violations
-from tests.test_browser_replay import auth
 
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 

@@ -11,20 +11,10 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import Page, expect
 
-GROUP_IDS = "els => els.map(e => Number(e.dataset.id))"
+from tests.support.browser_games import auth, wait_for_version
+from tests.support.browser_vem import check_page, legal_of, pick_card
+
 ELECTIONS_AT = 10  # with 2 players the fifth Event is the first Elections: clicks resume with 10 left
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def legal_of(api: httpx.Client, room: str, token: str) -> list[dict]:
-    return api.get(f"/api/rooms/{room}/legal-actions", headers=auth(token)).json()["legal_actions"]
-
-
-def pick_card(page: Page, gid: int) -> None:
-    page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
 
 
 def fill_campaign(page: Page, action: dict) -> None:
@@ -93,23 +83,6 @@ def choose(view: dict, legal: list[dict], attacks_done: int) -> dict:
         if kind in by_type:
             return by_type[kind][0]
     return legal[0]
-
-
-def wait_for_version(page: Page, version: int) -> None:
-    """A DOM wait for the page to show this version (quicker than expect's polling backoff)."""
-    page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
-
-
-def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:
-    """This seat's hand is on its page, in order; no card of the other's hand is anywhere on it."""
-    hand = page.locator("#your-hand .vem-card.group").evaluate_all(GROUP_IDS)
-    assert hand == [c["id"] for c in view["hand"]]
-    # A card shown in the last Elections may since have been reshuffled and drawn.
-    shown = set(page.locator("#room-main .vem-card.group:not(#election *)").evaluate_all(GROUP_IDS))
-    assert not shown & {c["id"] for c in other_hand}, "another player's card is on the page"
-    for seat, player in enumerate(view["players"]):
-        backs = page.locator(f"#player-{seat} .in-hand .vem-card.back").count()
-        assert backs == player["hand_count"] - player["money"]
 
 
 def test_two_players_choose_leaders_attack_and_campaign_by_clicking(browser, live):

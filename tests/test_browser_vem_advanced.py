@@ -26,8 +26,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
-from tests.support.browser_games import FINITE_ANIMATIONS_ENDED, started_room
-from tests.test_browser_vem import auth, check_page, legal_of, pick_card, wait_for_version
+from tests.support.browser_games import FINITE_ANIMATIONS_ENDED, auth, started_room, wait_for_version
+from tests.support.browser_vem import check_page, legal_of, pick_card
 
 ACTIONS = {
     "red": {"when": "any", "effects": [{"do": "cancel"}]},

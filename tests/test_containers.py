@@ -28,8 +28,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.support.pins import locked
 from tests.support.servers import free_port, server_process
-from tests.test_packaging import locked
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -17,24 +17,11 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.support.pins import locked, pins
+
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 OPTIONAL = (ImportError, ModuleNotFoundError)
-
-
-def pins(lines: list[str]) -> dict[str, str]:
-    found = {}
-    for line in lines:
-        req = Requirement(line)
-        (spec,) = req.specifier
-        assert spec.operator == "==", f"{line} is not pinned exactly"
-        found[canonicalize_name(req.name)] = spec.version
-    return found
-
-
-def locked() -> dict[str, str]:
-    lines = (ROOT / ".ci" / "constraints.txt").read_text().splitlines()
-    return pins([line for line in lines if line and not line.lstrip().startswith("#")])
 
 
 def closure(requirements: list[str]) -> set[str]:
