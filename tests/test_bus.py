@@ -21,7 +21,7 @@ async def test_a_subscriber_behind_gets_only_the_newest_version():
         bus.resync()
         assert await asyncio.wait_for(waiting, 1) == Change(None, True, True, True)
         assert (await asyncio.wait_for(other.next(), 1)).everything  # resync wakes every room
-    assert bus._subscribers == {}
+    assert not bus.watched("r1") and not bus.watched("r2")  # both subscriptions let go of their rooms
 
 
 async def test_closing_a_subscription_wakes_its_waiter_with_none_for_good():

@@ -24,5 +24,6 @@ def test_help_prints_a_whole_plain_description_and_every_command():
     assert "``" not in text and "`" not in text
     assert description.endswith("(see the README)."), description
     assert "verify game records" in description
+    # (argparse's private _actions: it offers no public list of a parser's subcommands)
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     assert all(name in text for name in commands)

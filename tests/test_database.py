@@ -111,6 +111,7 @@ async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_stat
     def seen(_conn, _cursor, statement, *_rest) -> None:
         statements.append(statement.split()[0].upper())
 
+    # (private: the statements are counted on the writing engine itself, which the Database does not expose)
     writer = db._writer.sync_engine if db.postgres else db._sync_writer
     event.listen(writer, "before_cursor_execute", seen)
     try:

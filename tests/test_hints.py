@@ -165,6 +165,7 @@ def test_a_hint_depends_on_nothing_the_seat_cannot_see(slug, seats):
             other = game.randomize_hidden(state, seat, random.Random(step))
             assert game.view(other, seat) == game.view(state, seat)
             assert other != state  # something hidden did change
+            # (private: the hint's own computation, on a state no room can be given)
             assert hints._work_out(info, game, other, seat, step) == hints._work_out(info, game, state, seat, step)
             compared += 1
         state = game.apply(state, seat, rng.choice(legal))

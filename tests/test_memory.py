@@ -68,6 +68,7 @@ async def test_finished_games_are_let_go_and_the_rooms_in_play_kept(sqlite_url, 
             finished.append(room_id)
         await asyncio.sleep(0.1)  # the bots' and timers' last pokes run out
         assert {(await rooms.room(r)).status for r in finished} == {"finished"}
+        # (Inside on purpose: this test bounds each per-room structure itself; no public seam counts them.)
         # Held: the room in play, and at most the few finished ones read last.
         assert in_play in rooms._games and len(rooms._games) <= 1 + 2
         assert in_play in rooms._infos._values and len(rooms._infos._values) <= 1 + 3
@@ -153,7 +154,7 @@ def test_the_troika_split_search_keeps_a_small_cache_once_full():
     memory still rose by a few KB per finished game after half an hour. It keeps 4,096 now:
     full after a few hundred games, at about 1.3 MB."""
     rng = random.Random(28)
-    troika._search.cache_clear()
+    troika._search.cache_clear()  # (private: the bound under test is this cache's own size)
     gc.collect()
     tracemalloc.start()
     try:

@@ -92,6 +92,7 @@ async def test_a_move_puts_the_rooms_new_facts_before_publishing_them(client):
     """The move's own event finds the room's new facts held (none dropped and put back)."""
     room_id, tokens = await create_started_room(client, "troika", 3)
     rooms = client.app.state.rooms
+    # Inside on purpose: the held facts are peeked at without loading them (any public read would load).
     seen: list[int | None] = []
 
     def look(room: str, _version: int) -> None:
@@ -118,7 +119,7 @@ async def test_a_move_on_a_game_held_up_to_date_opens_no_reading_session(client,
     move's write itself checks that the key is new. Only a refused move reads its key too: a
     resend, answered as the first."""
     room_id, tokens = await create_started_room(client, "troika", 3)
-    db = client.app.state.rooms.db
+    db = client.app.state.rooms.db  # inside on purpose: the sessions a move opens are counted where they open
     opened: list[str] = []
     original = db.read
 
@@ -156,7 +157,8 @@ async def test_a_reader_catching_the_game_up_while_a_move_is_written_does_not_ap
 
     async def written_then_read(db, room, *rest):
         landed = await original(db, room, *rest)
-        rooms._infos.invalidate(room)  # as a reader's stale check drops the room's facts (the game held)
+        # As a reader's stale check drops the room's facts and keeps the game held (forget would drop both):
+        rooms._infos.invalidate(room)
         interleaved.append((await rooms.game_state(room))[1].version)
         return landed
 

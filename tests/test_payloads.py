@@ -159,7 +159,7 @@ def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
     info, live = room()
     connected = frozenset({0, 1})
     payloads.encoded(info, live, 0, connected)
-    built = payloads._built[info.id]
+    built = payloads._built[info.id]  # (inside: what is checked is the form the build is held in)
     first = built.payload(1)
     assert first == json.loads(json.dumps(seat_view(info, live, 1, connected)))
     first["view"]["hand"].clear()

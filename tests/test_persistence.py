@@ -99,7 +99,7 @@ async def test_games_dropped_from_memory_are_rebuilt_from_their_log(sqlite_url, 
         rooms = [await create_started_room(client, "troika", 2) for _ in range(3)]
         for n, (room_id, tokens) in enumerate(rooms):
             await play_random_moves(client, room_id, tokens, 4 + n, random.Random(n))
-        assert len(client.app.state.rooms._games) == 1
+        assert len(client.app.state.rooms._games) == 1  # (inside: which games are held shows nowhere public)
         for n, (room_id, tokens) in enumerate(rooms):
             before = await all_views(client, room_id, tokens)
             assert before[0]["version"] == 4 + n

@@ -68,7 +68,7 @@ async def test_an_uploaded_records_names_and_room_are_checked_as_a_rooms_own(cli
         r = await upload(client, {**record, **change})
         assert r.status_code == 400 and words in r.text, (words, r.text[-600:])
         assert len(r.content) < 20_000  # the refusal does not echo the name
-    assert client.app.state.replays._uploaded == {}
+    assert client.app.state.replays._uploaded == {}  # (inside: a refused upload must leave nothing held)
     for fine in ({"players": ["Ana Maria", "Strong bot 2"]}, {"players": ["Ana", None]}, {"room": None}):
         r = await upload(client, {**record, **fine})
         assert r.status_code == 303, (fine, r.text[-400:])
@@ -100,6 +100,7 @@ async def test_no_uploaded_text_reaches_the_shared_cache_of_named_log_lines(clie
     location = (await upload(client, record)).headers["location"].split("?")[0]
     room, tokens = await create_started_room(client, "triatri", 2)  # a room of this server ...
     await play_random_moves(client, room, tokens, 4, random.Random(1), avoid=())
+    # (private: what is checked is the shared cache's content, which no public call shows)
     cached = model._cached_named.cache_info().currsize
     assert cached > 0  # ... whose views do use the cache
     for step in range(0, len(record["actions"]) + 1, 5):

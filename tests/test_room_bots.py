@@ -122,7 +122,7 @@ async def test_a_watchers_finished_task_is_let_go_and_its_failure_logged(caplog)
     watcher = Probe(service=None)
     for room_id in ("a", "b", "bad"):
         watcher.poke(room_id)
-    assert set(watcher._tasks) == {"a", "b", "bad"}
+    assert set(watcher._tasks) == {"a", "b", "bad"}  # (inside: a failed task must not stay held)
     for _ in range(5):
         await asyncio.sleep(0)
     assert watcher._tasks == {}
