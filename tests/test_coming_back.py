@@ -37,7 +37,7 @@ async def timed_out(client, turn_timer: int = 30) -> tuple[str, list[str], int]:
     room_id, tokens = await create_started_room(client, "troika", 2, turn_timer=turn_timer)
     late = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
     await backdate_turn(client, room_id, turn_timer + 1)
-    client.app.state.timers.poke(room_id)
+    client.app.state.timers.poke(room_id)  # (the turn timer looks now, rather than at its next wake-up)
     await wait_until(client, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
     assert (await seat_of(client, room_id, late))["stand_in"] is True
     return room_id, tokens, late

@@ -26,7 +26,7 @@ async def everything_seen_by(client, room_id, token):
     answers = [(await client.get(path, headers=headers)).text for path in paths]
     page = f"/rooms/{room_id}/seat/{token}" if token else f"/rooms/{room_id}"
     answers.append((await client.get(page)).text)
-    service = client.app.state.rooms
+    service = client.app.state.rooms  # (inside: the fragment the socket sends, rendered as the server does)
     info, live = await service.game_state(room_id)
     seat = None if token is None else await service.seat_of(room_id, token)
     answers.append(room_fragment(info, live, seat, token))
@@ -86,7 +86,7 @@ async def test_the_seed_and_tokens_stay_secret_until_the_end(client, caplog):
     caplog.set_level(logging.INFO)  # the level a host runs at; DEBUG SQL echo is the host's own
     caplog.set_level(logging.WARNING, logger="httpx")  # the test client's own request lines
     room_id, tokens = await create_started_room(client, "troika", 2)
-    info, _ = await client.app.state.rooms.game_state(room_id)
+    info, _ = await client.app.state.rooms.game_state(room_id)  # (inside: the seed is secret until the end)
     seed = info.seed
     await play_random_moves(client, room_id, tokens, 40, random.Random(2))
     for token in (None, *tokens):

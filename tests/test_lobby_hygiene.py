@@ -31,6 +31,7 @@ HTML = {"accept": "text/html"}
 
 async def age(client, room_id: str, hours: float) -> None:
     """Make the room's last change ``hours`` old, as if nothing had happened since."""
+    # Inside on purpose: no public call ages a room, and the idle time is a day.
     async with client.app.state.rooms.db.write() as session:
         await session.exec(
             text("UPDATE rooms SET updated_at = :at WHERE id = :id").bindparams(
@@ -60,6 +61,7 @@ async def test_a_game_with_no_move_for_the_idle_hours_is_abandoned_and_stays_rep
     await age(client, room, 24.01)
     await age(client, recent, 23.9)  # not yet: the boundary is the idle time itself
     assert room in await lobby_html(client)
+    # (the idle closer's pass is run now, rather than waited for on its own timer)
     assert await client.app.state.idle.close_idle() == [room]
     facts = (await client.get(f"/api/rooms/{room}")).json()
     assert facts["status"] == "abandoned" and facts["closed_reason"] == "idle" and facts["version"] == version

@@ -101,6 +101,7 @@ async def test_asking_at_once_opens_one_next_room(sqlite_url):
         assert [b["seat"] for b in bodies] == [0, 1, 0, 1]
         assert bodies[0]["token"] == bodies[2]["token"] and bodies[1]["token"] == bodies[3]["token"]
         assert sorted(b["duplicate"] for b in bodies) == [False, False, True, True]
+        # (inside: the seats' token hashes are never shown outside the server)
         info, _ = await client.app.state.rooms.game_state(bodies[0]["room"])
         assert info.token_hashes == {hash_token(bodies[0]["token"]): 0, hash_token(bodies[1]["token"]): 1}
 

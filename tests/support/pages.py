@@ -46,6 +46,7 @@ def between(html: str, start: str, end: str) -> str:
 async def render(client, state, seat):
     """The room fragment of ``seat`` (None: a spectator) with the room's game set to ``state``."""
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", len(state["players"]))
+    # Inside on purpose: an exact game state is set, which no public call can do.
     info, live = await client.app.state.rooms.game_state(room_id)
     live.hold(copy.deepcopy(state))  # (held, a state is the game's: the test goes on with its own)
     return room_fragment(info, live, seat, None if seat is None else tokens[seat])

@@ -65,6 +65,7 @@ async def every_view(client, room_id, tokens):
 
 async def backdate_turn(client, room_id, seconds):
     """Pretend the current turn began ``seconds`` ago (as if the players had been waiting)."""
+    # Inside on purpose: no public call moves a turn's start, and waiting out a real timer takes minutes.
     async with client.app.state.rooms.db.write() as session:
         past = datetime.now(UTC) - timedelta(seconds=seconds)
         await session.exec(update(Room).where(Room.id == room_id).values(turn_started_at=past))
