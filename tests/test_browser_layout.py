@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
+from tests.support.servers import free_port, server_process
 
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 
@@ -142,11 +143,19 @@ def own_table_only(api: httpx.Client, room: str, token: str, seat: int) -> bool:
     return all(a["card"] in {c["id"] for cards in mine["families"].values() for c in cards} for a in legal)
 
 
-def test_a_discard_from_the_own_table_is_in_view_at_both_sizes(browser, live):
+@pytest.fixture
+def roomy_live(sqlite_url):
+    """A live server that lets one address create many rooms: the test below may start up to 30
+    games in a minute, past the default 10 a minute (a clean run failed on 429 rate_limited)."""
+    with server_process(sqlite_url, free_port(), ROOM_CREATION_LIMIT="100/minute") as (_, base):
+        yield base
+
+
+def test_a_discard_from_the_own_table_is_in_view_at_both_sizes(browser, roomy_live):
     """Advanced Vem aí games are played with random moves until a seat may only discard cards
     of its own table (about one game in four): that seat's page, at both sizes, shows the move
     at its top (the bar offers it as well as the card on the board), and the bar's button plays it."""
-    api = httpx.Client(base_url=live)
+    api = httpx.Client(base_url=roomy_live)
     found = None
     for game in range(30):
         room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True})
@@ -168,7 +177,7 @@ def test_a_discard_from_the_own_table_is_in_view_at_both_sizes(browser, live):
             break
     assert found is not None, "no game came to a discard from the own table"
     for size in SIZES:
-        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[found]}", size)
+        page = seat_page(browser, roomy_live, f"/rooms/{room}/seat/{tokens[found]}", size)
         assert page.evaluate(MEASURE) == []
         board = page.locator(f"#player-{found} .card-act button").first
         expect(board).to_be_visible()  # (the card on the board is a move too)
