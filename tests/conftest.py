@@ -23,6 +23,22 @@ pytest_plugins = ["tests.support.browsers"]
 
 POSTGRES_ADMIN_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
+# The kinds of test (pyproject.toml registers the markers; README, "Run the tests"): a test is
+# `browser` or `postgres` when it uses the fixture that brings Chromium or a Postgres database, or
+# `server` when it runs real server processes or sockets (the `live` fixture, or its module's own
+# `pytestmark` where it starts them itself); a test that is none of these is `unit`, and
+# `pytest -m unit` is the quick run.
+NEEDS = {"browser": {"browser"}, "postgres": {"postgres_url", "fresh_postgres_url"}, "server": {"live"}}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for kind, fixtures in NEEDS.items():
+            if fixtures & set(item.fixturenames) and not item.get_closest_marker(kind):
+                item.add_marker(kind)
+        if not any(item.get_closest_marker(kind) for kind in NEEDS):
+            item.add_marker("unit")
+
 
 @contextmanager
 def postgres_database():

@@ -10,12 +10,13 @@ import httpx
 import pytest
 
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.databases import BACKENDS
 
 HUGE = "100000000000000000000000000000"
 HTML = {"accept": "text/html"}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def database_url(request, sqlite_url):
     return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 

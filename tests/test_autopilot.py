@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import backdate_turn, make_room
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 GRACE = 2.0
 

@@ -15,12 +15,15 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from app.rooms.records import verify_record
 from tests.conftest import auth
 from tests.support.databases import log_is_sound
 from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 ARENA = str(Path(sys.executable).parent / "troika-arena")
 

@@ -15,6 +15,8 @@ from app.bench.footprint import fill
 from app.bench.sweep import rooms_held
 from tests.conftest import running_app
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 STEP_KEYS = {
     "rooms",
     "period_s",

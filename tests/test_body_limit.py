@@ -8,10 +8,13 @@ import json
 from pathlib import Path
 
 import httpx
+import pytest
 
 from app.games.vem_ai_troika.deck import default_deck
 from tests.conftest import auth, create_started_room
 from tests.support.servers import free_port, server_process
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 HTML = {"accept": "text/html"}
 KB = 1024

@@ -8,7 +8,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from app.cli import build_parser
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 
 def test_help_prints_a_whole_plain_description_and_every_command():

@@ -24,6 +24,8 @@ from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, quiet, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 

@@ -17,10 +17,12 @@ from websockets.asyncio.client import connect
 
 from app.db.engine import migrate
 from tests.conftest import auth, create_started_room, running_app
-from tests.support.databases import database_at, insert_room
+from tests.support.databases import BACKENDS, database_at, insert_room
 from tests.support.rooms import FAST, backdate_turn, wait_until
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 HTML = {"accept": "text/html"}
 BACK = "You are back: a bot played your seat while your time was out, and now it is yours again."
@@ -128,7 +130,7 @@ async def test_the_stand_in_plays_the_seat_until_the_player_is_back(sqlite_url):
         assert BACK in r.text
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_the_migration_keeps_every_bot_seated_before_it(request, backend, sqlite_url):
     sync_url, engine = database_at(request, backend, sqlite_url, "0009")
     with engine.begin() as conn:

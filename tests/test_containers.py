@@ -24,12 +24,15 @@ import tomllib
 from pathlib import Path
 
 import httpx
+import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from tests.support.pins import locked
 from tests.support.servers import free_port, server_process
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -22,6 +22,8 @@ from tests.conftest import auth
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 CASES = [(slug, n, {}) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
 CASES += [("vem-ai-a-troika", 3, {"advanced": True})]  # the advanced game's views and actions
 NAMES = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]

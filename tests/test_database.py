@@ -16,6 +16,7 @@ from app.db.database import Database
 from app.db.engine import migrate
 from app.db.models import Room, utcnow
 from app.rooms import storage
+from tests.support.databases import BACKENDS
 
 ROOMS = Room.__table__
 
@@ -47,7 +48,7 @@ async def rooms_named(db: Database, *ids: str) -> int:
         return (await connection.execute(select(func.count()).select_from(ROOMS).where(ROOMS.c.id.in_(ids)))).scalar()
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize("database", BACKENDS)
 async def test_write_all_commits_every_statement_or_none(database, sqlite_url, request):
     url = sqlite_url if database == "sqlite" else request.getfixturevalue("postgres_url")
     db = await opened(url)
@@ -98,7 +99,7 @@ def test_migrating_a_new_sqlite_file_switches_it_to_wal_once(tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize("database", BACKENDS)
 async def test_a_move_is_written_whole_or_not_at_all_and_on_postgres_in_one_statement(database, sqlite_url, request):
     """``storage.write_move`` moves the version on and appends the action together; a move made
     on a version that moved on, whose sequence number is taken, or whose idempotency key the

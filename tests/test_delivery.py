@@ -11,6 +11,7 @@ from collections import Counter
 
 import httpx
 import lxml.html
+import pytest
 from websockets.asyncio.client import connect
 
 import app.rooms.views as views_module
@@ -23,6 +24,8 @@ from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, quiet, ws_url
 from tests.support.tables import normal
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form

@@ -21,6 +21,8 @@ import pytest
 from tests.conftest import auth
 from tests.support.servers import free_port, server_process
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 BOT = Path(__file__).resolve().parents[1] / "examples" / "arena_bot.py"
 
 

@@ -25,6 +25,8 @@ from tests.support.rooms import every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 
 async def test_games_continue_after_postgres_restarts():
     """Postgres restarted under a running game: the server's pool and relay recover, views are

@@ -22,7 +22,10 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from tests.support.databases import BACKENDS
 from tests.support.servers import free_port, server_process
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 EXAMPLES_PER_OPERATION = 30
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
@@ -46,7 +49,7 @@ def start_room(base: str) -> tuple[str, str]:
     return room_id, token
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_no_generated_request_makes_the_server_fail(request, backend, sqlite_url):
     url = sqlite_url if backend == "sqlite" else request.getfixturevalue("postgres_url")
     with server_process(url, free_port()) as (_, base):

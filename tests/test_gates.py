@@ -11,6 +11,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

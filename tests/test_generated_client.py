@@ -20,6 +20,8 @@ from openapi_spec_validator import validate
 
 from tests.support.servers import free_port, server_process
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 STREAM_WARNING = "WARNING parsing GET /api/rooms/{room_id}/stream"
 

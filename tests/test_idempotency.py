@@ -9,6 +9,7 @@ import random
 import pytest
 
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.databases import BACKENDS
 
 
 async def first_legal(client, room_id, tokens):
@@ -101,7 +102,7 @@ async def test_a_join_resent_with_its_key_and_name_answers_the_same_seat_and_tok
     assert late.status_code == 422  # the key is Bo's join's, whatever the room's state
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize("database", BACKENDS)
 async def test_a_used_key_on_a_move_legal_now_is_refused_and_writes_nothing(database, sqlite_url, request):
     """The write itself refuses a key the seat used before (no read comes first): a move that
     is legal at the room's version, sent with the seat's old key, is refused as reused and

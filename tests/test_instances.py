@@ -13,6 +13,7 @@ from contextlib import ExitStack
 
 import httpx
 import psycopg
+import pytest
 from websockets.asyncio.client import connect
 
 from app.config import to_driver_url
@@ -23,6 +24,8 @@ from tests.conftest import auth
 from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import next_event, until_version, ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 
 def cut_relay_connections(database_url: str) -> int:

@@ -11,12 +11,15 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
+from tests.support.databases import BACKENDS
 from tests.support.rooms import every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
-@pytest.fixture(params=["sqlite", "postgres"])
+
+@pytest.fixture(params=BACKENDS)
 def database_url(request, sqlite_url):
     return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 

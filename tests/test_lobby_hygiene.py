@@ -22,9 +22,11 @@ from app.db.models import utcnow
 from app.rooms import storage
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
-from tests.support.databases import database_at, insert_room
+from tests.support.databases import BACKENDS, database_at, insert_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 HTML = {"accept": "text/html"}
 
@@ -230,7 +232,7 @@ async def test_a_full_waiting_room_shows_full_instead_of_join(client):
     assert ">full<" in (await client.get("/lobby/rooms", headers=HTML)).text
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_the_migration_marks_the_rooms_closed_before_it_as_left(request, backend, sqlite_url):
     sync_url, engine = database_at(request, backend, sqlite_url, "0008")
     with engine.begin() as conn:

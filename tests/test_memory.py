@@ -21,6 +21,8 @@ from app.realtime.cache import Held, RoomCache
 from app.realtime.locks import RoomLocks
 from tests.conftest import auth, create_started_room, running_app
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 FINISHED = 8
 
 

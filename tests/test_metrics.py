@@ -23,6 +23,8 @@ from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 TOKEN = "scrape-me-0123456789"
 
 

@@ -22,6 +22,8 @@ from tests.conftest import auth, create_started_room, running_app
 from tests.support.databases import disk_full_error, sqlite_error
 from tests.support.rooms import make_room
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 
 def postgres_refused() -> sa_exc.DBAPIError:
     engine = create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{servers.free_port()}/nowhere")

@@ -10,9 +10,10 @@ import random
 import pytest
 
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.databases import BACKENDS
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def database_url(request, sqlite_url):
     return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 

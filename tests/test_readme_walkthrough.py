@@ -11,7 +11,11 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.support.servers import free_port, server_process
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

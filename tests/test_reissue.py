@@ -17,6 +17,8 @@ from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server, server_process
 from tests.support.sockets import Lines, close_of, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 
 def reissue(client, room_id: str, seat, token: str | None) -> httpx.Response:
     headers = auth(token) if token else {}

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import auth, running_app
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 VIEW, PRESENCE, CHAT = "view", "presence", "chat"
 

@@ -19,6 +19,7 @@ from app.games.registry import GAMES
 from app.rooms.replays import Replay
 from app.rooms.reviews import decisions, marked
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.databases import BACKENDS
 
 HTML = {"accept": "text/html"}
 TINY = {"review_rollouts": 8}  # a decision's budget in these tests: a world or two
@@ -39,7 +40,7 @@ async def ready(client, room_id, seat, seconds=120):
     raise AssertionError("the review took too long")
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(request, backend, sqlite_url):
     url = sqlite_url if backend == "sqlite" else request.getfixturevalue("fresh_postgres_url")
     async with running_app(url, **TINY) as client:

@@ -16,12 +16,15 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
 from app.config import Settings
 from tests.conftest import create_started_room
 from tests.support.pages import assert_secure_page, inline_code
 from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 HTML = {"accept": "text/html"}

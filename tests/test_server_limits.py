@@ -10,12 +10,15 @@ import contextlib
 import socket
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.bench.servers import process
 from tests.support.rooms import make_room
 from tests.support.sockets import until_version, ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 FRAME_BYTES = 15 * 1024 * 1024
 

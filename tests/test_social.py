@@ -7,6 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 import app.rooms.social as social_module
@@ -17,6 +18,8 @@ from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import make_room
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import next_event, until_version, ws_url
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 
 async def test_chat_is_for_players_limited_escaped_and_kept(sqlite_url):

@@ -18,6 +18,8 @@ from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import close_of, until_version, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 
 def socket_tasks() -> list[asyncio.Task]:
     """Tasks of this loop still reading a live socket."""

@@ -19,6 +19,8 @@ from tests.support.rooms import make_room, play
 from tests.support.servers import free_port, in_process_server, server_process
 from tests.support.sockets import Lines, ws_url
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 
 def invalid(r: httpx.Response) -> bool:
     """A refused parameter: a client error with the JSON error shape (400, or 422 for FastAPI's

@@ -28,13 +28,14 @@ from app.games.registry import GAMES
 from app.rooms.errors import InvalidRequest, UnknownField
 from app.rooms.records import verify_record
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.databases import BACKENDS
 from tests.support.rooms import straight_to_the_route
 
 CASES = [(slug, n) for slug, game in GAMES.items() for n in range(game.min_players, game.max_players + 1)]
 JUNK = {"nested": [1, {"deeper": None}], "n": 1.5}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=BACKENDS)
 def database_url(request, sqlite_url):
     return sqlite_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
 

@@ -23,6 +23,8 @@ from app.web.sections import delta
 from app.web.tables import laid_out, table
 from tests.support.tables import normal, room_of
 
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
+
 PLAYED = [
     (slug, players, {}) for slug, game in GAMES.items() for players in range(game.min_players, game.max_players + 1)
 ] + [("vem-ai-a-troika", players, {"advanced": True}) for players in (2, 4)]

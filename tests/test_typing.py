@@ -7,7 +7,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from app.files import project_file
+
+pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
 
 def test_mypy_checks_every_engine_against_the_game_contract():

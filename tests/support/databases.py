@@ -1,11 +1,13 @@
 """Databases as tests set them up and read them behind the server: a fresh database migrated
 up to an older revision and a room row as those migrations knew it (``database_at``,
 ``insert_room``), a room's action log checked to replay to its stored state (``log_is_sound``),
-and the real errors a SQLite file raises, a full one's included (``sqlite_error``,
-``disk_full_error``)."""
+the real errors a SQLite file raises, a full one's included (``sqlite_error``,
+``disk_full_error``), and the two backends a test runs on (``BACKENDS``: the Postgres case is
+marked ``postgres``)."""
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from sqlalchemy import create_engine, text
 from sqlalchemy import exc as sa_exc
@@ -15,6 +17,8 @@ from app.config import to_driver_url
 from app.db.engine import alembic_config
 from app.db.models import ActionRecord, Room, utcnow
 from app.games.registry import GAMES
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
 def database_at(request, backend: str, sqlite_url: str, revision: str):
