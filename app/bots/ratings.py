@@ -10,15 +10,12 @@ levels of each game with theirs.
 from __future__ import annotations
 
 from app.games.base import N_
+from app.games.registry import ENTRIES
 
 NAMES = {"random": N_("random bot"), "strong": N_("strong bot"), "expert": N_("expert bot")}
 
-# from docs/bots.md, "The ladder" (the same figures; tests/bots/test_ladder.py compares them)
-RATINGS: dict[str, dict[str, int]] = {
-    "troika": {"random": 0, "strong": 774, "expert": 462},
-    "triatri": {"random": 0, "strong": 186, "expert": 196},
-    "vem-ai-a-troika": {"random": 0, "strong": 736, "expert": 470},
-}
+# each game entry's, from docs/bots.md, "The ladder" (tests/bots/test_ladder.py compares them)
+RATINGS: dict[str, dict[str, int]] = {slug: dict(entry.ratings) for slug, entry in ENTRIES.items()}
 
 
 def levels(slug: str) -> list[dict[str, object]]:
