@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
+from tests.registered import seated
 
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 
@@ -97,7 +98,7 @@ def phase_of(page: Page) -> str:
     return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
-PLAYED = [("troika", 3, 11, {}), ("triatri", 3, 12, {}), ("vem-ai-a-troika", 4, 13, {})]
+PLAYED = [(slug, n, seed, {}) for seed, (slug, n) in enumerate(seated(3), 11)]  # every game, Vem aí's advanced
 PLAYED += [("vem-ai-a-troika", 3, 14, {"advanced": True})]  # its reactions, supports and Pre-Campaign
 
 

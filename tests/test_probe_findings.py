@@ -14,9 +14,10 @@ import json
 import pytest
 
 from tests.conftest import auth, create_started_room
+from tests.registered import seated
 from tests.test_web import HTMX, create_by_form
 
-CASES = [("troika", 2), ("triatri", 2), ("vem-ai-a-troika", 2)]
+CASES = seated(2)
 
 
 def nested(depth: int) -> str:
