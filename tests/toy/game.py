@@ -1,12 +1,13 @@
-"""Climb, a toy card game registered only for the test run (``EXTRA_GAMES=tests.toy.game``):
-the proof that a game plugs in through its entry alone (docs/architecture.md, "Adding a game").
+"""Climb, a toy card game registered for the test run (``EXTRA_GAMES=tests.toy.game``, set by
+tests/conftest.py): the proof that a game plugs in through its entry alone (docs/architecture.md,
+"Adding a game"). Its messages are ones the app's catalog already translates.
 
-Rules: 2-3 players; twelve cards numbered 1-12 are shuffled and each player is dealt 3, face
-down (the hand: the hidden information); the rest stay undealt. In turn, from seat 0, each
-player plays one card of their hand face up. A card higher than the last one played scores its
-number; a lower one scores nothing. When every hand is empty the highest score wins (tied
-players all win). Instead of playing, a player may discard a card of their hand face down: it
-scores nothing, and only its owner knows it.
+Rules: 2-3 players; fifteen cards numbered 1-15 are shuffled into a face-down pile and each
+player is dealt 3 of them (the hand: the hidden information, with the pile's order). In turn,
+from seat 0, each player plays one card of their hand face up, or discards one face up, then
+draws the pile's top card while there is one. A card played higher than the last one played
+scores its number; a lower one scores nothing; a discard scores nothing and leaves the last
+card as it was. When every hand is empty the highest score wins (tied players all win).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from app.games import base
 from app.games.base import Action, Outcome, State
 from app.games.entry import GameEntry
 
-CARDS = 12
+CARDS = 15
 HAND = 3
 HERE = Path(__file__).resolve().parent
 
@@ -35,7 +36,7 @@ class Play(TypedDict):
 
 
 class Discard(TypedDict):
-    """Discard a card of your hand face down."""
+    """Discard a card of your hand face up."""
 
     type: Literal["discard"]
     card: int
@@ -47,9 +48,9 @@ ClimbAction = Play | Discard
 class ClimbView(TypedDict):
     hand: list[int] | None  # the reader's own cards; None for a spectator
     hand_sizes: list[int]
+    pile: int  # the cards left to draw
     played: list[list[int]]  # each seat's cards played, in order
-    discards: list[int] | None  # the reader's own cards discarded; None for a spectator
-    discard_counts: list[int]
+    discards: list[list[int]]  # each seat's cards discarded, in order
     last: int | None  # the last card played
     scores: list[int]
     to_act: int | None
@@ -71,9 +72,9 @@ class Climb(base.Game):
         state: State = {"seed": seed, "rng_draws": 0, "num_players": num_players, "options": {}, "log": []}
         deck = list(range(1, CARDS + 1))
         base.rng(state).shuffle(deck)
-        state["hands"] = [sorted(deck[i * HAND : (i + 1) * HAND]) for i in range(num_players)]
-        state["undealt"] = deck[num_players * HAND :]
         state.update(
+            hands=[sorted(deck[i * HAND : (i + 1) * HAND]) for i in range(num_players)],
+            pile=deck[num_players * HAND :],
             played=[[] for _ in range(num_players)],
             discards=[[] for _ in range(num_players)],
             last=None,
@@ -88,27 +89,25 @@ class Climb(base.Game):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
-        hand = state["hands"][seat]
-        return [{"type": kind, "card": card} for kind in ("play", "discard") for card in hand]
+        return [{"type": kind, "card": card} for kind in ("play", "discard") for card in state["hands"][seat]]
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
-        base.require(seat in self.to_act(state), "It is not your turn")
-        card = action.get("card")
-        kind = action.get("type")
-        base.require(
-            kind in ("play", "discard") and card in state["hands"][seat], "Play or discard a card of your hand"
-        )
-        state["hands"][seat].remove(card)
-        state["turn"] = (seat + 1) % state["num_players"]
-        who = base.seat_label(seat)
-        if kind == "discard":
+        state = base.moving_copy(state)
+        card, hand, who = action["card"], state["hands"][seat], base.seat_label(seat)
+        hand.remove(card)
+        if action["type"] == "discard":
             state["discards"][seat].append(card)
-            state["log"].append(base.log_entry(base.say("{seat} discards a card", seat=who)))
-            return state
-        state["scores"][seat] += card if state["last"] is None or card > state["last"] else 0
-        state["played"][seat].append(card)
-        state["last"] = card
-        state["log"].append(base.log_entry(base.say("{seat} plays {card}", seat=who, card=card)))
+            said = base.say("{player} discards {card} from their hand.", player=who, card=card)
+        else:
+            state["scores"][seat] += card if state["last"] is None or card > state["last"] else 0
+            state["played"][seat].append(card)
+            state["last"] = card
+            said = base.say("{player} plays {card}.", player=who, card=card)
+        state["log"].append(base.log_entry(said))
+        if state["pile"]:
+            hand.append(state["pile"].pop(0))
+            hand.sort()
+        state["turn"] = (seat + 1) % state["num_players"]
         return state
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
@@ -118,9 +117,9 @@ class Climb(base.Game):
         return {
             "hand": list(state["hands"][seat]) if seat is not None else None,
             "hand_sizes": [len(hand) for hand in state["hands"]],
+            "pile": len(state["pile"]),
             "played": [list(cards) for cards in state["played"]],
-            "discards": list(state["discards"][seat]) if seat is not None else None,
-            "discard_counts": [len(cards) for cards in state["discards"]],
+            "discards": [list(cards) for cards in state["discards"]],
             "last": state["last"],
             "scores": list(state["scores"]),
             "to_act": None if self.outcome(state) else state["turn"],
@@ -134,18 +133,18 @@ class Climb(base.Game):
         winners = [s for s in ranking if scores[s] == max(scores)]
         return Outcome(scores, winners, ranking, base.places(ranking, scores.__getitem__))
 
-    def describe(self, action: Action, state: State | None = None) -> str:
-        return f"{'Play' if action['type'] == 'play' else 'Discard'} {action['card']}"
+    def label(self, action: Action, state: State | None = None) -> base.Message:
+        return base.say("Play {card}" if action["type"] == "play" else "Discard {card}", card=action["card"])
 
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         state = base.working_copy(state)
-        piles = [(key, s) for key in ("hands", "discards") for s in range(state["num_players"]) if s != seat]
-        unseen = [card for key, s in piles for card in state[key][s]] + state["undealt"]
+        others = [s for s in range(state["num_players"]) if s != seat]
+        unseen = [card for s in others for card in state["hands"][s]] + state["pile"]
         r.shuffle(unseen)
-        for key, s in piles:
-            taken, unseen = unseen[: len(state[key][s])], unseen[len(state[key][s]) :]
-            state[key][s] = sorted(taken) if key == "hands" else taken
-        state["undealt"], state["seed"] = unseen, f"{r.getrandbits(64):016x}"
+        for s in others:
+            size = len(state["hands"][s])
+            state["hands"][s], unseen = sorted(unseen[:size]), unseen[size:]
+        state["pile"], state["seed"] = unseen, f"{r.getrandbits(64):016x}"
         return state
 
 
