@@ -29,7 +29,7 @@ class GameEntry:
     game: Game
     heuristics: str  # module with HEURISTICS, the strong and expert bots' per-game policy
     presenter: str  # module with the table's CLASSES and parts (app.web.tables)
-    ratings: Mapping[str, int]  # each bot level's Elo (docs/bots.md, "The ladder")
+    ratings: Mapping[str, int]  # each bot level's Elo (docs/bots.md, "The ladder"); empty: not on it
     styles: tuple[str, ...] = ()  # stylesheet addresses, loaded by every page
     scripts: tuple[str, ...] = ()  # script addresses, loaded (deferred) by every page
     pieces: tuple[str, ...] = ()  # selectors of the table's pieces, for noticing what changed

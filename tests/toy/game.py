@@ -139,7 +139,7 @@ class Climb(base.Game):
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         state = base.working_copy(state)
         others = [s for s in range(state["num_players"]) if s != seat]
-        unseen = [card for s in others for card in state["hands"][s]] + state["pile"]
+        unseen = sorted([card for s in others for card in state["hands"][s]] + state["pile"])  # their order is hidden
         r.shuffle(unseen)
         for s in others:
             size = len(state["hands"][s])
@@ -152,7 +152,10 @@ GAME = Climb()
 ENTRY = GameEntry(
     GAME,
     heuristics="tests.toy.bots",
-    presenter="app.web.tables.generic",
-    ratings={"random": 0, "strong": 0, "expert": 0},
+    presenter="tests.toy.table",
+    ratings={},  # not on the ladder
+    styles=("/static/games/climb/climb.css",),
+    pieces=(".climb-card",),
     templates=HERE / "templates",
+    static=HERE / "static",
 )
