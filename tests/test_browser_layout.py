@@ -127,9 +127,11 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
                 shot.add((page.viewport_size["width"], phase))
     for page in pages:
         screenshot(page, f"layout-{game}{'-advanced' if options else ''}-end")
-    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    final = api.get(f"/api/rooms/{room}/view").json()
+    assert final["status"] == "finished"
     assert problems == {}
-    assert summaries > 0, "the game's rounds ended with no summary shown"
+    if final["view"].get("round", 1) > 1:  # a game played in rounds (Climb is one)
+        assert summaries > 0, "the game's rounds ended with no summary shown"
 
 
 def own_table_only(api: httpx.Client, room: str, token: str, seat: int) -> bool:

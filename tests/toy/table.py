@@ -21,8 +21,9 @@ def parts(t: Seen) -> list[Part]:
     v, names = t.view, t.names
     result = t.p["outcome"]
     over, turn = result is not None, v["to_act"]
+    status = {"over": over, "mine": turn is not None and turn == t.seat, "waiting": None if over else names[turn]}
     listed = [
-        Part("table-status", FELT, TEMPLATE, "status", {"over": over, "mine": turn is not None and turn == t.seat}),
+        Part("table-status", FELT, TEMPLATE, "status", status),
         Part("piles", FELT, TEMPLATE, "piles", {"pile": v["pile"], "last": v["last"]}),
     ]
     for seat, name in enumerate(names):
