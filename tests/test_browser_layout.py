@@ -130,7 +130,7 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
     final = api.get(f"/api/rooms/{room}/view").json()
     assert final["status"] == "finished"
     assert problems == {}
-    if final["view"].get("round", 1) > 1:  # a game played in rounds (Climb is one)
+    if final["view"].get("round", 1) > 1:  # a game played in rounds (Climb has a single one)
         assert summaries > 0, "the game's rounds ended with no summary shown"
 
 
