@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
     room_idle_hours: float = 24.0  # a room with no change this long closes (its game abandoned); 0: never
     room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
+    extra_games: str = ""  # modules declaring more games' entries, comma separated (app.games.registry)
     metrics_token: str = ""  # GET /metrics answers only with this bearer token; empty: off (404)
 
     def async_database_url(self) -> str:

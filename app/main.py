@@ -30,6 +30,7 @@ from app.config import Settings, get_settings
 from app.db.database import Database
 from app.db.engine import migrate_async
 from app.files import project_file
+from app.games.registry import ENTRIES, titles
 from app.logs import install_token_redaction
 from app.realtime.bus import EventBus
 from app.realtime.caps import SocketCaps
@@ -119,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="Troika Arena",
-        summary="Play Troika, TriATri and Vem aí a Troika with friends, in the browser or by API.",
+        summary=f"Play {titles()} with friends, in the browser or by API.",
         version=API_VERSION,
         lifespan=lifespan,
         generate_unique_id_function=operation_id,
@@ -150,6 +151,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_router)
     app.include_router(replays_router)
     app.include_router(web_coaching_router)
+    for entry in ENTRIES.values():  # a game kept outside the app serves its own files (before /static)
+        if entry.static:
+            app.mount(f"/static/games/{entry.slug}", StaticFiles(directory=entry.static))
     app.mount("/static", StaticFiles(directory=project_file("static")), name="static")
     return app
 

@@ -16,6 +16,9 @@ import httpx
 import psycopg
 import pytest
 
+# The toy game (tests/toy/) is registered for the whole run, before the registry is first imported;
+# the servers the tests start inherit it.
+os.environ.setdefault("EXTRA_GAMES", "tests.toy.game")
 from app.config import Settings
 from app.main import create_app
 

@@ -8,6 +8,7 @@ import random
 import re
 
 from app.bots.ratings import RATINGS
+from app.games.registry import GAMES
 from tests.conftest import auth, create_started_room, play_random_moves
 
 
@@ -240,7 +241,7 @@ async def test_api_docs_and_pages_load_no_asset_from_another_host(client):
 
 
 async def test_rules_pages_render_for_every_game_and_the_vem_card_list(client):
-    for slug in ("troika", "triatri", "vem-ai-a-troika"):
+    for slug in GAMES:
         page = await client.get(f"/rules/{slug}", headers={"accept": "text/html"})
         assert page.status_code == 200 and "How this server decides" in page.text, slug
     cards = await client.get("/rules/vem-ai-a-troika/cards", headers={"accept": "text/html"})

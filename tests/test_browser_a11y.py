@@ -21,6 +21,7 @@ from tests.support.browser_games import (
     started_room,
     wait_for_version,
 )
+from tests.support.registered import seated
 
 
 def phase_of(page: Page) -> str:
@@ -44,7 +45,7 @@ def test_the_pages_have_no_serious_accessibility_violation(browser, live):
     assert found == {}, json.dumps(found, indent=1)
 
 
-@pytest.mark.parametrize("game, seats, seed", [("troika", 3, 1), ("triatri", 3, 2), ("vem-ai-a-troika", 2, 3)])
+@pytest.mark.parametrize("game, seats, seed", [(slug, n, seed) for seed, (slug, n) in enumerate(seated(3), 1)])
 def test_every_phase_of_every_game_has_no_serious_accessibility_violation(browser, live, game, seats, seed):
     api = httpx.Client(base_url=live)
     room, tokens = started_room(api, game, seats)

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser_games import auth, random_moves, screenshot, seat_page, started_room, wait_for_version
+from tests.support.registered import seated
 from tests.support.servers import free_port, server_process
 
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
@@ -98,7 +99,7 @@ def phase_of(page: Page) -> str:
     return f"{status.get_attribute('data-phase')}/{status.get_attribute('data-step') or ''}"
 
 
-PLAYED = [("troika", 3, 11, {}), ("triatri", 3, 12, {}), ("vem-ai-a-troika", 4, 13, {})]
+PLAYED = [(slug, n, seed, {}) for seed, (slug, n) in enumerate(seated(3), 11)]  # every game, Vem aí's advanced
 PLAYED += [("vem-ai-a-troika", 3, 14, {"advanced": True})]  # its reactions, supports and Pre-Campaign
 
 
@@ -127,9 +128,11 @@ def test_the_table_fits_the_screen_in_every_phase_at_both_sizes(browser, live, g
                 shot.add((page.viewport_size["width"], phase))
     for page in pages:
         screenshot(page, f"layout-{game}{'-advanced' if options else ''}-end")
-    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    final = api.get(f"/api/rooms/{room}/view").json()
+    assert final["status"] == "finished"
     assert problems == {}
-    assert summaries > 0, "the game's rounds ended with no summary shown"
+    if final["view"].get("round", 1) > 1:  # a game played in rounds (Climb has a single one)
+        assert summaries > 0, "the game's rounds ended with no summary shown"
 
 
 def own_table_only(api: httpx.Client, room: str, token: str, seat: int) -> bool:

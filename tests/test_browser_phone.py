@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.games.registry import GAMES
 from tests.support.browser_games import (
     DESKTOP,
     FINITE_ANIMATIONS_ENDED,
@@ -19,6 +20,7 @@ from tests.support.browser_games import (
     started_room,
     wait_for_version,
 )
+from tests.support.registered import seated
 
 PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 
@@ -43,7 +45,7 @@ def phase_of(page: Page) -> str:
     return f"{felt.get_attribute('data-phase')}/{felt.get_attribute('data-step') or ''}"
 
 
-@pytest.mark.parametrize("game, seats, seed", [("troika", 3, 1), ("triatri", 3, 2), ("vem-ai-a-troika", 4, 3)])
+@pytest.mark.parametrize("game, seats, seed", [(slug, n, seed) for seed, (slug, n) in enumerate(seated(4), 1)])
 def test_no_page_of_a_game_scrolls_sideways_on_a_phone_in_any_phase(browser, live, game, seats, seed):
     api = httpx.Client(base_url=live)
     room, tokens = started_room(api, game, seats)
@@ -102,7 +104,7 @@ def test_no_other_page_scrolls_sideways_on_a_phone_and_card_names_wrap_between_w
     assert problems == {}
 
 
-@pytest.mark.parametrize("game", ["troika", "triatri", "vem-ai-a-troika"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_the_hand_is_docked_in_view_and_the_room_details_fold_in_play(browser, live, game):
     api = httpx.Client(base_url=live)
     room, tokens = started_room(api, game, 3)

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import auth
+from tests.support.registered import seated
 from tests.support.servers import free_port, server_process
 
 pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
@@ -49,7 +50,7 @@ def test_the_bot_imports_only_the_standard_library_and_httpx():
     assert imported - sys.stdlib_module_names == {"httpx"}, imported
 
 
-@pytest.mark.parametrize(("game", "seats"), [("troika", 3), ("triatri", 2), ("vem-ai-a-troika", 2)])
+@pytest.mark.parametrize(("game", "seats"), seated(3))
 def test_the_bot_joins_by_the_invite_link_and_plays_to_the_end(server, game, seats):
     api = httpx.Client(base_url=server)
     # The reference bot takes the last seat. In Troika it starts round 1: with a random first

@@ -18,6 +18,7 @@ from app.rooms.hints import Hints
 from app.rooms.model import RoomInfo
 from app.rooms.throttle import Throttle
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.registered import seated
 
 HTML = {"accept": "text/html"}
 TINY = {"hint_rollouts": 24}  # a hint's budget in these tests: a few worlds, milliseconds
@@ -41,7 +42,7 @@ async def test_a_room_without_the_option_refuses_hints(sqlite_url):
         assert await refusal(client, room_id, tokens[1 - seat]) == (409, "hints_off")
 
 
-@pytest.mark.parametrize("slug", ["troika", "triatri", "vem-ai-a-troika"])
+@pytest.mark.parametrize("slug", list(GAMES))
 async def test_on_its_turn_a_seat_is_suggested_one_of_its_legal_moves_with_a_reason(sqlite_url, slug):
     async with running_app(sqlite_url, **TINY) as client:
         room_id, tokens = await create_started_room(client, slug, 2, options={}, hints=True)
@@ -144,7 +145,7 @@ async def test_new_hints_are_rate_limited_per_seat_at_six_a_minute():
     await throttle.hinting("room", 1)  # another seat has its own
 
 
-@pytest.mark.parametrize("slug, seats", [("troika", 3), ("triatri", 2), ("vem-ai-a-troika", 3)])
+@pytest.mark.parametrize("slug, seats", seated(3))
 def test_a_hint_depends_on_nothing_the_seat_cannot_see(slug, seats):
     """The same seat's hint in another world it cannot tell from the true one (the other hands,
     the piles and the seed dealt again by ``randomize_hidden``) is the same hint: the move, its

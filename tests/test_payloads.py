@@ -12,6 +12,7 @@ from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, replay, with_names
 from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view, seat_views
+from tests.support.registered import seated
 from tests.support.tables import room
 
 SLUG = "vem-ai-a-troika"
@@ -168,8 +169,8 @@ def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
     assert built.texts and all(isinstance(text, str) for text in built.texts.values())
 
 
-GAMES_PLAYED = [("vem-ai-a-troika", 4, {}), ("vem-ai-a-troika", 3, {"advanced": True}), ("troika", 5, {})]
-GAMES_PLAYED += [("triatri", 2, {}), ("triatri", 4, {})]
+GAMES_PLAYED = [(slug, players, {}) for slug, players in seated(2) + seated(5)]  # each game, fewest and most
+GAMES_PLAYED += [("vem-ai-a-troika", 3, {"advanced": True})]
 
 
 def test_every_view_is_exactly_what_its_json_text_parses_back_to():

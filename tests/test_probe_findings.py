@@ -15,8 +15,9 @@ import pytest
 
 from tests.conftest import auth, create_started_room
 from tests.support.pages import HTMX, create_by_form
+from tests.support.registered import seated
 
-CASES = [("troika", 2), ("triatri", 2), ("vem-ai-a-troika", 2)]
+CASES = seated(2)
 
 
 def nested(depth: int) -> str:

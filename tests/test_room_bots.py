@@ -7,6 +7,7 @@ import asyncio
 import random
 
 from tests.conftest import auth, running_app
+from tests.support.registered import seated
 from tests.support.rooms import FAST, wait_until
 
 
@@ -71,7 +72,7 @@ async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
 
 async def test_a_room_of_bots_plays_to_the_end_and_can_be_watched(sqlite_url):
     async with running_app(sqlite_url, **FAST) as client:
-        for game, seats in (("triatri", 2), ("vem-ai-a-troika", 2), ("troika", 4)):
+        for game, seats in seated(2):
             room_id, host = await new_room(client, game, seats)
             for _ in range(seats - 1):
                 await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))

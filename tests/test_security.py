@@ -21,6 +21,7 @@ import pytest
 from app.config import Settings
 from tests.conftest import create_started_room
 from tests.support.pages import assert_secure_page, inline_code
+from tests.support.registered import seated
 from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server
 
@@ -48,7 +49,7 @@ async def test_every_page_type_carries_the_security_headers(client):
     r = await client.post("/rooms", data={"game": "troika", "seats": "2", "name": "Ana"}, headers=HTML)
     waiting_room = r.headers["location"]
     pages += [waiting_room, waiting_room.split("/seat/")[0], waiting_room.replace("/seat/", "/seat/x")]
-    for game, seats in (("troika", 3), ("triatri", 2), ("vem-ai-a-troika", 2)):
+    for game, seats in seated(2):
         room_id, tokens = await create_started_room(client, game, seats)
         pages += [f"/rooms/{room_id}", f"/rooms/{room_id}/seat/{tokens[1]}", f"/rules/{game}"]
     pages.append("/rules/vem-ai-a-troika/cards")

@@ -17,14 +17,11 @@ from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
 from app.rooms.views import seat_views
 from app.web.tables import main_fragment
+from tests.support.registered import seated
 from tests.support.tables import room
 
-GAMES_PLAYED = [
-    ("vem-ai-a-troika", 4, {}),
-    ("vem-ai-a-troika", 3, {"advanced": True}),
-    ("troika", 3, {}),
-    ("triatri", 2, {}),
-]
+GAMES_PLAYED = [(slug, players, {}) for slug, players in seated(3)]  # every game, then Vem aí's advanced
+GAMES_PLAYED += [("vem-ai-a-troika", 3, {"advanced": True})]
 LEFT_PER_RENDER = 40  # objects a collection may find per render (measured: 25 at most)
 EVERY = 3  # versions between two renders
 

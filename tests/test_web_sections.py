@@ -18,16 +18,11 @@ from app.i18n import LANGUAGES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
 from app.web.tables import main_fragment, table
+from tests.support.registered import seated
 from tests.support.tables import room_of
 
-GAMES_PLAYED = [
-    ("vem-ai-a-troika", 4, {}),
-    ("vem-ai-a-troika", 2, {}),
-    ("vem-ai-a-troika", 3, {"advanced": True}),
-    ("vem-ai-a-troika", 4, {"advanced": True}),
-    ("troika", 3, {}),
-    ("triatri", 2, {}),
-]
+GAMES_PLAYED = [(slug, players, {}) for slug, players in seated(3)]  # every game, then Vem aí's variants
+GAMES_PLAYED += [("vem-ai-a-troika", 2, {}), ("vem-ai-a-troika", 4, {}), ("vem-ai-a-troika", 4, {"advanced": True})]
 EVERY = 3  # versions between two renders
 MOVES = 240
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import ConfigDict, Discriminator, Field, TypeAdapter, ValidationError
+from pydantic import Discriminator, Field, TypeAdapter, ValidationError
 
 from app.api.errors import unknown_fields
+from app.games.base import Game
 from app.games.registry import GAMES
 from app.rooms.errors import InvalidRequest, UnknownField
 
 
-def one_games_actions(slug: str) -> Any:
-    game = GAMES[slug]
+def actions_of(game: Game) -> Any:
+    """The game's actions as one type discriminated by ``type`` (a game with one action type too)."""
     return Annotated[game.action_type, Discriminator("type"), Field(title=f"{game.title} action")]
 
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     AnyView = Any
 else:
     AnyAction = Annotated[
-        Union[tuple(one_games_actions(slug) for slug in GAMES)],  # noqa: UP007 (a union built from a tuple)
+        Union[tuple(actions_of(game) for game in GAMES.values())],  # noqa: UP007 (a union built from a tuple)
         Field(description="an action of the room's game: one of its action types, by 'type'"),
     ]
     AnyView = Annotated[
@@ -38,15 +39,21 @@ else:
         Field(description="the room's game's view for this seat"),
     ]
 
-STRICT = ConfigDict(strict=True, extra="forbid")
-READERS = {slug: TypeAdapter(one_games_actions(slug), config=STRICT) for slug in GAMES}
+# Strictness is asked of each reading, not set as the adapter's config: pydantic refuses a config
+# for a game with one action type (a TypedDict, not a union), whose own config it would override.
+READERS = {slug: TypeAdapter(actions_of(game)) for slug, game in GAMES.items()}
 
 
 def read_action(slug: str, action: Any) -> None:
     """400 unless ``action`` is one of the game's action types, 422 if it is but has a field
     more (named)."""
+    read(READERS[slug], action)
+
+
+def read(reader: TypeAdapter[Any], action: Any) -> None:
+    """``action`` read by a game's reader (:func:`read_action`)."""
     try:
-        READERS[slug].validate_python(action)
+        reader.validate_python(action, strict=True, extra="forbid")
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         unknown = unknown_fields([{**err, "loc": err["loc"][1:]} for err in errors])  # (the type's tag left out)

@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from app.bench import servers
 from app.games.registry import GAMES
 
-GAMES_PLAYED = ("troika", "triatri", "vem-ai-a-troika")
+GAMES_PLAYED = tuple(GAMES)
 
 
 class Counts:

@@ -10,7 +10,7 @@ Levels
 ``random``  picks uniformly among the legal actions.
 ``strong``  searches: determinized Monte Carlo over sampled states, rollouts played by a cheap
             per-game policy and cut at a horizon where a per-game evaluation takes over
-            (:mod:`app.bots.search`; heuristics in ``app/bots/<game>.py``).
+            (:mod:`app.bots.search`; heuristics in the module its game's entry names, ``app/bots/<game>.py``).
 ``expert``  searches a tree: information-set Monte Carlo tree search over the same sampled
             states, heuristics and rollouts (:mod:`app.bots.ismcts`). Its rating against
             the others, per game, is the ladder's (:mod:`app.bots.ratings`, docs/bots.md).
@@ -27,16 +27,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.bots import ismcts, search, triatri, troika, vem_ai_troika
+from app.bots import ismcts, search
 from app.games.base import Action, Game, State
+from app.games.entry import part
+from app.games.registry import ENTRIES
 from app.rooms.model import BOT_LEVELS
 
 LEVELS = BOT_LEVELS
-HEURISTICS = {
-    "troika": troika.HEURISTICS,
-    "triatri": triatri.HEURISTICS,
-    "vem-ai-a-troika": vem_ai_troika.HEURISTICS,
-}
+HEURISTICS = {slug: part(entry.heuristics).HEURISTICS for slug, entry in ENTRIES.items()}
 
 
 def choose(

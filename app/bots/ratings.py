@@ -10,19 +10,17 @@ levels of each game with theirs.
 from __future__ import annotations
 
 from app.games.base import N_
+from app.games.registry import ENTRIES
 
 NAMES = {"random": N_("random bot"), "strong": N_("strong bot"), "expert": N_("expert bot")}
 
-# from docs/bots.md, "The ladder" (the same figures; tests/bots/test_ladder.py compares them)
-RATINGS: dict[str, dict[str, int]] = {
-    "troika": {"random": 0, "strong": 774, "expert": 462},
-    "triatri": {"random": 0, "strong": 186, "expert": 196},
-    "vem-ai-a-troika": {"random": 0, "strong": 736, "expert": 470},
-}
+# each rated game entry's, from docs/bots.md, "The ladder" (tests/bots/test_ladder.py compares them)
+RATINGS: dict[str, dict[str, int]] = {slug: dict(entry.ratings) for slug, entry in ENTRIES.items() if entry.ratings}
 
 
 def levels(slug: str) -> list[dict[str, object]]:
     """The levels a room of the game ``slug`` can seat, weakest first (by their rating in that
-    game: ``expert`` rates below ``strong`` in some), with their ratings."""
-    rated = RATINGS[slug]
+    game: ``expert`` rates below ``strong`` in some), with their ratings. A game not on the ladder
+    offers them in their own order, each at ``random``'s 0: no level is rated above another."""
+    rated = RATINGS.get(slug, dict.fromkeys(NAMES, 0))
     return [{"level": level, "elo": rated[level]} for level in sorted(NAMES, key=rated.__getitem__)]

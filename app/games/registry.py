@@ -1,13 +1,43 @@
-"""The registered games, by slug: the only place the platform learns which games exist."""
+"""The registered games, by slug: the only place the platform learns which games exist.
+
+Each game's module declares its :class:`~app.games.entry.GameEntry` as ``ENTRY``; ``BUILT_IN``
+names the shipped ones, one line each, and the setting ``EXTRA_GAMES`` (module names, comma
+separated) adds others, such as the toy game the test run registers (tests/toy/). ``ENTRIES``
+keeps them in that order; ``GAMES`` is their engines.
+"""
 
 from __future__ import annotations
 
-from app.games import triatri, troika, vem_ai_troika
-from app.games.base import Game
+import importlib
 
-GAMES: dict[str, Game] = {game.slug: game for game in (troika.GAME, triatri.GAME, vem_ai_troika.GAME)}
+from app.config import get_settings
+from app.games.base import Game
+from app.games.entry import GameEntry
+
+BUILT_IN = (
+    "app.games.troika",
+    "app.games.triatri",
+    "app.games.vem_ai_troika",
+)
+
+
+def load(modules: tuple[str, ...]) -> dict[str, GameEntry]:
+    """The entries the modules declare, by slug, in the modules' order."""
+    entries = [importlib.import_module(name).ENTRY for name in modules]
+    return {entry.slug: entry for entry in entries}
+
+
+EXTRA = tuple(name.strip() for name in get_settings().extra_games.split(",") if name.strip())
+ENTRIES: dict[str, GameEntry] = load(BUILT_IN + EXTRA)
+GAMES: dict[str, Game] = {slug: entry.game for slug, entry in ENTRIES.items()}
 
 
 def get_game(slug: str) -> Game:
     """The game for ``slug``; KeyError if no such game is registered."""
     return GAMES[slug]
+
+
+def titles() -> str:
+    """The games' titles as a sentence names them: "A, B and C"."""
+    names = [game.title for game in GAMES.values()]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

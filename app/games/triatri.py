@@ -78,6 +78,7 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, OptionSpec, Outcome, State
+from app.games.entry import GameEntry
 from app.games.triatri_types import TriATriAction, TriATriView
 
 COLOURS = ("red", "blue", "green")
@@ -707,3 +708,11 @@ def last_reveal_view(reveal: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 GAME = TriATri()
+ENTRY = GameEntry(
+    GAME,
+    heuristics="app.bots.triatri",
+    presenter="app.web.tables.triatri",
+    ratings={"random": 0, "strong": 186, "expert": 196},
+    styles=("/static/css/triatri.css",),
+    pieces=(".tt-card", ".gem-count", ".supply-line"),
+)

@@ -88,6 +88,7 @@ from typing import Any
 
 from app.games import base
 from app.games.base import Action, Outcome, State
+from app.games.entry import GameEntry
 from app.games.troika_types import TroikaAction, TroikaView
 
 TILES = tuple(v for v in range(1, 16) for _ in range(7 if v == 7 else 3))
@@ -713,3 +714,10 @@ class Troika(base.Game):
 
 
 GAME = Troika()
+ENTRY = GameEntry(
+    GAME,
+    heuristics="app.bots.troika",
+    presenter="app.web.tables.troika",
+    ratings={"random": 0, "strong": 774, "expert": 462},
+    pieces=(".tile", ".token"),
+)

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from app.bots import LEVELS, choose
 from app.games.base import Game, State, public_options
-from app.games.registry import GAMES
+from app.games.registry import ENTRIES, GAMES
 from app.sim.stats import Tally
 
 MAX_ACTIONS = 20_000
@@ -109,17 +109,9 @@ def sampler(game: Game, state: State, seat: int):
 
 
 def seat_tags(game: Game, state: State, seats: int) -> list[list[str]]:
-    """Labels per seat for the breakdown (only Vem aí a Troika has some)."""
-    if game.slug != "vem-ai-a-troika":
-        return [[] for _ in range(seats)]
-    deck = state["deck"]
-    tags = []
-    for p in state["players"]:
-        seat_tags_ = [f"leader: {deck['leaders'][p['leader']]['name']}"]
-        seat_tags_ += [f"offered: {deck['leaders'][lid]['name']}" for lid in p["offer"]]
-        seat_tags_ += [f"controls: {deck['groups'][gid]['name']}" for gid in p["table"]]
-        tags.append(seat_tags_)
-    return tags
+    """Labels per seat for the breakdown: the game entry's, if it has some."""
+    tag = ENTRIES[game.slug].seat_tags
+    return tag(state) if tag else [[] for _ in range(seats)]
 
 
 def records(config: Config, progress: TextIO | None) -> list[dict[str, Any]]:

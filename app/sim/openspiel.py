@@ -11,7 +11,7 @@ parameters ``players`` and ``seed``:
   it may read, as JSON (so two states differ in it exactly when the seat can tell them apart);
 - an action's integer is stable: 31 bits of the SHA-256 of its canonical JSON (two legal
   actions that shared one would be refused, loudly; no game of ours has such a pair);
-- simultaneous choices (a TriATri reveal) are asked one seat at a time, lowest seat first, as
+- simultaneous choices (several seats to act at once) are asked one seat at a time, lowest seat first, as
   the server's bots are; each seat's view already hides what the others chose;
 - returns are the win shares, centred: with two players +1 for a win, -1 for a loss, 0 each
   for a shared win (zero-sum).

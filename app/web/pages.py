@@ -20,14 +20,14 @@ from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
 from app.api.deps import lobby as lobby_service
 from app.api.routes import SeatInPath
 from app.games.base import MAX_DECK_BYTES, N_, say, spoken
-from app.games.registry import GAMES
+from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
 from app.rooms.play import Play
 from app.web.delivery import Deliver, Delivery
-from app.web.render import TEMPLATES_DIR, fragment, language_of, page, speaker
+from app.web.render import fragment, has_template, language_of, page, speaker
 from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
@@ -441,7 +441,7 @@ def rules_template(name: str, request: Request) -> str:
     the whole page exists (a rules page is prose, written in each language as a whole), else
     ``rules/<name>``, the English."""
     translated = f"rules/{language_of(request)}/{name}"
-    return translated if (TEMPLATES_DIR / translated).exists() else f"rules/{name}"
+    return translated if has_template(translated) else f"rules/{name}"
 
 
 @router.get("/rules/{slug}", response_class=HTMLResponse)
@@ -455,8 +455,8 @@ async def rules_page(slug: str, request: Request):
 async def rules_extra_page(slug: str, part: str, request: Request):
     """A game's extra rules page, such as the card list of Vem aí a Troika."""
     template = f"rules/{slug}-{part}.html"
-    if slug not in GAMES or not part.isalnum() or not (TEMPLATES_DIR / template).exists():
+    if slug not in GAMES or not part.isalnum() or not has_template(template):
         raise HTTPException(404, "no such page")
-    game = GAMES[slug]
-    extra = game.rules_context() if hasattr(game, "rules_context") else {}
-    return page(request, rules_template(f"{slug}-{part}.html", request), {"game": game, **extra})
+    data = ENTRIES[slug].rules_context
+    extra = data() if data else {}
+    return page(request, rules_template(f"{slug}-{part}.html", request), {"game": GAMES[slug], **extra})

@@ -31,12 +31,14 @@ from starlette.requests import HTTPConnection
 from app.bots import ratings
 from app.files import project_file
 from app.games.base import Message, say, spoken
-from app.games.registry import GAMES
+from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.rooms.model import named
 from app.web.sections import slot
 
 TEMPLATES_DIR = project_file("templates")
+# where templates are looked for: the app's, then those of each game kept outside it
+TEMPLATE_DIRS = (TEMPLATES_DIR, *(entry.templates for entry in ENTRIES.values() if entry.templates))
 CARD_HTML_HELD = 4096  # distinct (template, macro, arguments, card values, language) renders kept
 CARD_HTML: dict[tuple[Any, ...], Any] = {}
 
@@ -114,12 +116,21 @@ class ReleasingTemplate(jinja2.Template):
                 context.parent = {}
 
 
+def has_template(name: str) -> bool:
+    """Whether a template of that name exists in one of the folders templates are looked for in."""
+    return any((folder / name).exists() for folder in TEMPLATE_DIRS)
+
+
+# the selectors of every game's table pieces, for static/js/noticing.js (the page's arena-pieces meta)
+PIECES = ", ".join(selector for entry in ENTRIES.values() for selector in entry.pieces)
+
+
 def environment(lang: str) -> jinja2.Environment:
     """The Jinja environment of one language: its translations installed once, for good."""
     # auto_reload off: templates are files of the installed package, and checking their
     # modification time on every render cost ~5% of the server's time under load (issue 14)
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIRS),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
         auto_reload=False,
@@ -130,7 +141,9 @@ def environment(lang: str) -> jinja2.Environment:
     env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
     env.globals["gettext"] = env.globals["_"] = quick_gettext(catalog)
     translate = catalog.gettext
-    env.globals.update(GAMES=GAMES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, slot=slot)
+    env.globals.update(
+        GAMES=GAMES, GAME_ENTRIES=ENTRIES, GAME_PIECES=PIECES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, slot=slot
+    )
     env.globals.update(BOT_NAMES=ratings.NAMES, bot_levels=ratings.levels)  # the bot levels offered
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
@@ -139,7 +152,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["words"] = {
         slug: env.get_template(f"games/{slug}/words.html").module
         for slug in GAMES
-        if (TEMPLATES_DIR / "games" / slug / "words.html").exists()
+        if has_template(f"games/{slug}/words.html")
     }
     return env
 

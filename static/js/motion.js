@@ -1,24 +1,16 @@
-// Motion: a tile or card that moves travels from where it was to where it lands. Before a
-// socket frame is swapped in, the place of every piece on the table (Troika's tiles, TriATri's
-// and Vem aí's cards) is noted by what the piece is; after it, a piece that is now somewhere
-// else glides there from its old place and size (a "FLIP": first, last, invert, play), in
-// MOTION_MS, with the Web Animations API. htmx's socket extension swaps out of band
-// (api.oobSwap), outside the path where htmx starts a View Transition, hence this. Nothing
-// moves under prefers-reduced-motion, nor in a hidden tab; a piece that only appears is
-// highlighted by noticing.js instead.
+// Motion: a piece that moves travels from where it was to where it lands. Before a socket
+// frame is swapped in, the place of every piece on the table is noted by what the piece is: its
+// data-key, which each game's table template gives the pieces that may move (a face-down piece,
+// like any other of its kind, has none); after it, a piece that is now somewhere else glides
+// there from its old place and size (a "FLIP": first, last, invert, play), in MOTION_MS, with the
+// Web Animations API. htmx's socket extension swaps out of band (api.oobSwap), outside the path
+// where htmx starts a View Transition, hence this. Nothing moves under prefers-reduced-motion,
+// nor in a hidden tab; a piece that only appears is highlighted by noticing.js instead.
 (function () {
   var MOTION_MS = 260;
-  var PIECES = "#room-main .felt .tile, #room-main .felt .tt-card[data-key], #room-main .felt .vem-card[data-id]";
+  var PIECES = "#room-main .felt [data-key]";  // what a piece is, whatever its size or place: its data-key
   var still = window.matchMedia("(prefers-reduced-motion: reduce)");
   var before = null;
-
-  // What a piece is, whatever its size or place: a card's id or name, a tile's face.
-  function keyOf(el) {
-    if (el.classList.contains("vem-card")) return (el.classList.contains("leader") ? "leader:" : "group:") + el.dataset.id;
-    if (el.classList.contains("tt-card")) return "tt:" + el.dataset.key;
-    if (el.classList.contains("back")) return null;  // face-down tiles are all alike
-    return "tile:" + el.textContent.trim();
-  }
 
   // Where a piece is laid out: its box on screen, but at its own size, about the same centre.
   // noticing.js has just marked a piece that arrived "fresh", whose pop starts it at 0.8 of its
@@ -33,8 +25,7 @@
   function places(after) {
     var found = {};
     document.querySelectorAll(PIECES).forEach(function (el) {
-      var key = keyOf(el);
-      if (!key) return;
+      var key = el.dataset.key;
       var box = after ? laid(el) : el.getBoundingClientRect();
       if (!box.width) return;
       (found[key] = found[key] || []).push({ el: el, box: box });

@@ -1,5 +1,6 @@
 // Noticing what changed. Before each push replaces the table (or sections of it), the pieces in
-// every table area with an id (tiles, cards, gems, coins, figures: PIECES) are noted; after it, a
+// every table area with an id (tiles, cards, gems, coins, figures: PIECES, the games' from their
+// entries in the page's arena-pieces meta) are noted; after it, a
 // piece that was not there before gets the class "fresh" (a short transition, off under
 // prefers-reduced-motion, and an outline that stays until the next update). While the tab is hidden the reference
 // stays the table as last seen, so coming back shows everything since. A reload keeps them: the
@@ -8,8 +9,8 @@
 // "Your turn" while it is; and, if the player turned them on (off by default, kept in
 // localStorage), a sound and a browser notification say so when the turn comes.
 (function () {
-  var PIECES = ".tile, .tt-card, .gem-count, .supply-line, .vem-card, .coins, .title-chip, .token, .gov-chip, " +
-    ".metrics dd, .count, .slot-cards, .badge.turn";
+  var listed = document.querySelector('meta[name="arena-pieces"]');  // each game's, from its entry
+  var PIECES = (listed && listed.content ? listed.content + ", " : "") + ".count, .badge.turn";
   var seen = null;  // the pieces of the table as the player last saw it
   var pending = null;
   var against = null;  // the reference the table's highlights were last drawn against

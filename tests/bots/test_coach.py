@@ -15,16 +15,18 @@ ROLLOUTS = 60
 
 
 def positions(slug: str, seats: int, count: int):
-    """A few positions of a random game where the seat to move has a choice."""
+    """A few positions of random games where the seat to move has a choice (another game while
+    a short one has not given enough, ``count`` games at most)."""
     game, rng = GAMES[slug], random.Random(11)
-    state = game.setup(seats, {}, f"coach-{slug}")
     found = []
-    while game.outcome(state) is None and len(found) < count:
-        seat = min(game.to_act(state))
-        legal = game.legal_actions(state, seat)
-        if len(legal) > 2 and rng.random() < 0.3:
-            found.append((state, seat, legal))
-        state = game.apply(state, seat, rng.choice([a for a in legal if a["type"] != "troika"] or legal))
+    for played in range(count):
+        state = game.setup(seats, {}, f"coach-{slug}{played or ''}")
+        while game.outcome(state) is None and len(found) < count:
+            seat = min(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            if len(legal) > 2 and rng.random() < 0.3:
+                found.append((state, seat, legal))
+            state = game.apply(state, seat, rng.choice([a for a in legal if a["type"] != "troika"] or legal))
     return game, found
 
 

@@ -140,12 +140,13 @@ from typing import Any, ClassVar
 
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
+from app.games.entry import GameEntry
 from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
 from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 from app.games.vem_ai_troika.types import VemAction, VemView
 
-__all__ = ["GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
+__all__ = ["ENTRY", "GAME", "VemAiTroika", "default_deck", "describe_effect", "describe_event", "validate_deck"]
 
 
 @lru_cache(maxsize=1)
@@ -365,3 +366,29 @@ def advanced_label(deck: dict[str, Any], action: Action) -> base.Message | None:
 
 
 GAME = VemAiTroika()
+
+
+def seat_tags(state: State) -> list[list[str]]:
+    """Each seat's labels in the simulator's breakdown: its Leader, the Leaders it was offered
+    and the Groups it controls."""
+    deck = state["deck"]
+    tags = []
+    for p in state["players"]:
+        seat = [f"leader: {deck['leaders'][p['leader']]['name']}"]
+        seat += [f"offered: {deck['leaders'][lid]['name']}" for lid in p["offer"]]
+        seat += [f"controls: {deck['groups'][gid]['name']}" for gid in p["table"]]
+        tags.append(seat)
+    return tags
+
+
+ENTRY = GameEntry(
+    GAME,
+    heuristics="app.bots.vem_ai_troika",
+    presenter="app.web.tables.vem_ai_troika",
+    ratings={"random": 0, "strong": 736, "expert": 470},
+    styles=("/static/css/vem-ai-a-troika.css",),
+    scripts=("/static/js/vem.js", "/static/js/pointing.js"),
+    pieces=(".vem-card", ".coins", ".title-chip", ".gov-chip", ".metrics dd", ".slot-cards"),
+    rules_context=GAME.rules_context,
+    seat_tags=seat_tags,
+)

@@ -1,7 +1,7 @@
 """A reader's table, built in Python from its payload (``app.web.sections``).
 
 :func:`table` asks the room's presenter (``app.web.tables.room``) and the game's own (one
-module per game, named in ``PRESENTERS``; ``generic`` for a game without one) for the table's
+module per game, named by its entry (``PRESENTERS``); ``generic`` for a game without one) for the table's
 sections, in their fixed order, and renders each once per distinct inputs. A presenter reads
 the payload through :class:`Seen`: the reader's seat and language, the players' names, and the
 moves the reader may make, each looked up as its action (``Seen.move``): the templates are
@@ -15,14 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.games.entry import part
+from app.games.registry import ENTRIES
 from app.i18n import ENGLISH
 from app.rooms.model import LiveGame, RoomInfo
 from app.rooms.views import seat_view
 from app.web.render import PAGES, action_key, fragment, speaker
 from app.web.sections import Table, table_of
-from app.web.tables import generic, room, triatri, troika, vem_ai_troika
+from app.web.tables import generic, room
 
-PRESENTERS = {"troika": troika, "triatri": triatri, "vem-ai-a-troika": vem_ai_troika}
+PRESENTERS = {slug: part(entry.presenter) for slug, entry in ENTRIES.items()}
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""A round's standing in a game scored only at its end (TriATri, Vem aí): the players by the
+"""A round's standing in a game scored only at its end (its presenter uses it): the players by the
 score they would have if the game ended now, each with its place (equal scores share one),
 worked out here so that the table's template only lists them."""
 
