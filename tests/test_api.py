@@ -8,7 +8,7 @@ import random
 import re
 
 from app.bots.ratings import RATINGS
-from app.games.registry import GAMES
+from app.games.registry import BUILT_IN, GAMES, load
 from tests.conftest import auth, create_started_room, play_random_moves
 
 
@@ -18,8 +18,10 @@ async def test_games_are_listed_with_seat_ranges_and_options(client):
     assert any(o["name"] == "first_player" for o in games["troika"]["options"])
     for slug, game in games.items():  # the bot levels by name, weakest first, with the ladder's ratings
         assert sorted(b["level"] for b in game["bots"]) == ["expert", "random", "strong"]
-        assert [b["elo"] for b in game["bots"]] == sorted(RATINGS[slug].values())
-        assert {b["level"]: b["elo"] for b in game["bots"]} == RATINGS[slug]
+        rated = RATINGS.get(slug, dict.fromkeys(["random", "strong", "expert"], 0))  # a game off the ladder: all 0
+        assert [b["elo"] for b in game["bots"]] == sorted(rated.values())
+        assert {b["level"]: b["elo"] for b in game["bots"]} == rated
+    assert set(RATINGS) == set(load(BUILT_IN)), "every shipped game is on the ladder"
 
 
 async def test_healthz_and_openapi(client):
