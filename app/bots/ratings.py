@@ -15,14 +15,14 @@ NAMES = {"random": N_("random bot"), "strong": N_("strong bot"), "expert": N_("e
 
 # from docs/bots.md, "The ladder" (the same figures; tests/bots/test_ladder.py compares them)
 RATINGS: dict[str, dict[str, int]] = {
-    "troika": {"random": 0, "strong": 774, "expert": 462},
-    "triatri": {"random": 0, "strong": 186, "expert": 196},
-    "vem-ai-a-troika": {"random": 0, "strong": 736, "expert": 470},
+    "troika": {"random": 0, "strong": 536, "expert": 586},
+    "triatri": {"random": 0, "strong": 333, "expert": 377},
+    "vem-ai-a-troika": {"random": 0, "strong": 586, "expert": 536},
 }
 
 
 def levels(slug: str) -> list[dict[str, object]]:
     """The levels a room of the game ``slug`` can seat, weakest first (by their rating in that
-    game: ``expert`` rates below ``strong`` in some), with their ratings."""
+    game: ``strong`` and ``expert`` are level, and either may rate higher), with their ratings."""
     rated = RATINGS[slug]
     return [{"level": level, "elo": rated[level]} for level in sorted(NAMES, key=rated.__getitem__)]
