@@ -5,10 +5,9 @@ successive halving, the horizon and the evaluation are the strong bot's; only th
 differ. Every seat plays on with the game policy's own first choice (``Heuristics.greedy``)
 instead of the policy that explores one time in ten. With the deal of a world fixed, a rollout
 then depends on the move being tried and nothing else, so two candidates raced in the same
-world differ by what their moves do rather than by which rollout happened to explore: the
-comparison is less noisy, which at a small budget chooses the better move more often. A
+world differ by what their moves do rather than by which rollout happened to explore. A
 rollout costs what the strong bot's costs, so both are compared at the same number of
-rollouts (docs/bots.md, "The ladder", gives the measurements).
+rollouts; measured so, the two are level in every game (docs/bots.md, "The ladder").
 """
 
 from __future__ import annotations
