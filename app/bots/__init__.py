@@ -11,9 +11,9 @@ Levels
 ``strong``  searches: determinized Monte Carlo over sampled states, rollouts played by a cheap
             per-game policy and cut at a horizon where a per-game evaluation takes over
             (:mod:`app.bots.search`; heuristics in the module its game's entry names, ``app/bots/<game>.py``).
-``expert``  searches a tree: information-set Monte Carlo tree search over the same sampled
-            states, heuristics and rollouts (:mod:`app.bots.ismcts`). Its rating against
-            the others, per game, is the ladder's (:mod:`app.bots.ratings`, docs/bots.md).
+``expert``  runs the strong bot's search with rollouts that never explore (:mod:`app.bots.expert`).
+            Its rating against the others, per game, is the ladder's (:mod:`app.bots.ratings`,
+            docs/bots.md).
 
 Time and reproducibility: ``budget_s`` bounds the thinking time of one move. With
 ``max_iterations`` set, the search runs exactly that many iterations and ignores the clock,
@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.bots import ismcts, search
+from app.bots import expert, search
 from app.games.base import Action, Game, State
 from app.games.entry import part
 from app.games.registry import ENTRIES
@@ -53,7 +53,7 @@ def choose(
         raise ValueError("a bot can only choose among a non-empty list of legal actions")
     if level == "random":
         return rng.choice(legal)
-    searches = {"strong": search.choose, "expert": ismcts.choose}
+    searches = {"strong": search.choose, "expert": expert.choose}
     if level in searches:
         turn = search.Turn(game, HEURISTICS[game.slug], seat, legal, sampler, rng, budget_s, max_iterations)
         return searches[level](turn)

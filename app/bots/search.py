@@ -35,7 +35,9 @@ class Heuristics:
 
     candidates(state, seat, legal): the moves worth searching, best first (elements of
         ``legal``); reads only what ``seat`` knows, so any sampled state gives the same list.
-    policy(state, seat, legal, rng): a quick move for rollouts (may use the sampled state).
+    policy(state, seat, legal, rng): a quick move for rollouts (may use the sampled state); now
+        and then (one time in ten) it explores, playing a lesser move.
+    greedy(state, seat, legal): the policy's own first choice, never exploring.
     evaluate(state, seat): how good a state that is not over looks for ``seat``, in [0, 1].
     horizon: rollout length in actions before ``evaluate`` takes over.
     trim(state): drop, in place, bulky parts of a sampled state that rollouts never read.
@@ -44,6 +46,7 @@ class Heuristics:
 
     candidates: Callable[[State, int, list[Action]], list[Action]]
     policy: Callable[[State, int, list[Action], random.Random], Action]
+    greedy: Callable[[State, int, list[Action]], Action]
     evaluate: Callable[[State, int], float]
     horizon: int
     trim: Callable[[State], None] = lambda state: None

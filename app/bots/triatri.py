@@ -137,10 +137,13 @@ def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
     return [legal[i] for i in sorted(range(len(legal)), key=lambda i: (-values[i], i))]
 
 
-def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def greedy(state: State, seat: int, legal: list[Action]) -> Action:
     values = scores(state, seat, legal)
-    best = max(range(len(legal)), key=lambda i: values[i])
-    return legal[best] if rng.random() > 0.1 else rng.choice(legal)
+    return legal[max(range(len(legal)), key=lambda i: values[i])]
+
+
+def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    return greedy(state, seat, legal) if rng.random() > 0.1 else rng.choice(legal)
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -150,4 +153,4 @@ def evaluate(state: State, seat: int) -> float:
     return logistic(margin(state["gems"], state["supply"], seat) / spread)
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON)
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=HORIZON)

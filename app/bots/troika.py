@@ -190,9 +190,18 @@ def quick_score(state: State, seat: int, action: Action) -> float:
     return 0.0
 
 
-def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def quick_order(state: State, seat: int, legal: list[Action]) -> list[int]:
+    """Indices of ``legal``, best first by :func:`quick_score` (ties: the listed order)."""
     values = [quick_score(state, seat, action) for action in legal]
-    order = sorted(range(len(legal)), key=lambda i: -values[i])
+    return sorted(range(len(legal)), key=lambda i: -values[i])
+
+
+def greedy(state: State, seat: int, legal: list[Action]) -> Action:
+    return legal[quick_order(state, seat, legal)[0]]
+
+
+def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    order = quick_order(state, seat, legal)
     if len(order) > 1 and rng.random() < 0.1:
         return legal[order[1]]
     return legal[order[0]]
@@ -243,4 +252,6 @@ def evaluate(state: State, seat: int) -> float:
     return logistic(1.5 * advantage / math.sqrt(rounds_left))
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, trim=trim)
+HEURISTICS = Heuristics(
+    candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=HORIZON, trim=trim
+)

@@ -712,7 +712,7 @@ ENTRY = GameEntry(
     GAME,
     heuristics="app.bots.triatri",
     presenter="app.web.tables.triatri",
-    ratings={"random": 0, "strong": 186, "expert": 196},
+    ratings={"random": 0, "strong": 333, "expert": 377},
     styles=("/static/css/triatri.css",),
     pieces=(".tt-card", ".gem-count", ".supply-line"),
 )

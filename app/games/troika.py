@@ -718,6 +718,6 @@ ENTRY = GameEntry(
     GAME,
     heuristics="app.bots.troika",
     presenter="app.web.tables.troika",
-    ratings={"random": 0, "strong": 774, "expert": 462},
+    ratings={"random": 0, "strong": 536, "expert": 586},
     pieces=(".tile", ".token"),
 )

@@ -15,8 +15,12 @@ def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
     return sorted(legal, key=lambda a: (a["card"] <= last, a["card"]))
 
 
-def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def greedy(state: State, seat: int, legal: list[Action]) -> Action:
     return candidates(state, seat, legal)[0]
+
+
+def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    return greedy(state, seat, legal)
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -24,4 +28,4 @@ def evaluate(state: State, seat: int) -> float:
     return (scores[seat] + 1) / (sum(scores) + len(scores))
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=12)
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=12)
