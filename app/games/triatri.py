@@ -73,8 +73,8 @@ seed           only once the game is over
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from app.games import base
 from app.games.base import Action, OptionSpec, Outcome, State
@@ -495,6 +495,9 @@ def match_hands(pool: list[int], slots: list[tuple[int, int, list[str]]]) -> tup
     return dealt, [c for c in pool if c not in holder]
 
 
+HANDLERS = {"commit": commit, "choose_gem": choose_gem, "play": play}
+
+
 # --- the game --------------------------------------------------------------------------------
 
 
@@ -518,9 +521,9 @@ class TriATri(base.Game):
         ),
     )
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError("TriATri is for 2 to 4 players")
+    handlers: ClassVar[Mapping[str, base.Handler]] = HANDLERS
+
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
         state: State = {
             "seed": seed,
             "rng_draws": 0,
@@ -564,12 +567,6 @@ class TriATri(base.Game):
         own = [("own", c) for c in COLOURS if state["gems"][seat][c] > 0]
         return [{"type": "choose_gem", "colour": c, "source": s} for s, c in supply + own]
 
-    def _apply(self, state: State, seat: int, action: Action) -> State:
-        state = base.moving_copy(state)
-        handlers = {"commit": commit, "choose_gem": choose_gem, "play": play}
-        handlers[action["type"]](state, seat, action)
-        return state
-
     def label(self, action: Action, state: State | None = None) -> base.Message:
         if action["type"] == "choose_gem":
             gem = colour_gem(action["colour"])
@@ -608,9 +605,6 @@ class TriATri(base.Game):
             entry["instant_win"] = seat == instant
         places = base.places(ranking, lambda seat: rank_key(seat)[:3])
         return {"players": players, "winners": winners, "ranking": ranking, "places": places, "instant_winner": instant}
-
-    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        return base.each_view(self, state, seats)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["phase"] == "over"

@@ -83,8 +83,8 @@ from __future__ import annotations
 import functools
 import random
 from bisect import insort
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from app.games import base
 from app.games.base import Action, Outcome, State
@@ -538,10 +538,9 @@ class Troika(base.Game):
     action_type = TroikaAction
     view_type = TroikaView
     options = (base.first_player_option(5),)
+    handlers: ClassVar[Mapping[str, base.Handler]] = HANDLERS
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(f"Troika needs {self.min_players} to {self.max_players} players")
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
         resolved = base.resolve_options(self.options, options)
         base.check_first_player(resolved["first_player"], num_players)
         state: State = {
@@ -575,11 +574,6 @@ class Troika(base.Game):
         actions += [{"type": "discard", "from": "container", "value": v} for v in _distinct(container)]
         return actions or [{"type": "pass"}]
 
-    def _apply(self, state: State, seat: int, action: Action) -> State:
-        state = base.moving_copy(state)
-        HANDLERS[action["type"]](state, seat, action)
-        return state
-
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Why an action of the seat to act is not listed, when the phase or hand says why."""
         kind = action["type"]
@@ -592,9 +586,6 @@ class Troika(base.Game):
             kind != "take_down" or len(state["hands"][seat]) < HAND_LIMIT,
             base.say("your hand already holds {count} tiles", count=HAND_LIMIT),
         )
-
-    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        return base.each_view(self, state, seats)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["phase"] == "over"

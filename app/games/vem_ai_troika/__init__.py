@@ -158,13 +158,11 @@ class VemAiTroika(base.Game):
     title = "Vem aí a Troika"
     min_players = 2
     max_players = 4
-    fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
+    fixed_keys = engine.FIXED_KEYS
     action_type = VemAction
     view_type = VemView
-    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {  # chosen by ticking cards
-        "attack": attack.FIELDS,
-        "campaign": elections.FIELDS,
-    }
+    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = engine.UNLISTED
+    handlers: ClassVar[Mapping[str, base.Handler]] = engine.HANDLERS
     options = (
         OptionSpec(
             "advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")
@@ -175,9 +173,7 @@ class VemAiTroika(base.Game):
         base.first_player_option(4),
     )
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(f"Vem aí a Troika is for {self.min_players}-{self.max_players} players")
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
         state = engine.new_state(num_players, base.resolve_options(self.options, options), seed)
         engine.advance(state)
         return state
@@ -196,7 +192,7 @@ class VemAiTroika(base.Game):
             seat = elections.next_to_commit(state)  # None only after the last commit, when the count follows
             return set() if seat is None else {seat}
         if stage == "attack":
-            return {engine.attack.awaited(state)}
+            return {attack.awaited(state)}
         if stage == "precampaign":
             seat = advanced.precampaign_next(state)  # None only after the last seat, when the reveal follows
             return set() if seat is None else {seat}
@@ -211,8 +207,8 @@ class VemAiTroika(base.Game):
             return set(state["reaction"]["seats"])
         return self.to_act(state)
 
-    def _apply(self, state: State, seat: int, action: Action) -> State:
-        return engine.perform(state, seat, action)
+    def handle(self, work: State, seat: int, action: Action) -> None:
+        engine.handle(work, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.views(state, [seat])[seat]
