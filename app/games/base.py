@@ -36,6 +36,8 @@ from typing import Any, ClassVar, Protocol
 import orjson
 from typing_extensions import TypedDict
 
+from app.reading import whole_number
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Message = dict[str, Any]  # {"msg": id (the English text), "args": {name: text, number, Message or list}}
@@ -518,14 +520,9 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
             raise ValueError(f"option '{spec.name}' must be true or false")
         if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"option '{spec.name}' must be a whole number")
-        if (
-            spec.choices
-            and isinstance(value, str)
-            and value.isascii()
-            and value.isdigit()
-            and int(value) in spec.choices
-        ):
-            value = int(value)  # a seat written as text, as before 1.0 (stored rooms and records have it so)
+        number = whole_number(value, most_digits=None) if spec.choices else None
+        if number is not None and number in spec.choices:
+            value = number  # a seat written as text, as before 1.0 (stored rooms and records have it so)
         # (a choice is matched with its JSON type: 2.0 and true are not the seats 2 and 1)
         if spec.choices and not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(c) for c in spec.choices)

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from app.bots import LEVELS, choose
 from app.games.base import Game, State, public_options
 from app.games.registry import GAMES
+from app.reading import whole_number
 from app.sim.stats import Tally
 
 MAX_ACTIONS = 20_000
@@ -99,9 +100,10 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
 def bot_spec(entry: str, iterations: int | None) -> tuple[str, int | None]:
     """``"strong"`` or ``"strong:30"`` (this entrant's own iteration cap) -> (level, cap)."""
     level, _, cap = entry.partition(":")
-    if level not in LEVELS or (cap and not cap.isdigit()):
+    own = whole_number(cap, most_digits=None)
+    if level not in LEVELS or (cap and own is None):
         raise ValueError(f"bot '{entry}': a level among {', '.join(LEVELS)}, optionally ':<iterations>'")
-    return level, int(cap) if cap else iterations
+    return level, iterations if own is None else own
 
 
 def sampler(game: Game, state: State, seat: int):
