@@ -319,8 +319,10 @@ class Game(ABC):
         """A short button label for ``action``, as a message; ``state`` lets a label name cards
         of the game's own data (a custom deck). By default the action's type and its fields as
         they are (``take value=3``), untranslated: an engine names its moves better."""
-        fields = (f"{name}={value}" for name, value in action.items() if name != "type")
-        return say(" ".join([str(action.get("type")), *fields]))
+        text = " ".join(
+            [str(action.get("type")), *(f"{name}={value}" for name, value in action.items() if name != "type")]
+        )
+        return say(text)  # (a text of its own, no catalog's: said as it is in every language)
 
     def describe(self, action: Action, state: State | None = None) -> str:
         """The English text of ``action``'s label (the API's)."""
