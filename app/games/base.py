@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -415,6 +416,29 @@ class Omittable:
 
     def read(self, name: str, value: Any) -> Any:
         return self.inner.read(name, value)
+
+
+def schema_of(shape: Any, ids: FieldType) -> dict[str, FieldType]:
+    """The schema of an unlisted action's fields besides ``type``, read from its ``TypedDict``
+    (the one declaration of its shape, which the API publishes too): an ``int`` is
+    :class:`Whole`, a ``Literal`` of texts :class:`OneOf` them, a ``list[int]`` ``ids`` (a
+    list of ids, bounded by the game), and a ``NotRequired`` field is :class:`Omittable`."""
+    schema: dict[str, FieldType] = {}
+    for name, given in typing.get_type_hints(shape, include_extras=True).items():
+        omittable = typing.get_origin(given) is typing.NotRequired
+        hint = typing.get_args(given)[0] if omittable else given
+        if name == "type":
+            continue
+        if hint is int:
+            read: FieldType = Whole()
+        elif typing.get_origin(hint) is typing.Literal:
+            read = OneOf(typing.get_args(hint))
+        elif hint == list[int]:
+            read = ids
+        else:
+            raise TypeError(f"{shape.__name__}.{name}: no schema reads {hint}")
+        schema[name] = Omittable(read) if omittable else read
+    return schema
 
 
 def read_fields(action: Action, schema: Mapping[str, FieldType]) -> Action:

@@ -1,20 +1,23 @@
 """The engine contract's own defaults (``app.games.base.Game``): the player count is checked
 once, by ``setup``, for every game alike; an engine that names none of its moves still has
 labels (``label`` and ``describe`` do not call each other forever); ``views`` is each seat's
-``view``; an action goes to its type's rule in the engine's ``handlers``; and an engine
-missing a part of the contract cannot be made.
+``view``; an action goes to its type's rule in the engine's ``handlers``; an engine missing a
+part of the contract cannot be made; and an unlisted action's schema is read from its one
+typed declaration.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal, NotRequired
 
 import pytest
+from typing_extensions import TypedDict
 
 from app.games import base
-from app.games.base import Action, Outcome, State
+from app.games.base import Action, Ids, Omittable, OneOf, Outcome, State, Whole
 from app.games.registry import GAMES
+from app.games.vem_ai_troika import attack, elections
 
 
 def count(state: State, seat: int, action: Action) -> None:
@@ -84,3 +87,37 @@ def test_an_engine_missing_a_part_of_the_contract_cannot_be_made():
 
     with pytest.raises(TypeError, match="abstract"):
         Viewless()  # type: ignore[abstract]
+
+
+class Shape(TypedDict):
+    type: Literal["go"]
+    count: int
+    way: Literal["up", "down"]
+    ids: list[int]
+    also: NotRequired[list[int]]
+
+
+class Odd(TypedDict):
+    type: Literal["odd"]
+    name: str
+
+
+def test_an_unlisted_actions_schema_is_read_from_its_typed_declaration():
+    ids = Ids(most=3)
+    assert base.schema_of(Shape, ids) == {
+        "count": Whole(),
+        "way": OneOf(("up", "down")),
+        "ids": ids,
+        "also": Omittable(ids),
+    }
+    with pytest.raises(TypeError, match=r"^Odd\.name: "):
+        base.schema_of(Odd, ids)
+    cards = Ids(most=42)  # Vem ai's attack and campaign, as they were written out by hand
+    derived = {"attack": attack.FIELDS, "campaign": elections.FIELDS}
+    assert derived["attack"] == {
+        "target": Whole(),
+        "mode": OneOf(("control", "discard")),
+        "cards": cards,
+        "actions": Omittable(cards),
+    }
+    assert derived["campaign"] == {"cards": cards, "money": Whole()}
