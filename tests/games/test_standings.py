@@ -10,7 +10,7 @@ import random
 import pytest
 
 from app.games.registry import GAMES
-from app.games.triatri import score
+from app.games.triatri.score import score
 from app.games.vem_ai_troika import scoring
 
 
