@@ -140,7 +140,7 @@ from typing import Any, ClassVar
 
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
-from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
+from app.games.vem_ai_troika import advanced, attack, elections, rules, score, view
 from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 from app.games.vem_ai_troika.types import VemAction, VemView
@@ -158,11 +158,11 @@ class VemAiTroika(base.Game):
     title = "Vem aí a Troika"
     min_players = 2
     max_players = 4
-    fixed_keys = engine.FIXED_KEYS
+    fixed_keys = rules.FIXED_KEYS
     action_type = VemAction
     view_type = VemView
-    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = engine.UNLISTED
-    handlers: ClassVar[Mapping[str, base.Handler]] = engine.HANDLERS
+    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = rules.UNLISTED
+    handlers: ClassVar[Mapping[str, base.Handler]] = rules.HANDLERS
     options = (
         OptionSpec(
             "advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")
@@ -174,8 +174,8 @@ class VemAiTroika(base.Game):
     )
 
     def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        state = engine.new_state(num_players, base.resolve_options(self.options, options), seed)
-        engine.advance(state)
+        state = rules.new_state(num_players, base.resolve_options(self.options, options), seed)
+        rules.advance(state)
         return state
 
     def to_act(self, state: State) -> set[int]:
@@ -199,7 +199,7 @@ class VemAiTroika(base.Game):
         return {state["current"]}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return engine.legal_actions(state, seat, self.to_act(state))
+        return rules.legal_actions(state, seat, self.to_act(state))
 
     def public_to_act(self, state: State) -> set[int]:
         """A reaction window shows every seat it asks until it closes, never who has answered."""
@@ -208,7 +208,7 @@ class VemAiTroika(base.Game):
         return self.to_act(state)
 
     def handle(self, work: State, seat: int, action: Action) -> None:
-        engine.handle(work, seat, action)
+        rules.handle(work, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.views(state, [seat])[seat]
@@ -219,7 +219,7 @@ class VemAiTroika(base.Game):
     def outcome(self, state: State) -> Outcome | None:
         if state["stage"] != "over":
             return None
-        result = scoring.result(state)
+        result = score.result(state)
         return Outcome(
             scores=[p["total"] for p in result["players"]],
             winners=result["winners"],
