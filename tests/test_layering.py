@@ -22,7 +22,10 @@ import pytest
 APP = Path(__file__).resolve().parent.parent / "app"
 
 LAYERS = [
-    ("foundation", ("app.config", "app.logs", "app.files", "app.runtime", "app.http_protocol", "app.i18n")),
+    (
+        "foundation",
+        ("app.config", "app.logs", "app.files", "app.runtime", "app.http_protocol", "app.i18n", "app.reading"),
+    ),
     ("rules", ("app.games",)),
     ("storage and delivery", ("app.db", "app.realtime")),
     ("room core", ("app.rooms",)),

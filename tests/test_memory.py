@@ -15,7 +15,7 @@ import tracemalloc
 import pytest
 
 from app.bench import soak
-from app.games import troika
+from app.games.troika import score
 from app.realtime.bus import EventBus
 from app.realtime.cache import Held, RoomCache
 from app.realtime.locks import RoomLocks
@@ -156,18 +156,18 @@ def test_the_troika_split_search_keeps_a_small_cache_once_full():
     memory still rose by a few KB per finished game after half an hour. It keeps 4,096 now:
     full after a few hundred games, at about 1.3 MB."""
     rng = random.Random(28)
-    troika._search.cache_clear()  # (private: the bound under test is this cache's own size)
+    score._search.cache_clear()  # (private: the bound under test is this cache's own size)
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         for _ in range(3000):  # players' tiles at the end of a round: a hand and a container
             tiles = rng.sample([v for v in range(1, 16) for _ in range(3)], rng.randint(6, 14))
-            troika.best_split(tiles)
-            troika.can_leave(tiles[:3], tiles[3:])
+            score.best_split(tiles)
+            score.can_leave(tiles[:3], tiles[3:])
         gc.collect()
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert troika._search.cache_info().currsize == troika._search.cache_info().maxsize == 4096
+    assert score._search.cache_info().currsize == score._search.cache_info().maxsize == 4096
     assert held < 2 * 2**20, held

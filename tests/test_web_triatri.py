@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import re
 
-from app.games.triatri import CARDS, GAME, deck
+from app.games.triatri import GAME
+from app.games.triatri.cards import CARDS, deck
 from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 

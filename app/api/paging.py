@@ -20,6 +20,7 @@ from pydantic import BeforeValidator, Field
 
 from app.api.quotas import with_headers
 from app.api.streams import ascii_whole
+from app.reading import whole_number
 from app.rooms.errors import InvalidRequest
 
 CURSOR_CHARACTERS = 200  # far more than any cursor this server gives
@@ -77,9 +78,10 @@ def whole_place(listing: str, cursor: str | None) -> int | None:
     place = place_of(listing, cursor)
     if place is None:
         return None
-    if not (place.isascii() and place.isdigit() and len(place) <= 18):
+    number = whole_number(place, most_digits=18)
+    if number is None:
         raise foreign(listing)
-    return int(place)
+    return number
 
 
 def foreign(listing: str) -> InvalidRequest:

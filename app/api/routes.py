@@ -63,6 +63,7 @@ from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, pol
 from app.bots import ratings
 from app.games.base import say
 from app.games.registry import GAMES
+from app.reading import written_whole
 from app.rooms import records
 from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
@@ -79,9 +80,9 @@ def ascii_digits(value: object) -> object:
     """A seat number in a path is a whole number in the digits 0-9 (a minus sign allowed), in its
     one canonical form: "1.0", "+1", " 1", "01" or other scripts' digits are refused (400), not
     read as seat 1; a number that names no seat, however large, is 404."""
-    digits = value.removeprefix("-") if isinstance(value, str) else ""
-    if not (digits.isascii() and digits.isdigit()):
+    if not written_whole(value, most_digits=None, signed=True):
         raise ValueError("a seat number is written with the digits 0-9 only")
+    digits = value.removeprefix("-")
     if len(digits) > 1 and digits.startswith("0"):
         raise ValueError("a seat number is written without leading zeros")
     return value

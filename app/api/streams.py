@@ -38,6 +38,7 @@ from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Configured, Lobbying, Rooms
 from app.api.errors import answers
 from app.api.events import ENDED, Events, Follower, Revoked, with_change
 from app.db.faults import log_failure
+from app.reading import written_whole
 from app.realtime.bus import Subscription
 from app.realtime.caps import SocketCaps
 from app.rooms.changes import Changes
@@ -56,7 +57,7 @@ REISSUED = "this seat's link was reissued by the host; ask them for the new one"
 def ascii_whole(value: object) -> object:
     """A whole number in a query is written in the digits 0-9 (at most 18 of them): "1.0",
     "+1", " 1", "1e3" or other scripts' digits are refused, not read as numbers."""
-    if not (isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 18):
+    if not written_whole(value, most_digits=18):
         raise ValueError("a whole number written with the digits 0-9")
     return value
 

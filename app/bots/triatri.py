@@ -17,15 +17,8 @@ from typing import Any
 
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
-from app.games.triatri import (
-    CARDS,
-    ROUNDS,
-    TRICKS_PER_ROUND,
-    colour_of,
-    fixed_value,
-    score,
-    strongest,
-)
+from app.games.triatri.cards import CARDS, ROUNDS, TRICKS_PER_ROUND, colour_of, fixed_value, strongest
+from app.games.triatri.score import score
 
 FAKE_WORTH = 9  # a fake kept for a late seat takes the best card of a trick
 HORIZON = 12

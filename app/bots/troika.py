@@ -23,7 +23,8 @@ from collections import Counter
 
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
-from app.games.troika import FIRST_CALL_BONUS, ROUNDS, TILES, best_split, can_leave
+from app.games.troika.rules import ROUNDS, TILES
+from app.games.troika.score import FIRST_CALL_BONUS, best_split, can_leave
 
 FAILED = 8.0  # what failing to leave costs, in round points (a -1 token instead of +1/+2)
 CALLER_GUESS = 5.0  # round points presumed for a rival caller whose sampled tiles cannot leave

@@ -22,7 +22,7 @@ from typing import Any
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
 from app.games.vem_ai_troika import attack, table
-from app.games.vem_ai_troika.scoring import CONSENSUS_POINTS
+from app.games.vem_ai_troika.score import CONSENSUS_POINTS
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
 CANDIDATES = 5

@@ -28,12 +28,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import typing
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import orjson
 from typing_extensions import TypedDict
+
+from app.reading import whole_number
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -173,10 +177,14 @@ def seen_by(public: set[int], awaited: set[int], seat: int | None) -> set[int]:
     return (public - {seat}) | (awaited & {seat})
 
 
-class Game(Protocol):
+Handler = Callable[[State, int, Action], None]  # an action type's rule: changes the working copy in place
+
+
+class Game(ABC):
     """The surface every registered game exposes (see the module docstring). Engines subclass
-    it: they inherit ``play`` and ``apply``, and write ``_apply`` (plus, if useful, ``explain``
-    and ``unlisted``)."""
+    it: they inherit ``setup`` (the player count checked once, here), ``play``, ``apply``,
+    ``views`` and ``describe``, and write ``_setup``, the rules of each action type as
+    ``handlers`` (plus, if useful, ``handle``, ``explain``, ``unlisted`` and ``label``)."""
 
     slug: str
     title: str
@@ -185,20 +193,38 @@ class Game(Protocol):
     options: tuple[OptionSpec, ...]
     # top-level state keys that ``setup`` fills and ``apply`` passes on untouched (the same
     # object: a deck's card definitions, say); a room holds them once instead of in every copy
-    fixed_keys: tuple[str, ...]
+    fixed_keys: tuple[str, ...] = ()
     # action types accepted without being looked up in ``legal_actions`` (a choice among
     # thousands of card combinations), each with the schema of its fields besides "type"
     unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {}
+    # each action type's rule (:data:`Handler`), looked up by ``handle``: the one table of the
+    # game's dispatch, built once with the class
+    handlers: ClassVar[Mapping[str, Handler]]
     # the typed definitions of the game's actions (a union of ``TypedDict``s, one per action
     # type, each naming its ``type`` as a literal) and of its ``view``: they document both, and
     # the API publishes them as JSON Schema and reads a move's action by them
     action_type: ClassVar[Any]
     view_type: ClassVar[Any]
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State: ...
+    def takes(self, num_players: int) -> bool:
+        """Whether the game is played by ``num_players``."""
+        return self.min_players <= num_players <= self.max_players
 
+    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
+        """The first state of a game of ``num_players`` with ``options`` (checked: ValueError)
+        and ``seed``."""
+        if not self.takes(num_players):
+            raise ValueError(f"{self.title} is for {self.min_players}-{self.max_players} players")
+        return self._setup(num_players, options, seed)
+
+    @abstractmethod
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
+        """The engine's first state, for a player count ``setup`` checked already."""
+
+    @abstractmethod
     def to_act(self, state: State) -> set[int]: ...
 
+    @abstractmethod
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
     def public_to_act(self, state: State) -> set[int]:
@@ -264,31 +290,46 @@ class Game(Protocol):
             return action
 
     def explain(self, state: State, seat: int, action: Action) -> None:
-        """Optional: raise IllegalAction with a more helpful reason for an action not listed."""
-        return  # a body, so that the contract does not make this method abstract
+        """Optional: raise IllegalAction with a more helpful reason for an action not listed
+        (by default the refusal says only that the action is not allowed now)."""
+        return None
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
-        """The engine's rules: the state after ``action``, which ``play`` validated already."""
-        ...
+        """The state after ``action``, which ``play`` validated already: a :func:`moving_copy`
+        of ``state`` changed by ``handle``."""
+        work = moving_copy(state, self.fixed_keys)
+        self.handle(work, seat, action)
+        return work
 
+    def handle(self, work: State, seat: int, action: Action) -> None:
+        """Change ``work`` (a copy of the state) by ``action``: its type's rule in ``handlers``."""
+        self.handlers[action["type"]](work, seat, action)
+
+    @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
     def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
         """``view`` for several seats of one state (a push to a whole room). The views may share
-        their public parts, so they are read-only; :func:`each_view` serves a game with no
-        public part worth sharing."""
+        their public parts, so they are read-only; by default they are built one seat at a time."""
+        return {seat: self.view(state, seat) for seat in seats}
 
+    @abstractmethod
     def outcome(self, state: State) -> Outcome | None: ...
 
     def label(self, action: Action, state: State | None = None) -> Message:
         """A short button label for ``action``, as a message; ``state`` lets a label name cards
-        of the game's own data (a custom deck)."""
-        return say(self.describe(action, state))  # until every engine writes its labels as messages
+        of the game's own data (a custom deck). By default the action's type and its fields as
+        they are (``take value=3``), untranslated: an engine names its moves better."""
+        text = " ".join(
+            [str(action.get("type")), *(f"{name}={value}" for name, value in action.items() if name != "type")]
+        )
+        return say(text)  # (a text of its own, no catalog's: said as it is in every language)
 
     def describe(self, action: Action, state: State | None = None) -> str:
         """The English text of ``action``'s label (the API's)."""
         return spoken(self.label(action, state))
 
+    @abstractmethod
     def randomize_hidden(self, state: State, seat: int | None, r: random.Random) -> State:
         """A copy of ``state`` in which everything ``seat`` cannot see is re-dealt at random.
 
@@ -296,7 +337,6 @@ class Game(Protocol):
         consistently with what ``seat`` knows (``None``: a spectator, who knows only public
         information), so ``view(result, seat) == view(state, seat)`` must hold. The searching
         bots play every game through it, and the hidden-information tests check it."""
-        ...
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -378,6 +418,29 @@ class Omittable:
         return self.inner.read(name, value)
 
 
+def schema_of(shape: Any, ids: FieldType) -> dict[str, FieldType]:
+    """The schema of an unlisted action's fields besides ``type``, read from its ``TypedDict``
+    (the one declaration of its shape, which the API publishes too): an ``int`` is
+    :class:`Whole`, a ``Literal`` of texts :class:`OneOf` them, a ``list[int]`` ``ids`` (a
+    list of ids, bounded by the game), and a ``NotRequired`` field is :class:`Omittable`."""
+    schema: dict[str, FieldType] = {}
+    for name, given in typing.get_type_hints(shape, include_extras=True).items():
+        omittable = typing.get_origin(given) is typing.NotRequired
+        hint = typing.get_args(given)[0] if omittable else given
+        if name == "type":
+            continue
+        if hint is int:
+            read: FieldType = Whole()
+        elif typing.get_origin(hint) is typing.Literal:
+            read = OneOf(typing.get_args(hint))
+        elif hint == list[int]:
+            read = ids
+        else:
+            raise TypeError(f"{shape.__name__}.{name}: no schema reads {hint}")
+        schema[name] = Omittable(read) if omittable else read
+    return schema
+
+
 def read_fields(action: Action, schema: Mapping[str, FieldType]) -> Action:
     """``action`` rebuilt from its fields, each read by ``schema``; no field more, and none fewer
     but the omittable ones."""
@@ -437,11 +500,6 @@ def moving_copy(state: State, shared: tuple[str, ...] = ()) -> State:
     return work
 
 
-def each_view(game: Game, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-    """``views`` built one seat at a time."""
-    return {seat: game.view(state, seat) for seat in seats}
-
-
 def public_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options as shown to people: a whole custom data file (a deck) is shown by its name."""
     return {key: (value.get("name", "custom") if isinstance(value, dict) else value) for key, value in options.items()}
@@ -488,14 +546,9 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
             raise ValueError(f"option '{spec.name}' must be true or false")
         if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"option '{spec.name}' must be a whole number")
-        if (
-            spec.choices
-            and isinstance(value, str)
-            and value.isascii()
-            and value.isdigit()
-            and int(value) in spec.choices
-        ):
-            value = int(value)  # a seat written as text, as before 1.0 (stored rooms and records have it so)
+        number = whole_number(value, most_digits=None) if spec.choices else None
+        if number is not None and number in spec.choices:
+            value = number  # a seat written as text, as before 1.0 (stored rooms and records have it so)
         # (a choice is matched with its JSON type: 2.0 and true are not the seats 2 and 1)
         if spec.choices and not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(c) for c in spec.choices)

@@ -130,7 +130,7 @@ class Lobby:
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
             raise BadRequest(say("unknown game; choose one of: {games}", games=", ".join(sorted(GAMES))))
-        if not isinstance(num_seats, int) or not (game.min_players <= num_seats <= game.max_players):
+        if not isinstance(num_seats, int) or not game.takes(num_seats):
             raise BadRequest(
                 say(
                     "{game} needs {least} to {most} seats",

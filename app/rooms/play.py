@@ -12,12 +12,12 @@ up, to tell a resend (answered with its first result) from a true refusal.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from app.db.models import ActionRecord, utcnow
 from app.games.base import IllegalAction
 from app.games.registry import GAMES
+from app.reading import canonical_json
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, RoomError, Stale
 from app.rooms.live_games import LiveGames
@@ -33,11 +33,6 @@ def first_result(earlier: ActionRecord, action: Any, version: int, current: int)
     if not same_version or canonical_json(earlier.action) != canonical_json(action):
         raise KeyReused("this key was used for another move", version=current)
     return earlier.seq
-
-
-def canonical_json(value: Any) -> str:
-    """JSON text that tells 1 from 1.0 and from true, whatever the order of keys."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 class Play:

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from app.bots import LEVELS, choose
 from app.games.base import Game, State, public_options
 from app.games.registry import ENTRIES, GAMES
+from app.reading import whole_number
 from app.sim.stats import Tally
 
 MAX_ACTIONS = 20_000
@@ -99,9 +100,10 @@ def play_game(config: Config, index: int) -> dict[str, Any]:
 def bot_spec(entry: str, iterations: int | None) -> tuple[str, int | None]:
     """``"strong"`` or ``"strong:30"`` (this entrant's own iteration cap) -> (level, cap)."""
     level, _, cap = entry.partition(":")
-    if level not in LEVELS or (cap and not cap.isdigit()):
+    own = whole_number(cap, most_digits=None)
+    if level not in LEVELS or (cap and own is None):
         raise ValueError(f"bot '{entry}': a level among {', '.join(LEVELS)}, optionally ':<iterations>'")
-    return level, int(cap) if cap else iterations
+    return level, iterations if own is None else own
 
 
 def sampler(game: Game, state: State, seat: int):
@@ -215,10 +217,7 @@ def check(config: Config) -> None:
         bot_spec(entry, None)
     if len(config.bots) != config.players:
         raise ValueError(f"--bots names {len(config.bots)} bots for {config.players} seats")
-    game = GAMES[config.game]
-    if not game.min_players <= config.players <= game.max_players:
-        raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players")
-    game.setup(config.players, config.options, config.seed)  # refuses bad options up front
+    GAMES[config.game].setup(config.players, config.options, config.seed)  # refuses bad counts and options up front
 
 
 def rate_line(label: str, row: dict[str, Any]) -> str:

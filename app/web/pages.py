@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -22,6 +21,7 @@ from app.api.routes import SeatInPath
 from app.games.base import MAX_DECK_BYTES, N_, say, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
+from app.reading import canonical_json, whole_number
 from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, check_action
@@ -44,13 +44,9 @@ def from_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
-WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
-
-
-def whole_number(text: Any) -> int | None:
-    """A form field's whole number in ASCII digits, else None (``int`` also reads "1_0",
-    " 7 " and other scripts' digits, and fails on "²", which ``str.isdigit`` lets through)."""
-    return int(text) if isinstance(text, str) and WHOLE_NUMBER.fullmatch(text) else None
+def form_number(text: Any) -> int | None:
+    """A form field's whole number (a minus sign allowed, at most 9 digits), else None."""
+    return whole_number(text, most_digits=9, signed=True)
 
 
 async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
@@ -68,7 +64,7 @@ async def options_from_form(slug: str, form: Any) -> dict[str, Any]:
             if isinstance(raw, UploadFile) and raw.filename:
                 options[spec.name] = await read_json_upload(raw)
         elif spec.kind in ("choice", "int") and isinstance(raw, str):
-            number = whole_number(raw) if spec.kind == "int" else None
+            number = form_number(raw) if spec.kind == "int" else None
             options[spec.name] = raw if number is None else number
     return options
 
@@ -124,7 +120,7 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
     await throttle.creating_room(request.client and request.client.host)
     form = await request.form()
     slug = str(form.get("game", ""))
-    seats = whole_number(form.get("seats"))
+    seats = form_number(form.get("seats"))
     if seats is None:
         raise BadRequest("choose the number of seats")
     timer = str(form.get("turn_timer", "0"))
@@ -133,7 +129,7 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
         seats,
         await options_from_form(slug, form),
         str(form.get("name", "")),
-        timer if whole_number(timer) is None else whole_number(timer),
+        timer if form_number(timer) is None else form_number(timer),
         form.get("unlisted") is None,
         form.get("hints") is not None,
     )
@@ -169,7 +165,7 @@ async def room_page(room_id: str, request: Request, rooms: Rooms, delivery: Deli
 
 
 LOG_PAGE = 100  # lines per page of the whole log
-LogPageNumber = Annotated[str | None, Query(alias="page", max_length=12)]  # read strictly by whole_number
+LogPageNumber = Annotated[str | None, Query(alias="page", max_length=12)]  # read strictly by form_number
 
 
 async def log_page_for(
@@ -181,7 +177,7 @@ async def log_page_for(
     info = await rooms.room(room_id)
     lines = await rooms.log(room_id, seat)
     pages = max(1, -(-len(lines) // LOG_PAGE))
-    chosen = pages if number is None else whole_number(number)
+    chosen = pages if number is None else form_number(number)
     if chosen is None or not 1 <= chosen <= pages:
         raise BadRequest(f"choose a page of the log from 1 to {pages}")
     first = (chosen - 1) * LOG_PAGE
@@ -281,9 +277,9 @@ async def close_room(room_id: str, token: str, request: Request, rooms: Rooms, l
 async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def add(seat: int, form: Any) -> None:
         target = str(form.get("seat", ""))
-        if target and whole_number(target) is None:
+        if target and form_number(target) is None:
             raise BadRequest("choose a seat")
-        await lobby.add_bot(room_id, seat, form.get("level"), whole_number(target))
+        await lobby.add_bot(room_id, seat, form.get("level"), form_number(target))
 
     return await seat_form(request, rooms, delivery, room_id, token, add)
 
@@ -367,7 +363,7 @@ SUPERSEDED = N_(
 def resend_key(version: int, action: Any) -> str:
     """A browser click's idempotency key: one seat never makes the same move twice at one
     version, so a click resent after a dropped connection is recognised and applied once."""
-    digest = hashlib.sha256(json.dumps(action, sort_keys=True).encode()).hexdigest()[:24]
+    digest = hashlib.sha256(canonical_json(action).encode()).hexdigest()[:24]
     return f"web-{version}-{digest}"
 
 
@@ -381,7 +377,7 @@ async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
     except ValueError:
         raise BadRequest("that request was malformed") from None
     check_action(action)  # before the resend key writes it as JSON
-    version = whole_number(form.get("version"))
+    version = form_number(form.get("version"))
     if version is None:
         raise BadRequest("that request was malformed")
     try:

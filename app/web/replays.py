@@ -27,6 +27,7 @@ from starlette.datastructures import UploadFile
 
 from app.api.deps import Replaying, Reviewing, Rooms
 from app.games.base import say
+from app.reading import whole_number
 from app.rooms.errors import BadRequest
 from app.rooms.model import uncached_names
 from app.rooms.records import RecordError
@@ -44,9 +45,10 @@ def whole(text: str | None, name: str) -> int | None:
     """A query's whole number in ASCII digits (None if absent), else 400."""
     if text is None or text == "":
         return None
-    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+    number = whole_number(text, most_digits=9)
+    if number is None:
         raise BadRequest(say("{name} must be a whole number", name=name))
-    return int(text)
+    return number
 
 
 def viewpoint(text: str | None, players: int) -> int | str | None:

@@ -90,7 +90,8 @@ def test_the_sampler_re_deals_other_hands(slug, n):
 
 
 def test_triatri_deal_by_matching_respects_every_void():
-    from app.games.triatri import CARDS, colour_of, match_hands
+    from app.games.triatri.cards import CARDS, colour_of
+    from app.games.triatri.view import match_hands
 
     red = [i for i, (colour, n) in enumerate(CARDS) if colour == "red" and n <= 4]
     green = [i for i, (colour, n) in enumerate(CARDS) if colour == "green" and n <= 3]

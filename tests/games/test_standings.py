@@ -10,8 +10,8 @@ import random
 import pytest
 
 from app.games.registry import GAMES
-from app.games.triatri import score
-from app.games.vem_ai_troika import scoring
+from app.games.triatri.score import score
+from app.games.vem_ai_troika.score import breakdown
 
 
 def playout(slug: str, n: int, seed: str, options: dict | None = None):
@@ -44,7 +44,7 @@ def test_vem_score_now_is_the_final_scoring_if_the_game_ended_now(n, options):
             continue
         view = game.view(state, 0)
         for seat, shown in enumerate(view["players"]):
-            assert shown["score_now"] == scoring.breakdown(state, seat)["total"]
+            assert shown["score_now"] == breakdown(state, seat)["total"]
             changed.add(shown["score_now"])
     final = game.view(state, None)
     assert [p["score_now"] for p in final["players"]] == [p["total"] for p in final["result"]["players"]]

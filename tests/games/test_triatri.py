@@ -9,7 +9,9 @@ import random
 import pytest
 
 from app.games.base import IllegalAction, log_text
-from app.games.triatri import CARDS, GAME, deck, label, score
+from app.games.triatri import GAME
+from app.games.triatri.cards import CARDS, deck, label
+from app.games.triatri.score import score
 from tests.support.triatri_states import build, over_state
 
 FAKE, FAKE_2, FAKE_3 = 21, 22, 23

@@ -9,7 +9,9 @@ from collections import Counter
 import pytest
 
 from app.games.base import IllegalAction, log_text, visible_log
-from app.games.troika import GAME, TILES, best_split, call_problems, can_leave
+from app.games.troika import GAME
+from app.games.troika.rules import TILES
+from app.games.troika.score import best_split, call_problems, can_leave
 from tests.support.troika_states import REVEAL, TROIKA, discard, final_round, make, play, take_down, take_up
 from tests.support.troika_worlds import call_worlds
 

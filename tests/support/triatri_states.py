@@ -4,7 +4,8 @@ the given gems and supply (``over_state``)."""
 
 from __future__ import annotations
 
-from app.games.triatri import GAME, deck
+from app.games.triatri import GAME
+from app.games.triatri.cards import deck
 
 
 def build(hands, *, phase="play", leader=0, gem=("red", "supply"), options=None, **fields):

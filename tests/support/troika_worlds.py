@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from app.games.troika import GAME, TILES, can_leave
+from app.games.troika import GAME
+from app.games.troika.rules import TILES
+from app.games.troika.score import can_leave
 
 CONTAINER = [5, 5, 5, 12, 13, 14]
 SUCCEEDS, FAILS = [1, 2, 3], [1, 2, 4]

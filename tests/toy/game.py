@@ -13,9 +13,9 @@ card as it was. When every hand is empty the highest score wins (tied players al
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from typing_extensions import TypedDict
 
@@ -56,6 +56,33 @@ class ClimbView(TypedDict):
     to_act: int | None
 
 
+def play(work: State, seat: int, action: Action) -> None:
+    """A played card scores its value when it climbs above the last card played, else nothing."""
+    card = action["card"]
+    work["scores"][seat] += card if work["last"] is None or card > work["last"] else 0
+    work["played"][seat].append(card)
+    work["last"] = card
+    end_turn(work, seat, card, base.say("{player} plays {card}.", player=base.seat_label(seat), card=card))
+
+
+def discard(work: State, seat: int, action: Action) -> None:
+    """A discarded card goes face up to the seat's discards and scores nothing."""
+    card = action["card"]
+    work["discards"][seat].append(card)
+    said = base.say("{player} discards {card} from their hand.", player=base.seat_label(seat), card=card)
+    end_turn(work, seat, card, said)
+
+
+def end_turn(work: State, seat: int, card: int, said: base.Message) -> None:
+    """The card leaves the hand, the move is logged, the seat draws from the pile if it can,
+    and the next seat is to act."""
+    work["hands"][seat] = [c for c in work["hands"][seat] if c != card]
+    work["log"].append(base.log_entry(said))
+    if work["pile"]:
+        work["hands"][seat] = sorted([*work["hands"][seat], work["pile"].pop(0)])
+    work["turn"] = (seat + 1) % work["num_players"]
+
+
 class Climb(base.Game):
     slug = "climb"
     title = "Climb"
@@ -65,10 +92,9 @@ class Climb(base.Game):
     fixed_keys = ()
     action_type = ClimbAction
     view_type = ClimbView
+    handlers: ClassVar[Mapping[str, base.Handler]] = {"play": play, "discard": discard}
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError("Climb is for 2 or 3 players")
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
         state: State = {"seed": seed, "rng_draws": 0, "num_players": num_players, "options": {}, "log": []}
         deck = list(range(1, CARDS + 1))
         base.rng(state).shuffle(deck)
@@ -90,28 +116,6 @@ class Climb(base.Game):
         if seat not in self.to_act(state):
             return []
         return [{"type": kind, "card": card} for kind in ("play", "discard") for card in state["hands"][seat]]
-
-    def _apply(self, state: State, seat: int, action: Action) -> State:
-        state = base.moving_copy(state)
-        card, hand, who = action["card"], state["hands"][seat], base.seat_label(seat)
-        hand.remove(card)
-        if action["type"] == "discard":
-            state["discards"][seat].append(card)
-            said = base.say("{player} discards {card} from their hand.", player=who, card=card)
-        else:
-            state["scores"][seat] += card if state["last"] is None or card > state["last"] else 0
-            state["played"][seat].append(card)
-            state["last"] = card
-            said = base.say("{player} plays {card}.", player=who, card=card)
-        state["log"].append(base.log_entry(said))
-        if state["pile"]:
-            hand.append(state["pile"].pop(0))
-            hand.sort()
-        state["turn"] = (seat + 1) % state["num_players"]
-        return state
-
-    def views(self, state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        return base.each_view(self, state, seats)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {

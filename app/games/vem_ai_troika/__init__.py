@@ -141,7 +141,7 @@ from typing import Any, ClassVar
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.entry import GameEntry
-from app.games.vem_ai_troika import advanced, attack, elections, engine, scoring, view
+from app.games.vem_ai_troika import advanced, attack, elections, rules, score, view
 from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 from app.games.vem_ai_troika.types import VemAction, VemView
@@ -159,13 +159,11 @@ class VemAiTroika(base.Game):
     title = "Vem aí a Troika"
     min_players = 2
     max_players = 4
-    fixed_keys = ("deck",)  # the card definitions: large, shared, never changed by apply
+    fixed_keys = rules.FIXED_KEYS
     action_type = VemAction
     view_type = VemView
-    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {  # chosen by ticking cards
-        "attack": attack.FIELDS,
-        "campaign": elections.FIELDS,
-    }
+    unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = rules.UNLISTED
+    handlers: ClassVar[Mapping[str, base.Handler]] = rules.HANDLERS
     options = (
         OptionSpec(
             "advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")
@@ -176,11 +174,9 @@ class VemAiTroika(base.Game):
         base.first_player_option(4),
     )
 
-    def setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(f"Vem aí a Troika is for {self.min_players}-{self.max_players} players")
-        state = engine.new_state(num_players, base.resolve_options(self.options, options), seed)
-        engine.advance(state)
+    def _setup(self, num_players: int, options: dict[str, Any], seed: str) -> State:
+        state = rules.new_state(num_players, base.resolve_options(self.options, options), seed)
+        rules.advance(state)
         return state
 
     def to_act(self, state: State) -> set[int]:
@@ -197,14 +193,14 @@ class VemAiTroika(base.Game):
             seat = elections.next_to_commit(state)  # None only after the last commit, when the count follows
             return set() if seat is None else {seat}
         if stage == "attack":
-            return {engine.attack.awaited(state)}
+            return {attack.awaited(state)}
         if stage == "precampaign":
             seat = advanced.precampaign_next(state)  # None only after the last seat, when the reveal follows
             return set() if seat is None else {seat}
         return {state["current"]}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return engine.legal_actions(state, seat, self.to_act(state))
+        return rules.legal_actions(state, seat, self.to_act(state))
 
     def public_to_act(self, state: State) -> set[int]:
         """A reaction window shows every seat it asks until it closes, never who has answered."""
@@ -212,8 +208,8 @@ class VemAiTroika(base.Game):
             return set(state["reaction"]["seats"])
         return self.to_act(state)
 
-    def _apply(self, state: State, seat: int, action: Action) -> State:
-        return engine.perform(state, seat, action)
+    def handle(self, work: State, seat: int, action: Action) -> None:
+        rules.handle(work, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.views(state, [seat])[seat]
@@ -224,7 +220,7 @@ class VemAiTroika(base.Game):
     def outcome(self, state: State) -> Outcome | None:
         if state["stage"] != "over":
             return None
-        result = scoring.result(state)
+        result = score.result(state)
         return Outcome(
             scores=[p["total"] for p in result["players"]],
             winners=result["winners"],

@@ -209,7 +209,7 @@ def close_window(state: State) -> None:
 
 def settle(state: State) -> None:
     """Resolve the pending plays that were not cancelled (an attack's cards stay with the attack,
-    which goes on from ``engine.advance``)."""
+    which goes on from ``rules.advance``)."""
     pending, state["pending"] = state["pending"], None
     context = pending["context"]
     for play_ in pending["plays"]:

@@ -28,23 +28,21 @@ marked "discard_only" only in an attack to discard.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import get_args
 
 from app.games import base
-from app.games.base import Action, FieldType, Ids, IllegalAction, Omittable, OneOf, State, Whole, require
+from app.games.base import Action, Ids, IllegalAction, State, require
 from app.games.vem_ai_troika import advanced, card_actions, table
 from app.games.vem_ai_troika.deck import GROUP_COUNTS
 from app.games.vem_ai_troika.table import group, group_label, log, name, owner, player
+from app.games.vem_ai_troika.types import Attack, Mode
 
-MODES = ("control", "discard")
 DISCARD_ATTACK_POWER = 4
-# an attack is chosen by ticking cards, not from the list: the schema its fields must pass
+# an attack is chosen by ticking cards, not from the list: the schema its fields must pass,
+# read from its one declaration (``types.Attack``)
+MODES: tuple[str, ...] = get_args(Mode)
 CARD_IDS = Ids(most=sum(GROUP_COUNTS.values()))
-FIELDS: dict[str, FieldType] = {
-    "target": Whole(),
-    "mode": OneOf(MODES),
-    "cards": CARD_IDS,
-    "actions": Omittable(CARD_IDS),  # advanced game only
-}
+FIELDS = base.schema_of(Attack, CARD_IDS)
 SIDES = ("attack", "defence")
 
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from app.games import base
-from app.games.base import Action, FieldType, Ids, State, Whole, require
+from app.games.base import Action, State, require
 from app.games.vem_ai_troika import effects, table
-from app.games.vem_ai_troika.attack import subsets
-from app.games.vem_ai_troika.deck import GROUP_COUNTS
+from app.games.vem_ai_troika.attack import CARD_IDS, subsets
 from app.games.vem_ai_troika.table import log, name, player
+from app.games.vem_ai_troika.types import Campaign
 
-# a campaign is chosen by ticking cards, not from the list: the schema its fields must pass
-FIELDS: dict[str, FieldType] = {"cards": Ids(most=sum(GROUP_COUNTS.values())), "money": Whole()}
+# a campaign is chosen by ticking cards, not from the list: the schema its fields must pass,
+# read from its one declaration (``types.Campaign``)
+FIELDS = base.schema_of(Campaign, CARD_IDS)
 
 
 def commit_actions(state: State, seat: int) -> list[Action]:

@@ -1,6 +1,6 @@
 """Shared state helpers for Vem aí a Troika: card look-ups, table metrics and card movements.
 
-Everything here reads or changes the working copy of a state (see ``engine.py`` for its layout).
+Everything here reads or changes the working copy of a state (see ``rules.py`` for its layout).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import Any, Literal, NotRequired
 from typing_extensions import TypedDict
 
 Colour = Literal["gold", "blue", "red", "grey"]
+Mode = Literal["control", "discard"]  # an attack's
 
 
 class ChooseLeader(TypedDict):
@@ -68,7 +69,7 @@ class VemPass(TypedDict):
 class Attack(TypedDict):
     type: Literal["attack"]
     target: int
-    mode: Literal["control", "discard"]
+    mode: Mode
     cards: list[int]  # at most a few distinct ids of your hand
     actions: NotRequired[list[int]]  # advanced game: cards played for their Hand Action
 
@@ -311,7 +312,7 @@ class VemPlayer(TypedDict):
 class AttackState(TypedDict):
     attacker: int
     defender: int
-    mode: Literal["control", "discard"]
+    mode: Mode
     target: GroupCard
     attack_cards: list[GroupCard]
     defence_cards: list[GroupCard]

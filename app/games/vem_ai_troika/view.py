@@ -9,10 +9,10 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from app.games.base import State, seen_by
-from app.games.vem_ai_troika import attack, card_actions, scoring, table
+from app.games.base import State, moving_copy, seen_by
+from app.games.vem_ai_troika import attack, card_actions, score, table
 from app.games.vem_ai_troika.deck import bonuses_json, describe_bonuses
-from app.games.vem_ai_troika.engine import working_copy
+from app.games.vem_ai_troika.rules import FIXED_KEYS
 from app.games.vem_ai_troika.table import COLOURS, group, player
 
 VALUES = ("power", "votes", "income")
@@ -78,7 +78,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         if p["campaign"] is None
         else {"cards": len(p["campaign"]["cards"]), "money": p["campaign"]["money"]},
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
-        "score_now": scoring.breakdown(state, seat)["total"],  # all of it is public
+        "score_now": score.breakdown(state, seat)["total"],  # all of it is public
     }
     if table.advanced(state):
         shown["leader_value"] = {key: table.leader_value(state, seat, key) for key in VALUES}
@@ -201,7 +201,7 @@ def public_view(state: State, awaiting: set[int]) -> dict[str, Any]:
         "attack": attack_view(state),
         "election": election_view(state),
         "end_reason": state["end_reason"],
-        "result": scoring.result(state) if over else None,
+        "result": score.result(state) if over else None,
         "advanced": table.advanced(state),
         "reaction": reaction_view(state),
         "vote_control": [
@@ -220,7 +220,7 @@ def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
     """A copy with everything ``seat`` cannot see re-dealt at random, consistently with its view
     (unchanged once the game is over); pools are sorted before shuffling, so the sample depends
     only on ``r`` and on what ``seat`` knows, and log lines ``seat`` cannot read are dropped."""
-    s = working_copy(state)
+    s = moving_copy(state, FIXED_KEYS)
     if s["stage"] == "over":
         return s
     s["seed"] = f"resampled-{r.getrandbits(64):016x}"

@@ -39,6 +39,7 @@ EVENTS_BETWEEN_ELECTIONS = {2: 4, 3: 3, 4: 2}
 START_MONEY = 2
 START_GROUPS = 3
 LEADERS_DEALT = 2
+FIXED_KEYS = ("deck",)  # the card definitions: large, shared, never changed by an action
 
 
 # --- setup ----------------------------------------------------------------------------------
@@ -586,7 +587,11 @@ def turn_actions(state: State, seat: int) -> list[Action]:
     )
 
 
+UNLISTED = {"attack": attack.FIELDS, "campaign": elections.FIELDS}  # chosen by ticking cards
+
 HANDLERS = {
+    "attack": attack.start,
+    "campaign": elections.commit,
     "choose_leader": choose_leader,
     "draw": draw,
     "place": place,
@@ -623,23 +628,13 @@ def legal_actions(state: State, seat: int, awaited: set[int]) -> list[Action]:
     return turn_actions(state, seat)
 
 
-def working_copy(state: State) -> State:
-    """``base.working_copy`` of the parts that change; the deck and past log entries are never
-    modified, so the copy shares them (copying them made every action several times slower)."""
-    return base.moving_copy(state, ("deck",))
-
-
-def perform(state: State, seat: int, action: Action) -> State:
-    """The state after ``action``, which ``Game.play`` found listed, or (an attack or a
-    campaign) well formed: whether those two are allowed now is checked here."""
-    work = working_copy(state)
-    if action["type"] == "attack":
-        attack.start(work, seat, action)
-    elif action["type"] == "campaign":
-        elections.commit(work, seat, action)
-    elif state["reaction"] is None and state["prompts"]:
+def handle(work: State, seat: int, action: Action) -> None:
+    """Change ``work`` by ``action``, which ``Game.play`` found listed, or (an attack or a
+    campaign) well formed: whether those two are allowed now is checked by their rules. Any
+    other action answers the first prompt owed, if there is one, else is its type's rule; the
+    flow then goes on to the next choice."""
+    if action["type"] not in UNLISTED and work["reaction"] is None and work["prompts"]:
         answer_prompt(work, seat, action)
     else:
         HANDLERS[action["type"]](work, seat, action)
     advance(work)
-    return work
