@@ -571,11 +571,6 @@ def log_entry(message: Message | str, to: list[int] | None = None, **data: Any) 
     return {"msg": said["msg"], "args": said["args"], "to": to, **data}
 
 
-def log_text(entry: dict[str, Any]) -> str:
-    """The English text of a log entry."""
-    return spoken(entry)
-
-
 def visible_log(log: list[dict[str, Any]], seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
     """The log entries ``seat`` may read (``None`` is a spectator), without the ``to`` field and
     with their English ``text``; with ``last``, only the last that many (found from the end,
@@ -591,9 +586,3 @@ def require(condition: bool, reason: str | Message) -> None:
     """Raise :class:`IllegalAction` with ``reason`` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(reason)
-
-
-class RulesPages(Protocol):
-    """Optional: data a game's extra rules pages (``templates/rules/<slug>-<page>.html``) need."""
-
-    def rules_context(self) -> dict[str, Any]: ...

@@ -32,11 +32,6 @@ ENTRIES: dict[str, GameEntry] = load(BUILT_IN + EXTRA)
 GAMES: dict[str, Game] = {slug: entry.game for slug, entry in ENTRIES.items()}
 
 
-def get_game(slug: str) -> Game:
-    """The game for ``slug``; KeyError if no such game is registered."""
-    return GAMES[slug]
-
-
 def titles() -> str:
     """The games' titles as a sentence names them: "A, B and C"."""
     names = [game.title for game in GAMES.values()]

@@ -159,7 +159,6 @@ def environment(lang: str) -> jinja2.Environment:
 
 
 PAGES = {lang: Jinja2Templates(env=environment(lang)) for lang in LANGUAGES}
-templates = PAGES[ENGLISH]
 
 
 def language_of(connection: HTTPConnection) -> str:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction, log_text
+from app.games.base import IllegalAction, spoken
 from app.games.triatri import GAME
 from app.games.triatri.cards import CARDS, deck, label
 from app.games.triatri.score import score
@@ -61,7 +61,7 @@ def values(state):
 
 
 def public_text(state):
-    return " | ".join(log_text(e) for e in state["log"] if e["to"] is None)
+    return " | ".join(spoken(e) for e in state["log"] if e["to"] is None)
 
 
 # --- setup and decks (A1) --------------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_reveal_is_simultaneous_and_a_commitment_stays_secret():
     assert GAME.view(state, 1)["players"][0]["committed"] is True
     assert GAME.view(state, 0)["commit"] == {"colour": "red", "number": 3, "fake": False}
     assert "red 3" not in public_text(state)
-    assert [log_text(e) for e in state["log"] if e["to"] == [0]] == ["You commit red 3."]
+    assert [spoken(e) for e in state["log"] if e["to"] == [0]] == ["You commit red 3."]
     with pytest.raises(IllegalAction):
         GAME.apply(state, 0, {"type": "commit", "card": red(6)})
 
@@ -537,7 +537,7 @@ def test_log_shows_every_played_card_to_everyone():
 def test_dealt_hands_appear_only_in_private_log_lines():
     state = GAME.setup(3, {}, "log")
     for seat, hand in enumerate(state["hands"]):
-        private = [log_text(e) for e in state["log"] if e["to"] == [seat]]
+        private = [spoken(e) for e in state["log"] if e["to"] == [seat]]
         assert private == ["Your cards: " + ", ".join(label(c) for c in hand) + "."]
     assert public_text(state) == "Round 1: six cards are dealt to each player."
 

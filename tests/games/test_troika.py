@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from app.games.base import IllegalAction, log_text, visible_log
+from app.games.base import IllegalAction, spoken, visible_log
 from app.games.troika import GAME
 from app.games.troika.rules import TILES
 from app.games.troika.score import best_split, call_problems, can_leave
@@ -23,7 +23,7 @@ def all_tiles(state):
 
 
 def public_texts(state):
-    return [log_text(e) for e in state["log"] if e["to"] is None]
+    return [spoken(e) for e in state["log"] if e["to"] is None]
 
 
 # ---------------------------------------------------------------- components and setup (T1, T2)
@@ -133,7 +133,7 @@ def test_marked_tile_is_known_only_to_its_discarder():
     assert GAME.view(state, 1)["down_marked"] == [{**marked, "value": None}]
     assert GAME.view(state, None)["down_marked"] == [{**marked, "value": None}]
     assert public_texts(state) == ["Seat 0 discards a tile from their hand face down: marked tile #1."]
-    assert [(log_text(e), e["to"]) for e in state["log"] if e["to"]] == [("Marked tile #1 is your 9.", [0])]
+    assert [(spoken(e), e["to"]) for e in state["log"] if e["to"]] == [("Marked tile #1 is your 9.", [0])]
 
 
 def test_marked_tile_can_be_chosen_to_turn_up_or_to_take():
@@ -151,7 +151,7 @@ def test_marked_tile_can_be_chosen_to_turn_up_or_to_take():
     assert state["hands"][1] == [4, 13]
     assert state["down_marked"] == []
     assert public_texts(state)[-1] == "Seat 1 takes marked tile #2 (discarded by Seat 2) into their hand."
-    assert (log_text(state["log"][-1]), state["log"][-1]["to"]) == ("You take a 13.", [1])
+    assert (spoken(state["log"][-1]), state["log"][-1]["to"]) == ("You take a 13.", [1])
 
 
 def test_unknown_is_not_offered_when_only_marked_tiles_are_face_down():
@@ -172,13 +172,13 @@ def test_public_log_of_taking_an_unknown_tile_hides_its_value():
     state = make(3, phase="act", table_up=(3,), unmarked=(11, 11))
     state = play(state, (0, take_down()))
     assert public_texts(state) == ["Seat 0 takes an unknown face-down tile into their hand."]
-    assert (log_text(state["log"][-1]), state["log"][-1]["to"]) == ("You take an 11.", [0])
+    assert (spoken(state["log"][-1]), state["log"][-1]["to"]) == ("You take an 11.", [0])
 
 
 def test_setup_log_tells_each_drawn_tile_only_to_its_owner():
     state = GAME.setup(3, {"first_player": "1"}, "log-seed")
     private = [e for e in state["log"] if e["to"]]
-    assert [(e["to"], log_text(e)) for e in private] == [
+    assert [(e["to"], spoken(e)) for e in private] == [
         ([s], f"You draw {'an' if h[0] in (8, 11) else 'a'} {h[0]}.") for s, h in enumerate(state["hands"])
     ]
     assert public_texts(state) == [

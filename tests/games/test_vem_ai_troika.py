@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction, log_text
+from app.games.base import IllegalAction, spoken
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
 from tests.support.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
@@ -25,7 +25,7 @@ def names(ids):
 
 
 def public_text(state):
-    return " ".join(log_text(entry) for entry in state["log"] if entry["to"] is None)
+    return " ".join(spoken(entry) for entry in state["log"] if entry["to"] is None)
 
 
 def attack(target, *cards, mode="control"):
@@ -162,7 +162,7 @@ def test_drawing_a_group_card_is_private_and_money_is_public():
     drawn = GAME.apply(state, 0, DRAW_GROUP)
     assert drawn["players"][0]["hand"] == [G["Juízes"]] and drawn["stage"] == "action"
     assert "Juízes" not in public_text(drawn)
-    assert [log_text(e) for e in drawn["log"] if e["to"] == [0]] == ["You drew Juízes (gold, 3 Power)."]
+    assert [spoken(e) for e in drawn["log"] if e["to"] == [0]] == ["You drew Juízes (gold, 3 Power)."]
     paid = GAME.apply(state, 0, {"type": "draw", "what": "money"})
     assert (paid["players"][0]["money"], paid["treasury"]) == (2, 3)
     assert GAME.view(paid, 1)["players"][0]["money"] == 2
