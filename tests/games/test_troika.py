@@ -508,6 +508,24 @@ def test_the_call_check_agrees_with_the_settlement_on_random_tiles():
         assert (call_problems(hand, container) == []) is can_leave(hand, container)
 
 
+@pytest.mark.parametrize(
+    ("hand", "container", "problems", "status"),
+    [
+        ([1], [2, 3, 5, 5, 5], [], "left"),
+        ([1, 2], [3, 5, 5, 5], ["your Container has 4 tiles; a call needs 5"], "failed"),
+    ],
+)
+def test_a_call_needs_exactly_five_tiles_in_the_container_and_four_are_too_few(hand, container, problems, status):
+    """Rule T7's minimum at its edge: the same six tiles (a gem 1-2-3 and a fuel-set of 5s) leave
+    the planet with five of them in the Container, and fail with four."""
+    state = caller_table()
+    state["hands"][0], state["containers"][0] = hand, container
+    assert [problem["text"] for problem in GAME.view(state, 0)["call_problems"]] == problems
+    assert can_leave(hand, container) is (problems == [])
+    settled = play(state, (0, TROIKA), (1, TROIKA))["rounds"][0]["players"][0]
+    assert (settled["status"], settled["troika_bonus"]) == (status, 5 if status == "left" else 0)
+
+
 def test_no_troika_call_with_two_players():
     state = make(2, hands=[[1, 2, 3], []], containers=[[5, 5, 5, 12, 13, 14], []])
     assert TROIKA not in GAME.legal_actions(state, 0)
