@@ -390,6 +390,20 @@ def test_the_opening_must_beat_the_defence():
         GAME.apply(state, 0, {"type": "attack", "target": G["Juízes"], "mode": "control", "cards": []})
 
 
+def test_an_attack_on_ones_own_table_is_refused_however_strong():
+    """Only an opponent's Group may be attacked: Revisão beats Expesso's defence on Seat 1's
+    table, and the same attack on Seat 0's own Expesso is neither listed nor taken."""
+    state = arrange(2, hands={0: ["Revisão"]}, tables={0: ["Expesso"], 1: ["Pensionistas"]})
+    before = json.dumps(state, sort_keys=True)
+    assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack" and a["target"] == G["Expesso"]] == []
+    with pytest.raises(IllegalAction, match="you can only attack an opponent's Group on the table"):
+        GAME.apply(state, 0, attack("Expesso", "Revisão"))
+    assert json.dumps(state, sort_keys=True) == before
+    state["players"][0]["table"], state["players"][1]["table"] = [G["Pensionistas"]], [G["Expesso"]]
+    taken = GAME.apply(state, 0, attack("Expesso", "Revisão"))
+    assert names(taken["players"][0]["table"]) == ["Pensionistas", "Expesso"]
+
+
 def test_defence_counts_the_column_the_leader_colour_and_the_government_on_gold():
     tables = {1: ["Sindicatos", "Professores", "Procuradoria"]}
     state = arrange(
@@ -573,6 +587,23 @@ def test_a_payment_to_another_player():
     )
     state = end_round(state)
     assert (money_of(state), state["treasury"]) == ([1, 2], 5)
+
+
+def test_a_player_may_pay_with_exactly_all_their_money():
+    state = end_round(arrange(2, money={0: 2}, tables={0: ["Revisão"]}, events=[E["Greve Geral"]]))
+    assert (money_of(state), state["treasury"], state["prompts"]) == ([0, 0], 12, [])
+    assert "Seat 0 pays 2 Mega-Euro to the Treasury." in public_text(state)
+
+
+def test_a_payment_to_every_player_pays_each_other_player_and_not_the_payer():
+    """An Event that pays "every player" (``"to": "all"``) pays each of the others: the
+    Government's 2 Mega-Euro are exactly what 1 each to two players costs."""
+    deck = json.loads(json.dumps(DECK))
+    deck["events"][E["Aumento de Impostos"]]["effects"] = [{"do": "pay", "who": "government", "amount": 1, "to": "all"}]
+    state = arrange(3, government=0, money={0: 2}, treasury=5, events=[E["Aumento de Impostos"]], deck=deck)
+    state = end_round(state)
+    assert (money_of(state), state["treasury"], state["prompts"]) == ([0, 1, 1], 5, [])
+    assert "Seat 0 pays 2 Mega-Euro to Seat 1, Seat 2." in public_text(state)
 
 
 def test_an_unpaid_player_takes_what_is_owed_from_the_treasury():

@@ -16,6 +16,7 @@ from tests.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, l
 
 PASS = {"type": "pass"}
 NO = {"type": "no_reaction", "round": False}
+CAMPAIGN = {"type": "campaign", "cards": [], "money": 0}
 
 
 # --- decks ------------------------------------------------------------------------------------
@@ -207,6 +208,17 @@ def test_juizes_fine_returns_a_deposit_title_when_the_player_cannot_pay():
     assert state["players"][1]["money"] == 2
 
 
+def test_a_fine_or_the_governments_payment_may_take_exactly_all_the_players_money():
+    fine = {"type": "hand_action", "card": G["Juízes"], "opponent": 1}  # a fine of 2 Mega-Euro
+    fined = act(adv(hands={0: ["Juízes"]}, money={1: 2}), 0, fine)
+    assert (fined["players"][1]["money"], fined["players"][1]["titles"], fined["prompts"]) == (0, [], [])
+    state = adv(hands={0: ["Camionistas"]}, money={1: 2}, government=1)
+    state = act(state, 0, {"type": "hand_action", "card": G["Camionistas"]})
+    assert {"type": "choose", "yes": True} in GAME.legal_actions(state, 1)
+    paid = act(state, 1, {"type": "choose", "yes": True})
+    assert (paid["players"][0]["money"], paid["players"][1]["money"], paid["government"]) == (2, 0, 1)
+
+
 def test_camionistas_government_pays_or_the_player_brings_it_down_and_elections_follow():
     state = adv(
         hands={0: ["Camionistas"]}, money={0: 3, 1: 5}, government=1, events=[E["Subsídio de Natal"], *ELECTIONS]
@@ -342,6 +354,29 @@ def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until
     election = state["election"]
     assert election["table_votes"] == [table_votes[0] + 4, table_votes[1] - 4]
     assert GAME.view(state, 0)["players"][1]["consensus"] == consensus == 1
+
+
+def test_votes_gained_by_a_hand_action_and_a_table_action_count_in_the_elections():
+    """Expesso's Hand Action (2 Votes) placed in the Pre-Campaign and O Pivô da Televisão's
+    Prime-time Interview (3 Votes, for 1 Mega-Euro) add to Seat 0's Votes on the table for this
+    Election only."""
+    state = adv(
+        leaders=["O Pivô da Televisão", "A Sindicalista"],
+        hands={0: ["Expesso"]},
+        tables={0: ["Pensionistas"]},
+        money={0: 1},
+        events=[ELECTIONS[0]],
+    )
+    state = end_round(state)
+    on_table = [GAME.view(state, None)["players"][s]["votes"] for s in (0, 1)]
+    state = act(state, 0, {"type": "precampaign", "card": G["Expesso"]})
+    state = act(state, 0, {"type": "table_action"})
+    state = act(act(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
+    assert state["stage"] == "campaign"
+    state = act(act(state, 0, CAMPAIGN), 1, CAMPAIGN)
+    election = state["election"]
+    assert election["table_votes"] == election["votes"] == [on_table[0] + 2 + 3, on_table[1]]
+    assert [p["bonus_votes"] for p in state["players"]] == [0, 0]
 
 
 # --- reactions ------------------------------------------------------------------------------------
