@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from app.games.base import IllegalAction, log_text, visible_log
-from app.games.troika import GAME, TILES, best_split, call_problems, can_leave
+from app.games.troika import GAME, ROUNDS, TILES, best_split, call_problems, can_leave
 from tests.troika_worlds import call_worlds
 
 
@@ -434,6 +434,14 @@ def test_a_callers_hidden_tiles_change_no_other_view_or_log_until_the_round_ends
         settled = [world["rounds"][0]["players"][0] for world in worlds]
         assert [(p["status"], p["troika_bonus"]) for p in settled] == [("left", 5), ("failed", 0)]
         assert GAME.view(worlds[0], None)["rounds"] != GAME.view(worlds[1], None)["rounds"]
+
+
+def test_after_the_last_round_each_player_shows_how_their_round_ended():
+    state = caller_table()
+    state["round"] = ROUNDS
+    state = play(state, (0, TROIKA), (1, TROIKA))
+    assert state["phase"] == "over"
+    assert [p["status"] for p in GAME.view(state, None)["players"]] == ["left", "left", "failed"]
 
 
 def test_the_bonus_goes_to_the_first_caller_whose_call_succeeded():

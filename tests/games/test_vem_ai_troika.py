@@ -191,6 +191,12 @@ def test_only_the_current_player_acts():
         GAME.apply(state, 1, PASS)
 
 
+def test_the_two_draws_are_labelled_apart():
+    state = arrange(2, stage="draw")
+    labels = [GAME.label(action, state)["msg"] for action in GAME.legal_actions(state, 0)]
+    assert labels == ["Draw a Group card", "Take 2 Mega-Euro"]
+
+
 def test_hand_limit_counts_group_cards_and_money():
     state = arrange(2, hands={0: ["Juízes", "Claque", "Tabloides", "Pensionistas"]}, money={0: 3})
     state = GAME.apply(state, 0, PASS)
@@ -543,6 +549,8 @@ def test_receipts_go_in_round_order_until_the_treasury_is_empty():
     state = end_round(arrange(3, first=1, treasury=2, events=[E["Subsídio de Natal"]]))
     assert (money_of(state), state["treasury"]) == ([0, 1, 1], 0)
     assert GAME.view(state, None)["last_event"]["name"] == "Subsídio de Natal"
+    said = GAME.view(state, None)["last_event"]["said"]  # the Event's text as a message, for the reader's language
+    assert (said["msg"], said["args"]["amount"]) == ("{who} receives {amount} Mega-Euro from the Treasury.", 1)
     assert (state["round"], state["current"], state["stage"]) == (2, 1, "draw")
 
 

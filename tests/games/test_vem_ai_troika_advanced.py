@@ -182,9 +182,9 @@ def test_bancos_mais_ou_menos_honestos_makes_titles_cost_4_until_the_end_of_the_
 
 
 def test_banco_de_portugalandia_draws_money_from_an_opponent():
-    state = adv(hands={0: ["Banco de Portugalândia"]}, money={0: 0, 1: 3})
+    state = adv(hands={0: ["Banco de Portugalândia"]}, money={0: 1, 1: 3})
     state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
-    assert (state["players"][0]["money"], state["players"][1]["money"]) == (2, 1)
+    assert (state["players"][0]["money"], state["players"][1]["money"]) == (3, 1)
     assert state["stage"] == "income" and G["Banco de Portugalândia"] in state["discards"]
 
 
@@ -343,6 +343,7 @@ def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until
     table_votes = {s: GAME.view(state, 0)["players"][s]["votes"] for s in (0, 1)}
     consensus = GAME.view(state, 0)["players"][1]["consensus"]
     state = act(state, 0, {"type": "precampaign_done"})
+    assert [GAME.view(state, 1)["players"][s]["precampaign_done"] for s in (0, 1)] == [True, False]
     state = act(state, 1, {"type": "precampaign_done"})
     # revealed: seat 1 (holding Comentadores) may react; it does not
     assert GAME.to_act(state) == {1}
