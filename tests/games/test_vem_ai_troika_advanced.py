@@ -387,6 +387,11 @@ def test_advogados_militantes_cancels_the_card_just_played_on_an_opponents_turn(
     state = adv(hands={0: ["Banco de Portugalândia"], 1: ["Advogados Militantes"]}, money={1: 3})
     state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
     assert GAME.to_act(state) == {1} and state["players"][1]["money"] == 3  # effects wait
+    window = GAME.view(state, None)["reaction"]  # everyone sees the window and the card it answers
+    assert (window["seats"], [(p["seat"], p["card"]["id"]) for p in window["plays"]]) == (
+        [1],
+        [(0, G["Banco de Portugalândia"])],
+    )
     react = {"type": "react", "card": G["Advogados Militantes"], "cancel": G["Banco de Portugalândia"]}
     assert react in GAME.legal_actions(state, 1)
     state = act(state, 1, react)
