@@ -9,12 +9,19 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, log_text, visible_log
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
 from tests.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, listed
 
 PASS = {"type": "pass"}
+
+
+def said(state, seat):
+    """The log's lines that ``seat`` (None: everyone) is shown, as text."""
+    return [log_text(entry) for entry in visible_log(state["log"], seat)]
+
+
 NO = {"type": "no_reaction", "round": False}
 CAMPAIGN = {"type": "campaign", "cards": [], "money": 0}
 
@@ -188,6 +195,14 @@ def test_banco_de_portugalandia_draws_money_from_an_opponent():
     assert state["stage"] == "income" and G["Banco de Portugalândia"] in state["discards"]
 
 
+def test_gestores_de_topo_draws_a_group_card_which_only_its_player_is_shown():
+    state = adv(hands={0: ["Gestores de Topo"]}, pile=["Expesso", "Claque"])
+    state = act(state, 0, {"type": "hand_action", "card": G["Gestores de Topo"]})
+    assert state["players"][0]["hand"] == [G["Expesso"]]
+    assert said(state, None)[-1:] == ["Seat 0 draws 1 Group card(s)."]
+    assert said(state, 0)[-2:] == ["You drew Expesso (blue, 2 Power).", "Seat 0 draws 1 Group card(s)."]
+
+
 def test_opus_day_swaps_a_controlled_group_with_an_opponents_of_the_same_colour():
     state = adv(hands={0: ["Opus Day"]}, tables={0: ["Pensionistas", "Revisão"], 1: ["Sindicatos", "Expesso"]})
     swaps = listed(state, 0, type="hand_action", card=G["Opus Day"])
@@ -230,11 +245,14 @@ def test_camionistas_government_pays_or_the_player_brings_it_down_and_elections_
     assert (paid["players"][0]["money"], paid["players"][1]["money"], paid["government"]) == (5, 3, 1)
     refused = act(act(state, 0, {"type": "hand_action", "card": G["Camionistas"]}), 1, {"type": "choose", "yes": False})
     assert GAME.to_act(refused) == {0} and refused["prompts"][0]["kind"] == "bring_down"
+    standing = act(refused, 0, {"type": "choose", "yes": False})
+    assert standing["government"] == 1 and said(standing, None)[-1] == "Seat 0 leaves the Government standing."
     fallen = act(refused, 0, {"type": "choose", "yes": True})
     assert fallen["government"] is None and fallen["snap_elections"] and fallen["players"][0]["money"] == 1
     fallen = act(fallen, 0, {"type": "income", "titles": 0, "offshore": 0})  # Camionistas went with an action
     fallen = act(act(fallen, 1, {"type": "draw", "what": "group"}), 1, PASS)
     assert fallen["stage"] == "precampaign" and fallen["event"] is None  # Elections before the Event
+    assert "End of round 1: the Government has fallen, so Elections are held first." in said(fallen, None)
 
 
 # --- attacks ------------------------------------------------------------------------------------------
