@@ -191,6 +191,14 @@ def test_only_the_current_player_acts():
         GAME.apply(state, 1, PASS)
 
 
+def test_each_seat_alone_is_told_its_hand_and_its_two_leaders():
+    state = GAME.setup(2, {}, "told")
+    for seat, p in enumerate(state["players"]):
+        first, second = (state["deck"]["leaders"][lid]["name"] for lid in p["offer"])
+        (told,) = [log_text(entry) for entry in state["log"] if entry["to"] == [seat]]
+        assert told.startswith("You were dealt ") and told.endswith(f"; choose your Leader: {first} or {second}.")
+
+
 def test_the_two_draws_are_labelled_apart():
     state = arrange(2, stage="draw")
     labels = [GAME.label(action, state)["msg"] for action in GAME.legal_actions(state, 0)]
