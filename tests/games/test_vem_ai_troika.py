@@ -622,6 +622,13 @@ def test_a_payment_to_every_player_pays_each_other_player_and_not_the_payer():
     assert "Seat 0 pays 2 Mega-Euro to Seat 1, Seat 2." in public_text(state)
 
 
+def test_a_draw_with_no_group_card_and_no_mega_euro_left_is_skipped_and_said():
+    state = arrange(2, treasury=0, tables={0: ["Expesso"]}, events=[E["Sondagem"]])
+    state["draw_pile"] = []
+    state = end_round(state)
+    assert state["prompts"] == [] and "Seat 0 has nothing left to draw." in public_text(state)
+
+
 def test_an_unpaid_player_takes_what_is_owed_from_the_treasury():
     state = arrange(
         2, government=0, tables={0: ["Revisão"], 1: ["Claque"]}, treasury=5, events=[E["Tráfico de Influências"]]
