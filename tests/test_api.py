@@ -7,8 +7,12 @@ import hashlib
 import random
 import re
 
+import pytest
+
 from app.bots.ratings import RATINGS
 from app.games.registry import BUILT_IN, GAMES, load
+from app.rooms.errors import Stale
+from app.rooms.model import LiveGame, check_version
 from tests.conftest import auth, create_started_room, play_random_moves
 
 
@@ -216,6 +220,39 @@ async def test_simultaneous_commitments_do_not_reject_each_other(client):
         assert r.status_code == 200, r.text
         versions.append(r.json()["version"])
     assert versions == [1, 2]
+
+
+def record(awaited, movers):
+    """A live game's record of whom each version awaited and who moved at each (its state unused)."""
+    return LiveGame(len(movers), b"{}", {}, [frozenset(seats) for seats in awaited], list(movers))
+
+
+@pytest.mark.parametrize(
+    ("awaited", "movers", "lands"),
+    [
+        ([{0, 1, 2}, {0, 2}, {0}], [1, 2], True),  # awaited at versions 0, 1 and 2: lands at 2
+        ([{0, 1, 2}, {0, 1, 2}, {0, 1}], [0, 2], False),  # it moved itself since, awaited all along
+        ([{1, 2}, {0, 2}, {0}], [1, 2], False),  # not awaited at the version it acted on
+        ([{0, 1, 2}, {1, 2}, {0, 2}], [1, 1], False),  # not awaited at version 1, awaited again at 2
+        ([{0, 1, 2}, {0, 2}, {2}], [1, 2], False),  # no longer awaited now
+    ],
+)
+def test_a_move_on_an_older_version_lands_only_while_its_seat_was_awaited_at_every_version_since(
+    awaited, movers, lands
+):
+    """The version rule (app.rooms.model): seat 0's move made on version 0, with the game now at
+    version 2, lands only if every action since was another seat's and seat 0 was awaited at
+    versions 0, 1 and 2."""
+    live = record(awaited, movers)
+    if lands:
+        check_version(live, 0, 0)
+    else:
+        with pytest.raises(Stale, match="you acted on version 0, the game is at 2"):
+            check_version(live, 0, 0)
+    check_version(live, 0, 2)  # the current version always passes this rule
+    for beyond in (-1, 3):
+        with pytest.raises(Stale):
+            check_version(live, 0, beyond)
 
 
 async def test_spectators_see_no_hand_and_seats_see_only_their_own(client):

@@ -16,16 +16,17 @@ async def post(client, url, headers, body):
     return await client.post(url, headers=headers, **({"content": body} if isinstance(body, bytes) else {"json": body}))
 
 
-def counted(monkeypatch, module, original=routes.reply_to_move) -> list[str]:
-    """Record each call of a route's handler (``reply_to_move``, or ``original``) made through
-    ``module``, by its first argument, the room's id (tests/test_clicks.py counts the page's)."""
+def counted(monkeypatch, module) -> list[str]:
+    """Record each call of the move route's handler (``reply_to_move``) made through ``module``,
+    by its first argument, the room's id."""
     calls: list[str] = []
+    original = routes.reply_to_move
 
     async def spy(room_id, *rest):
         calls.append(room_id)
         return await original(room_id, *rest)
 
-    monkeypatch.setattr(module, original.__name__, spy)
+    monkeypatch.setattr(module, "reply_to_move", spy)
     return calls
 
 

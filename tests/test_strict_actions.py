@@ -252,13 +252,19 @@ async def test_float_place_and_income_are_refused_not_a_server_error(client):
     assert r.status_code == 200, r.text
 
 
-def test_a_campaign_is_read_by_its_schema():
+def campaign_awaited():
+    """A 2-seat Vem aí game whose Elections await seat 0's campaign."""
     game = GAMES["vem-ai-a-troika"]
     state = game.setup(2, {}, "order")
     for seat in (0, 1):
         state = game.apply(state, seat, game.legal_actions(state, seat)[0])
-    hand = state["players"][0]["hand"]
     state["stage"], state["players"][0]["campaign"] = "campaign", None
+    return game, state
+
+
+def test_a_campaign_is_read_by_its_schema():
+    game, state = campaign_awaited()
+    hand = state["players"][0]["hand"]
     action, _ = game.play(state, 0, {"money": 0, "cards": sorted(hand, reverse=True), "type": "campaign"})
     assert json.dumps(action) == json.dumps({"type": "campaign", "cards": sorted(hand), "money": 0})
     for bad in (
@@ -269,6 +275,25 @@ def test_a_campaign_is_read_by_its_schema():
     ):
         with pytest.raises(IllegalAction, match="must be"):
             game.play(state, 0, bad)
+
+
+@pytest.mark.parametrize(
+    ("field", "action"),
+    [
+        ("money", {"type": "campaign", "cards": [], "money": True}),
+        ("cards", {"type": "campaign", "cards": [True], "money": 0}),
+        ("target", {"type": "attack", "target": True, "mode": "control", "cards": [2]}),
+        ("cards", {"type": "attack", "target": 3, "mode": "control", "cards": [True]}),
+    ],
+)
+def test_true_is_not_a_whole_number_in_a_schema_checked_action(field, action):
+    """The engine's own schema refuses true where a whole number goes (campaign money, an
+    attack's target, card ids), naming the field, and takes the same action with 1."""
+    game, state = campaign_awaited()
+    with pytest.raises(IllegalAction, match=f"'{field}' must be"):
+        game.accept(state, 0, action)
+    with_one = json.loads(json.dumps(action).replace("true", "1"))
+    assert json.dumps(game.accept(state, 0, with_one)) == json.dumps(with_one)
 
 
 # ---- strict request fields ----------------------------------------------------------------

@@ -5,7 +5,8 @@ round-trip through JSON; terminal states have no legal actions; ``apply`` never 
 input (nor does ``follow``, the playouts' unchecked apply of a listed action, which gives the
 same state); a seat is awaited exactly when it has a legal action; and no seat's or
 spectator's view changes when the hidden information it cannot see is re-dealt (nor contains
-the seed before the end); ``views`` of a whole room gives each seat exactly its ``view``.
+the seed before the end); ``views`` of a whole room gives each seat exactly its ``view``; and
+an option of the contract's "int" kind takes only a JSON integer.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, OptionSpec, resolve_options
 from app.games.registry import GAMES
 
 # every game at every player count with its default options, and each game's other rule sets
@@ -159,3 +160,14 @@ def test_fixed_parts_of_the_state_never_change(slug, n, options):
     for key in game.fixed_keys:
         assert all(key in state for state in states)
         assert all(json.dumps(state[key]) == json.dumps(states[0][key]) for state in states), key
+
+
+def test_a_whole_number_option_takes_only_a_json_integer():
+    """The contract's "int" option kind (no game declares one yet): the default, or an
+    integer given; true, 2.0 and "2" are refused by name."""
+    spec = (OptionSpec("rounds", "int", 3, "How many rounds"),)
+    assert resolve_options(spec, None) == {"rounds": 3}
+    assert resolve_options(spec, {"rounds": 2}) == {"rounds": 2}
+    for bad in (True, 2.0, "2"):
+        with pytest.raises(ValueError, match="option 'rounds' must be a whole number"):
+            resolve_options(spec, {"rounds": bad})

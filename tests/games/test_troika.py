@@ -10,7 +10,7 @@ import pytest
 
 from app.games.base import IllegalAction, spoken, visible_log
 from app.games.troika import GAME
-from app.games.troika.rules import TILES
+from app.games.troika.rules import ROUNDS, TILES
 from app.games.troika.score import best_split, call_problems, can_leave
 from tests.support.troika_states import REVEAL, TROIKA, discard, final_round, make, play, take_down, take_up
 from tests.support.troika_worlds import call_worlds
@@ -380,6 +380,14 @@ def test_a_callers_hidden_tiles_change_no_other_view_or_log_until_the_round_ends
         assert GAME.view(worlds[0], None)["rounds"] != GAME.view(worlds[1], None)["rounds"]
 
 
+def test_after_the_last_round_each_player_shows_how_their_round_ended():
+    state = caller_table()
+    state["round"] = ROUNDS
+    state = play(state, (0, TROIKA), (1, TROIKA))
+    assert state["phase"] == "over"
+    assert [p["status"] for p in GAME.view(state, None)["players"]] == ["left", "left", "failed"]
+
+
 def test_the_bonus_goes_to_the_first_caller_whose_call_succeeded():
     state = make(
         4,
@@ -450,6 +458,24 @@ def test_the_call_check_agrees_with_the_settlement_on_random_tiles():
         cut = r.randrange(0, min(3, len(tiles)) + 1)
         hand, container = sorted(tiles[:cut]), sorted(tiles[cut:])
         assert (call_problems(hand, container) == []) is can_leave(hand, container)
+
+
+@pytest.mark.parametrize(
+    ("hand", "container", "problems", "status"),
+    [
+        ([1], [2, 3, 5, 5, 5], [], "left"),
+        ([1, 2], [3, 5, 5, 5], ["your Container has 4 tiles; a call needs 5"], "failed"),
+    ],
+)
+def test_a_call_needs_exactly_five_tiles_in_the_container_and_four_are_too_few(hand, container, problems, status):
+    """Rule T7's minimum at its edge: the same six tiles (a gem 1-2-3 and a fuel-set of 5s) leave
+    the planet with five of them in the Container, and fail with four."""
+    state = caller_table()
+    state["hands"][0], state["containers"][0] = hand, container
+    assert [problem["text"] for problem in GAME.view(state, 0)["call_problems"]] == problems
+    assert can_leave(hand, container) is (problems == [])
+    settled = play(state, (0, TROIKA), (1, TROIKA))["rounds"][0]["players"][0]
+    assert (settled["status"], settled["troika_bonus"]) == (status, 5 if status == "left" else 0)
 
 
 def test_no_troika_call_with_two_players():

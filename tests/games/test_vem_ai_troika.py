@@ -191,6 +191,20 @@ def test_only_the_current_player_acts():
         GAME.apply(state, 1, PASS)
 
 
+def test_each_seat_alone_is_told_its_hand_and_its_two_leaders():
+    state = GAME.setup(2, {}, "told")
+    for seat, p in enumerate(state["players"]):
+        first, second = (state["deck"]["leaders"][lid]["name"] for lid in p["offer"])
+        (told,) = [spoken(entry) for entry in state["log"] if entry["to"] == [seat]]
+        assert told.startswith("You were dealt ") and told.endswith(f"; choose your Leader: {first} or {second}.")
+
+
+def test_the_two_draws_are_labelled_apart():
+    state = arrange(2, stage="draw")
+    labels = [GAME.label(action, state)["msg"] for action in GAME.legal_actions(state, 0)]
+    assert labels == ["Draw a Group card", "Take 2 Mega-Euro"]
+
+
 def test_hand_limit_counts_group_cards_and_money():
     state = arrange(2, hands={0: ["Juízes", "Claque", "Tabloides", "Pensionistas"]}, money={0: 3})
     state = GAME.apply(state, 0, PASS)
@@ -390,6 +404,20 @@ def test_the_opening_must_beat_the_defence():
         GAME.apply(state, 0, {"type": "attack", "target": G["Juízes"], "mode": "control", "cards": []})
 
 
+def test_an_attack_on_ones_own_table_is_refused_however_strong():
+    """Only an opponent's Group may be attacked: Revisão beats Expesso's defence on Seat 1's
+    table, and the same attack on Seat 0's own Expesso is neither listed nor taken."""
+    state = arrange(2, hands={0: ["Revisão"]}, tables={0: ["Expesso"], 1: ["Pensionistas"]})
+    before = json.dumps(state, sort_keys=True)
+    assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack" and a["target"] == G["Expesso"]] == []
+    with pytest.raises(IllegalAction, match="you can only attack an opponent's Group on the table"):
+        GAME.apply(state, 0, attack("Expesso", "Revisão"))
+    assert json.dumps(state, sort_keys=True) == before
+    state["players"][0]["table"], state["players"][1]["table"] = [G["Pensionistas"]], [G["Expesso"]]
+    taken = GAME.apply(state, 0, attack("Expesso", "Revisão"))
+    assert names(taken["players"][0]["table"]) == ["Pensionistas", "Expesso"]
+
+
 def test_defence_counts_the_column_the_leader_colour_and_the_government_on_gold():
     tables = {1: ["Sindicatos", "Professores", "Procuradoria"]}
     state = arrange(
@@ -529,6 +557,8 @@ def test_receipts_go_in_round_order_until_the_treasury_is_empty():
     state = end_round(arrange(3, first=1, treasury=2, events=[E["Subsídio de Natal"]]))
     assert (money_of(state), state["treasury"]) == ([0, 1, 1], 0)
     assert GAME.view(state, None)["last_event"]["name"] == "Subsídio de Natal"
+    said = GAME.view(state, None)["last_event"]["said"]  # the Event's text as a message, for the reader's language
+    assert (said["msg"], said["args"]["amount"]) == ("{who} receives {amount} Mega-Euro from the Treasury.", 1)
     assert (state["round"], state["current"], state["stage"]) == (2, 1, "draw")
 
 
@@ -573,6 +603,30 @@ def test_a_payment_to_another_player():
     )
     state = end_round(state)
     assert (money_of(state), state["treasury"]) == ([1, 2], 5)
+
+
+def test_a_player_may_pay_with_exactly_all_their_money():
+    state = end_round(arrange(2, money={0: 2}, tables={0: ["Revisão"]}, events=[E["Greve Geral"]]))
+    assert (money_of(state), state["treasury"], state["prompts"]) == ([0, 0], 12, [])
+    assert "Seat 0 pays 2 Mega-Euro to the Treasury." in public_text(state)
+
+
+def test_a_payment_to_every_player_pays_each_other_player_and_not_the_payer():
+    """An Event that pays "every player" (``"to": "all"``) pays each of the others: the
+    Government's 2 Mega-Euro are exactly what 1 each to two players costs."""
+    deck = json.loads(json.dumps(DECK))
+    deck["events"][E["Aumento de Impostos"]]["effects"] = [{"do": "pay", "who": "government", "amount": 1, "to": "all"}]
+    state = arrange(3, government=0, money={0: 2}, treasury=5, events=[E["Aumento de Impostos"]], deck=deck)
+    state = end_round(state)
+    assert (money_of(state), state["treasury"], state["prompts"]) == ([0, 1, 1], 5, [])
+    assert "Seat 0 pays 2 Mega-Euro to Seat 1, Seat 2." in public_text(state)
+
+
+def test_a_draw_with_no_group_card_and_no_mega_euro_left_is_skipped_and_said():
+    state = arrange(2, treasury=0, tables={0: ["Expesso"]}, events=[E["Sondagem"]])
+    state["draw_pile"] = []
+    state = end_round(state)
+    assert state["prompts"] == [] and "Seat 0 has nothing left to draw." in public_text(state)
 
 
 def test_an_unpaid_player_takes_what_is_owed_from_the_treasury():

@@ -9,13 +9,21 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, spoken, visible_log
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
 from tests.support.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, listed
 
 PASS = {"type": "pass"}
+
+
+def said(state, seat):
+    """The log's lines that ``seat`` (None: everyone) is shown, as text."""
+    return [spoken(entry) for entry in visible_log(state["log"], seat)]
+
+
 NO = {"type": "no_reaction", "round": False}
+CAMPAIGN = {"type": "campaign", "cards": [], "money": 0}
 
 
 # --- decks ------------------------------------------------------------------------------------
@@ -181,10 +189,18 @@ def test_bancos_mais_ou_menos_honestos_makes_titles_cost_4_until_the_end_of_the_
 
 
 def test_banco_de_portugalandia_draws_money_from_an_opponent():
-    state = adv(hands={0: ["Banco de Portugalândia"]}, money={0: 0, 1: 3})
+    state = adv(hands={0: ["Banco de Portugalândia"]}, money={0: 1, 1: 3})
     state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
-    assert (state["players"][0]["money"], state["players"][1]["money"]) == (2, 1)
+    assert (state["players"][0]["money"], state["players"][1]["money"]) == (3, 1)
     assert state["stage"] == "income" and G["Banco de Portugalândia"] in state["discards"]
+
+
+def test_gestores_de_topo_draws_a_group_card_which_only_its_player_is_shown():
+    state = adv(hands={0: ["Gestores de Topo"]}, pile=["Expesso", "Claque"])
+    state = act(state, 0, {"type": "hand_action", "card": G["Gestores de Topo"]})
+    assert state["players"][0]["hand"] == [G["Expesso"]]
+    assert said(state, None)[-1:] == ["Seat 0 draws 1 Group card(s)."]
+    assert said(state, 0)[-2:] == ["You drew Expesso (blue, 2 Power).", "Seat 0 draws 1 Group card(s)."]
 
 
 def test_opus_day_swaps_a_controlled_group_with_an_opponents_of_the_same_colour():
@@ -207,6 +223,17 @@ def test_juizes_fine_returns_a_deposit_title_when_the_player_cannot_pay():
     assert state["players"][1]["money"] == 2
 
 
+def test_a_fine_or_the_governments_payment_may_take_exactly_all_the_players_money():
+    fine = {"type": "hand_action", "card": G["Juízes"], "opponent": 1}  # a fine of 2 Mega-Euro
+    fined = act(adv(hands={0: ["Juízes"]}, money={1: 2}), 0, fine)
+    assert (fined["players"][1]["money"], fined["players"][1]["titles"], fined["prompts"]) == (0, [], [])
+    state = adv(hands={0: ["Camionistas"]}, money={1: 2}, government=1)
+    state = act(state, 0, {"type": "hand_action", "card": G["Camionistas"]})
+    assert {"type": "choose", "yes": True} in GAME.legal_actions(state, 1)
+    paid = act(state, 1, {"type": "choose", "yes": True})
+    assert (paid["players"][0]["money"], paid["players"][1]["money"], paid["government"]) == (2, 0, 1)
+
+
 def test_camionistas_government_pays_or_the_player_brings_it_down_and_elections_follow():
     state = adv(
         hands={0: ["Camionistas"]}, money={0: 3, 1: 5}, government=1, events=[E["Subsídio de Natal"], *ELECTIONS]
@@ -218,11 +245,14 @@ def test_camionistas_government_pays_or_the_player_brings_it_down_and_elections_
     assert (paid["players"][0]["money"], paid["players"][1]["money"], paid["government"]) == (5, 3, 1)
     refused = act(act(state, 0, {"type": "hand_action", "card": G["Camionistas"]}), 1, {"type": "choose", "yes": False})
     assert GAME.to_act(refused) == {0} and refused["prompts"][0]["kind"] == "bring_down"
+    standing = act(refused, 0, {"type": "choose", "yes": False})
+    assert standing["government"] == 1 and said(standing, None)[-1] == "Seat 0 leaves the Government standing."
     fallen = act(refused, 0, {"type": "choose", "yes": True})
     assert fallen["government"] is None and fallen["snap_elections"] and fallen["players"][0]["money"] == 1
     fallen = act(fallen, 0, {"type": "income", "titles": 0, "offshore": 0})  # Camionistas went with an action
     fallen = act(act(fallen, 1, {"type": "draw", "what": "group"}), 1, PASS)
     assert fallen["stage"] == "precampaign" and fallen["event"] is None  # Elections before the Event
+    assert "End of round 1: the Government has fallen, so Elections are held first." in said(fallen, None)
 
 
 # --- attacks ------------------------------------------------------------------------------------------
@@ -331,6 +361,7 @@ def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until
     table_votes = {s: GAME.view(state, 0)["players"][s]["votes"] for s in (0, 1)}
     consensus = GAME.view(state, 0)["players"][1]["consensus"]
     state = act(state, 0, {"type": "precampaign_done"})
+    assert [GAME.view(state, 1)["players"][s]["precampaign_done"] for s in (0, 1)] == [True, False]
     state = act(state, 1, {"type": "precampaign_done"})
     # revealed: seat 1 (holding Comentadores) may react; it does not
     assert GAME.to_act(state) == {1}
@@ -344,6 +375,29 @@ def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until
     assert GAME.view(state, 0)["players"][1]["consensus"] == consensus == 1
 
 
+def test_votes_gained_by_a_hand_action_and_a_table_action_count_in_the_elections():
+    """Expesso's Hand Action (2 Votes) placed in the Pre-Campaign and O Pivô da Televisão's
+    Prime-time Interview (3 Votes, for 1 Mega-Euro) add to Seat 0's Votes on the table for this
+    Election only."""
+    state = adv(
+        leaders=["O Pivô da Televisão", "A Sindicalista"],
+        hands={0: ["Expesso"]},
+        tables={0: ["Pensionistas"]},
+        money={0: 1},
+        events=[ELECTIONS[0]],
+    )
+    state = end_round(state)
+    on_table = [GAME.view(state, None)["players"][s]["votes"] for s in (0, 1)]
+    state = act(state, 0, {"type": "precampaign", "card": G["Expesso"]})
+    state = act(state, 0, {"type": "table_action"})
+    state = act(act(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
+    assert state["stage"] == "campaign"
+    state = act(act(state, 0, CAMPAIGN), 1, CAMPAIGN)
+    election = state["election"]
+    assert election["table_votes"] == election["votes"] == [on_table[0] + 2 + 3, on_table[1]]
+    assert [p["bonus_votes"] for p in state["players"]] == [0, 0]
+
+
 # --- reactions ------------------------------------------------------------------------------------
 
 
@@ -351,6 +405,11 @@ def test_advogados_militantes_cancels_the_card_just_played_on_an_opponents_turn(
     state = adv(hands={0: ["Banco de Portugalândia"], 1: ["Advogados Militantes"]}, money={1: 3})
     state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
     assert GAME.to_act(state) == {1} and state["players"][1]["money"] == 3  # effects wait
+    window = GAME.view(state, None)["reaction"]  # everyone sees the window and the card it answers
+    assert (window["seats"], [(p["seat"], p["card"]["id"]) for p in window["plays"]]) == (
+        [1],
+        [(0, G["Banco de Portugalândia"])],
+    )
     react = {"type": "react", "card": G["Advogados Militantes"], "cancel": G["Banco de Portugalândia"]}
     assert react in GAME.legal_actions(state, 1)
     state = act(state, 1, react)

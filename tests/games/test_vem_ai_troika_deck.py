@@ -11,6 +11,7 @@ import pytest
 
 from app.games.vem_ai_troika import GAME, describe_effect, describe_event
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck, validate_deck
+from app.games.vem_ai_troika.table import COLOURS, GROUP_TYPES, colour_word, type_word
 from tests.support.pages import render_template
 
 
@@ -178,6 +179,11 @@ def test_effects_are_described_in_plain_words():
         "Elections are held; the winner becomes the Government and keeps this card. "
         "Worth 10 Victory Points to the player who keeps it."
     )
+
+
+def test_each_group_type_and_colour_is_said_by_its_own_word():
+    assert [type_word(kind)["msg"] for kind in GROUP_TYPES] == list(GROUP_TYPES)
+    assert [colour_word(colour)["msg"] for colour in COLOURS] == list(COLOURS)
 
 
 def test_every_default_event_has_a_description():
