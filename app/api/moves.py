@@ -22,7 +22,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.deps import BEARER, credentials, live_games, payloads, play
+from app.api.deps import BEARER, credentials, payloads, play, rooms
 from app.api.errors import json_error
 from app.api.routes import SubmitAction, reply_to_move
 from app.rooms.errors import RoomError
@@ -49,7 +49,7 @@ class MoveFrontDoor:
         try:
             auth = await credentials(request, await BEARER(request))
             response = await reply_to_move(
-                found[1], move, await live_games(request), await play(request), await payloads(request), auth
+                found[1], move, await rooms(request), await play(request), await payloads(request), auth
             )
         except RoomError as exc:
             response = json_error(exc.status, exc.code, exc.message, exc.headers, **exc.extra)
