@@ -44,7 +44,7 @@ class MoveFrontDoor:
         try:
             move = SubmitAction.model_validate(orjson.loads(body))
         except ValueError:  # not JSON, or not a SubmitAction (pydantic's error is a ValueError)
-            await self.app(scope, replay(body, receive), send)
+            await self.app(scope, receive_again(body, receive), send)
             return
         try:
             auth = await credentials(request, await BEARER(request))
@@ -61,7 +61,7 @@ def json_content(content_type: str | None) -> bool:
     return content_type is None or content_type.split(";")[0].strip().lower() == "application/json"
 
 
-def replay(body: bytes, receive: Receive) -> Receive:
+def receive_again(body: bytes, receive: Receive) -> Receive:
     """``receive`` with the body already read handed out again first."""
     pending = [{"type": "http.request", "body": body, "more_body": False}]
 
