@@ -26,9 +26,9 @@ async def everything_seen_by(client, room_id, token):
     answers = [(await client.get(path, headers=headers)).text for path in paths]
     page = f"/rooms/{room_id}/seat/{token}" if token else f"/rooms/{room_id}"
     answers.append((await client.get(page)).text)
-    service = client.app.state.rooms  # (inside: the fragment the socket sends, rendered as the server does)
-    info, live = await service.game_state(room_id)
-    seat = None if token is None else await service.seat_of(room_id, token)
+    rooms = client.app.state.rooms  # (inside: the fragment the socket sends, rendered as the server does)
+    info, live = await rooms.game_state(room_id)
+    seat = None if token is None else await rooms.seat_of(room_id, token)
     answers.append(room_fragment(info, live, seat, token))
     return answers
 
@@ -40,12 +40,12 @@ async def everything_seen_by(client, room_id, token):
 async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, seats):
     game = GAMES[slug]
     room_id, tokens = await create_started_room(client, slug, seats)
-    service = client.app.state.rooms
+    rooms = client.app.state.rooms
     rng = random.Random(11)
     changed = 0
     for step in range(4):
         await play_random_moves(client, room_id, tokens, 6, random.Random(step))
-        info, live = await service.game_state(room_id)
+        info, live = await rooms.game_state(room_id)
         if info.status != "playing":
             break
         original, before = live.frozen, live.state

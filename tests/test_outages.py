@@ -174,7 +174,7 @@ async def test_background_tasks_log_an_outage_as_one_line(sqlite_url, tmp_path, 
         monkeypatch.setattr(social, "beat", no_space)
         caplog.clear()
         heartbeat = asyncio.create_task(social.heartbeat_forever())
-        Failing(service=None).poke("r")
+        Failing(rooms=None).poke("r")
         await asyncio.sleep(0.1)
         heartbeat.cancel()
         await asyncio.gather(heartbeat, return_exceptions=True)

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from app.games.base import visible_log
 from app.games.registry import GAMES
-from app.rooms.model import LiveGame, RoomInfo, replay, with_names
+from app.rooms.model import LiveGame, RoomInfo, apply_recorded, with_names
 from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view, seat_views
 from tests.support.registered import seated
 from tests.support.tables import room
@@ -22,7 +22,7 @@ def move(info: RoomInfo, live: LiveGame) -> RoomInfo:
     """One random legal move, as the service makes it: the game advances, the facts are replaced."""
     game = GAMES[SLUG]
     seat = min(game.to_act(live.state))
-    replay(game, live, [(seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))])
+    apply_recorded(game, live, [(seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))])
     return replace(info, version=live.version)
 
 
@@ -194,5 +194,5 @@ def test_every_view_is_exactly_what_its_json_text_parses_back_to():
             if not awaited:
                 break
             seat = rng.choice(awaited)
-            replay(game, live, [(seat, rng.choice(game.legal_actions(state, seat)))])
+            apply_recorded(game, live, [(seat, rng.choice(game.legal_actions(state, seat)))])
     assert checked > 1000

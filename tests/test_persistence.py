@@ -82,7 +82,7 @@ async def test_a_second_app_on_the_same_database_sees_moves_made_by_the_first(po
 async def test_readers_catching_up_at_once_all_get_the_latest_view(postgres_url):
     """Several requests find this instance's game behind the log at the same moment (as a push,
     a bot and a timer do after another instance's move): each catches up, none trips on the
-    rows another one has already replayed."""
+    rows another one has already applied."""
     async with running_app(postgres_url) as first, running_app(postgres_url) as second:
         room_id, tokens = await create_started_room(first, "troika", 2)
         await first.get(f"/api/rooms/{room_id}/view")  # the game is now held in memory at version 0

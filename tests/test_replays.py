@@ -216,14 +216,14 @@ def test_steps_taken_in_any_order_are_the_game_replayed_from_its_start(monkeypat
     is exactly the game replayed from its seed (state, the state before, whom each version
     awaited), and once the game was walked to its end a step replays at most
     ``CHECKPOINT_EVERY`` actions."""
-    applied: list[int] = []  # the actions each replay call applied
-    original = replays.replay
+    applied: list[int] = []  # the actions each apply_recorded call applied
+    original = replays.apply_recorded
 
     def counting(game, live, actions):
         applied.append(len(actions))
         original(game, live, actions)
 
-    monkeypatch.setattr(replays, "replay", counting)
+    monkeypatch.setattr(replays, "apply_recorded", counting)
     for slug, players, options in (("vem-ai-a-troika", 4, {"advanced": True}), ("triatri", 3, {})):
         game, r = GAMES[slug], random.Random(slug)
         state, actions = game.setup(players, options, "checkpoints"), []

@@ -120,7 +120,7 @@ async def test_a_watchers_finished_task_is_let_go_and_its_failure_logged(caplog)
             if room_id == "bad":
                 raise ValueError("boom")
 
-    watcher = Probe(service=None)
+    watcher = Probe(rooms=None)
     for room_id in ("a", "b", "bad"):
         watcher.poke(room_id)
     assert set(watcher._tasks) == {"a", "b", "bad"}  # (inside: a failed task must not stay held)

@@ -39,7 +39,7 @@ BEARER = HTTPBearer(
 )
 
 
-async def live_games(request: HTTPConnection) -> LiveGames:
+async def rooms(request: HTTPConnection) -> LiveGames:
     return request.app.state.rooms
 
 
@@ -115,7 +115,7 @@ async def credentials(
     return Credentials(None, malformed="authorization" in request.headers)
 
 
-Rooms = Annotated[LiveGames, Depends(live_games)]
+Rooms = Annotated[LiveGames, Depends(rooms)]
 Lobbying = Annotated[Lobby, Depends(lobby)]
 Playing = Annotated[Play, Depends(play)]
 Views = Annotated[Payloads, Depends(payloads)]

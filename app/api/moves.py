@@ -22,7 +22,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.deps import BEARER, credentials, live_games, payloads, play
+from app.api.deps import BEARER, credentials, payloads, play, rooms
 from app.api.errors import json_error
 from app.api.routes import SubmitAction, reply_to_move
 from app.rooms.errors import RoomError
@@ -44,12 +44,12 @@ class MoveFrontDoor:
         try:
             move = SubmitAction.model_validate(orjson.loads(body))
         except ValueError:  # not JSON, or not a SubmitAction (pydantic's error is a ValueError)
-            await self.app(scope, replay(body, receive), send)
+            await self.app(scope, receive_again(body, receive), send)
             return
         try:
             auth = await credentials(request, await BEARER(request))
             response = await reply_to_move(
-                found[1], move, await live_games(request), await play(request), await payloads(request), auth
+                found[1], move, await rooms(request), await play(request), await payloads(request), auth
             )
         except RoomError as exc:
             response = json_error(exc.status, exc.code, exc.message, exc.headers, **exc.extra)
@@ -61,7 +61,7 @@ def json_content(content_type: str | None) -> bool:
     return content_type is None or content_type.split(";")[0].strip().lower() == "application/json"
 
 
-def replay(body: bytes, receive: Receive) -> Receive:
+def receive_again(body: bytes, receive: Receive) -> Receive:
     """``receive`` with the body already read handed out again first."""
     pending = [{"type": "http.request", "body": body, "more_body": False}]
 

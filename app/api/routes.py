@@ -415,13 +415,13 @@ async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobb
     responses=answers(400, 401, 403, 404, 409, 413, 422),
 )
 async def start_room(
-    room_id: str, rooms: Rooms, lobby: Lobbying, views: Views, auth: Auth, body: StartRoom = NO_START_KEY
+    room_id: str, rooms: Rooms, lobby: Lobbying, payloads: Views, auth: Auth, body: StartRoom = NO_START_KEY
 ):
     """Host only, once every seat is taken; answers the host's payload (at version 0 for a resend).
     The body is optional (published as such, not as "an object or null")."""
     seat = await auth.seat_in(rooms, room_id)
     duplicate = await lobby.start(room_id, seat, body.idempotency_key)
-    return await reply(rooms, views, room_id, seat, 0 if duplicate else None)
+    return await reply(rooms, payloads, room_id, seat, 0 if duplicate else None)
 
 
 @router.get(
@@ -435,9 +435,9 @@ async def get_view(
     room_id: str,
     request: Request,
     rooms: Rooms,
-    views: Views,
+    payloads: Views,
     auth: Auth,
-    follow: Following,
+    events: Following,
     caps: StreamCaps,
     after: After = None,
     wait: Wait = 0,
@@ -448,7 +448,7 @@ async def get_view(
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     follower = Follower(room_id, seat, auth.optional())
-    return conditional(request, await poll(rooms, follow, views, caps, follower, after, wait))
+    return conditional(request, await poll(rooms, events, payloads, caps, follower, after, wait))
 
 
 @router.get(
@@ -466,21 +466,21 @@ async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
     tags=["play"],
     responses=answers(400, 401, 403, 404, 409, 413, 422),
 )
-async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, views: Views, auth: Auth):
+async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, payloads: Views, auth: Auth):
     """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
-    return await reply_to_move(room_id, body, rooms, play, views, auth)
+    return await reply_to_move(room_id, body, rooms, play, payloads, auth)
 
 
 async def reply_to_move(
-    room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, views: Payloads, auth: Credentials
+    room_id: str, body: SubmitAction, rooms: LiveGames, play: Play, payloads: Payloads, auth: Credentials
 ) -> Response:
     read_action((await rooms.room(room_id)).game, body.action)
     seat = await auth.seat_in(rooms, room_id)
     version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
-    return await reply(rooms, views, room_id, seat, version if duplicate else None)
+    return await reply(rooms, payloads, room_id, seat, version if duplicate else None)
 
 
-async def reply(rooms: LiveGames, views: Payloads, room_id: str, seat: int, resent: int | None) -> Response:
+async def reply(rooms: LiveGames, payloads: Payloads, room_id: str, seat: int, resent: int | None) -> Response:
     """A start's or a move's reply: the seat's payload (the same text its socket gets) with the
     room's last ``change`` (read before the payload is built, as GET /view does) and
     ``duplicate``. A resend (``resent``: the version its first result landed at) answers the
@@ -488,8 +488,8 @@ async def reply(rooms: LiveGames, views: Payloads, room_id: str, seat: int, rese
     own, since a later change's id on an older view would let a client resume past a view it
     never read."""
     ids = await rooms.changes(room_id)
-    now = await views.text(room_id, seat)
-    text = now if resent is None else await views.text_at(room_id, seat, resent)
+    now = await payloads.text(room_id, seat)
+    text = now if resent is None else await payloads.text_at(room_id, seat, resent)
     change = f',"change":{ids.last}' if text == now else ""
     return json_text(f'{text[:-1]}{change},"duplicate":{"true" if resent is not None else "false"}}}')
 

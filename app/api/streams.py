@@ -102,8 +102,8 @@ def admitted(stack: AsyncExitStack, caps: SocketCaps, room_id: str, seat: int | 
 
 async def poll(
     rooms: LiveGames,
-    follow: Events,
-    views: Payloads,
+    events: Events,
+    payloads: Payloads,
     caps: SocketCaps,
     follower: Follower,
     after: int | None,
@@ -116,7 +116,7 @@ async def poll(
         if wait:
             raise BadRequest("wait needs after=<change>: the change id of the last view you hold")
         ids = await rooms.changes(room_id)
-        return with_change(await views.text(room_id, follower.seat), ids.last)
+        return with_change(await payloads.text(room_id, follower.seat), ids.last)
     async with AsyncExitStack() as stack:
         admitted(stack, caps, room_id, follower.seat)
         subscription = stack.enter_context(rooms.bus.subscribe(room_id))
@@ -128,10 +128,10 @@ async def poll(
                 break
             ids = await rooms.changes(room_id)
         try:
-            await follow.check_seated(follower)
+            await events.check_seated(follower)
         except Revoked:
             raise Forbidden(REISSUED) from None
-        return with_change(await views.text(room_id, follower.seat), ids.last)
+        return with_change(await payloads.text(room_id, follower.seat), ids.last)
 
 
 async def next_change(subscription: Subscription, deadline: float) -> bool:
@@ -147,7 +147,7 @@ async def next_change(subscription: Subscription, deadline: float) -> bool:
 
 
 async def events_when_any(
-    rooms: LiveGames, follow: Events, caps: SocketCaps, follower: Follower, after: int | None, wait: int
+    rooms: LiveGames, events: Events, caps: SocketCaps, follower: Follower, after: int | None, wait: int
 ) -> str:
     """The stream's events after change ``after`` as one JSON answer, once there is one, or
     after ``wait`` seconds with none (see the module's docstring)."""
@@ -158,12 +158,12 @@ async def events_when_any(
         check_after(await rooms.changes(room_id), after)
         deadline = asyncio.get_running_loop().time() + wait
         try:
-            events = await follow.start(follower, after)
-            while not events and not follower.ended and await next_change(subscription, deadline):
-                events = await follow.since(follower)
+            found = await events.start(follower, after)
+            while not found and not follower.ended and await next_change(subscription, deadline):
+                found = await events.since(follower)
         except Revoked:
             raise Forbidden(REISSUED) from None
-    return f'{{"change":{follower.change},"events":[{",".join(events)}]}}'
+    return f'{{"change":{follower.change},"events":[{",".join(found)}]}}'
 
 
 class EventStream(StreamingResponse):
@@ -183,7 +183,7 @@ class EventStream(StreamingResponse):
 
 
 async def lines(
-    follow: Events, subscription: Subscription, follower: Follower, first: list[str], keepalive: float
+    events: Events, subscription: Subscription, follower: Follower, first: list[str], keepalive: float
 ) -> AsyncIterator[str]:
     for event in first:
         yield event + "\n"
@@ -196,10 +196,10 @@ async def lines(
         if change is None:
             return
         try:
-            events = await follow.since(follower)
+            found = await events.since(follower)
         except Revoked:
             return
-        for event in events:
+        for event in found:
             yield event + "\n"
 
 
@@ -219,7 +219,7 @@ async def lines(
 async def stream_room(
     room_id: str,
     rooms: Rooms,
-    follow: Following,
+    events: Following,
     social: Chat,
     caps: StreamCaps,
     settings: Configured,
@@ -242,14 +242,14 @@ async def stream_room(
         if seat is not None:
             await social.connected(room_id, seat)
             stack.push_async_callback(disconnected, social.disconnected, room_id, seat)
-        first = await follow.start(follower, after)
+        first = await events.start(follower, after)
     except Revoked:
         await stack.aclose()
         raise Forbidden(REISSUED) from None
     except BaseException:
         await stack.aclose()
         raise
-    return EventStream(lines(follow, subscription, follower, first, settings.stream_keepalive_seconds), stack.aclose)
+    return EventStream(lines(events, subscription, follower, first, settings.stream_keepalive_seconds), stack.aclose)
 
 
 async def disconnected(undo: Callable[[str, int], Awaitable[None]], room_id: str, seat: int) -> None:
@@ -269,7 +269,7 @@ async def disconnected(undo: Callable[[str, int], Awaitable[None]], room_id: str
 async def poll_events(
     room_id: str,
     rooms: Rooms,
-    follow: Following,
+    events: Following,
     caps: StreamCaps,
     auth: Auth,
     after: After = None,
@@ -281,4 +281,4 @@ async def poll_events(
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     follower = Follower(room_id, seat, auth.optional())
-    return Response(await events_when_any(rooms, follow, caps, follower, after, wait), media_type="application/json")
+    return Response(await events_when_any(rooms, events, caps, follower, after, wait), media_type="application/json")

@@ -28,8 +28,8 @@ log = logging.getLogger("troika_arena.bots")
 
 
 class BotRunner(RoomWatcher):
-    def __init__(self, service: LiveGames, play: Play, delay: float, budget: float):
-        super().__init__(service)
+    def __init__(self, rooms: LiveGames, play: Play, delay: float, budget: float):
+        super().__init__(rooms)
         self.play = play
         self.delay = delay
         self.budget = budget
@@ -37,9 +37,9 @@ class BotRunner(RoomWatcher):
 
     async def watch(self, room_id: str) -> None:
         while True:
-            if not (await self.service.room(room_id)).bots:
+            if not (await self.rooms.room(room_id)).bots:
                 return  # no bot seated: the game need not even be rebuilt
-            info, live = await self.service.game_state(room_id)
+            info, live = await self.rooms.game_state(room_id)
             if live is None or info.status != "playing":
                 return
             game = GAMES[info.game]
@@ -47,13 +47,13 @@ class BotRunner(RoomWatcher):
             if not waiting:
                 return
             await asyncio.sleep(self.delay)
-            info, fresh = await self.service.game_state(room_id)
+            info, fresh = await self.rooms.game_state(room_id)
             if fresh is None or fresh.version != live.version or waiting[0] not in info.bots:
                 continue  # something changed while we waited: look again
             seat, state, version = waiting[0], fresh.state, fresh.version
             thinking = time.perf_counter()
             action = await asyncio.to_thread(self._decide, game, info.bots[seat], seat, state)
-            self.service.metrics.thought(info.game, time.perf_counter() - thinking)
+            self.rooms.metrics.thought(info.game, time.perf_counter() - thinking)
             REQUEST_STARTED.set(time.perf_counter())  # the bot's move is timed from here (GET /metrics)
             try:
                 await self.play.act(room_id, seat, action, version, as_bot=True)

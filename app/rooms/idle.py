@@ -30,8 +30,8 @@ LONGEST_PAUSE = 300.0  # seconds between looks, at most (and a twentieth of the 
 
 
 class IdleRooms:
-    def __init__(self, games: LiveGames, idle_hours: float):
-        self.games = games
+    def __init__(self, rooms: LiveGames, idle_hours: float):
+        self.rooms = rooms
         self.idle = timedelta(hours=idle_hours) if idle_hours > 0 else None
 
     @property
@@ -46,18 +46,18 @@ class IdleRooms:
         if self.idle is None:
             return []
         before = utcnow() - self.idle
-        async with self.games.db.read() as session:
+        async with self.rooms.db.read() as session:
             found = await storage.idle_rooms(session, before, BATCH)
         closed = []
         for room_id in found:
             try:
-                async with self.games.changing(room_id) as (session, info):
+                async with self.rooms.changing(room_id) as (session, info):
                     if info.status not in IN_PLAY or info.updated_at is None or info.updated_at >= before:
                         continue  # changed since it was found
                     status = await close_as(session, info, "idle")
             except Conflict:
                 continue  # a move landed just now
-            self.games.closed(room_id)
+            self.rooms.closed(room_id)
             log.info("room %s: closed as %s after %s with no change", room_id, status, self.idle)
             closed.append(room_id)
         return closed

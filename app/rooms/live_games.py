@@ -30,7 +30,7 @@ from app.realtime.metrics import OFF, Off
 from app.rooms import changes, storage
 from app.rooms.changes import Changes
 from app.rooms.errors import Forbidden, NotFound, Unauthorized
-from app.rooms.model import IN_PLAY, LiveGame, RoomInfo, hash_token, replay, with_names
+from app.rooms.model import IN_PLAY, LiveGame, RoomInfo, apply_recorded, hash_token, with_names
 from app.rooms.storage import known_id
 
 MAX_GAMES_HELD = 10_000  # games kept in memory; an older one is rebuilt from its log when asked for
@@ -43,7 +43,7 @@ def failed(done: asyncio.Future[Any]) -> bool:
 
 
 class CorruptLog(Exception):
-    """The stored action log cannot be replayed (a missing seq): never expected, always logged."""
+    """The stored action log cannot be applied (a missing seq): never expected, always logged."""
 
 
 class LiveGames:
@@ -198,7 +198,7 @@ class LiveGames:
             for expected, row in enumerate(rows, live.version + 1):
                 if row.seq != expected:
                     raise CorruptLog(f"room {info.id}: action log has a gap at {row.seq}")
-            replay(game, live, [(row.seat, row.action) for row in rows])
+            apply_recorded(game, live, [(row.seat, row.action) for row in rows])
         self._games.put(info.id, live, in_play=info.status == "playing")
         return live
 
@@ -217,7 +217,7 @@ class LiveGames:
         async with self.db.read() as session:
             rows = await storage.actions(session, room_id, upto=version)
         past = LiveGame.begin(game, game.setup(info.num_seats, info.options, info.seed))
-        replay(game, past, [(row.seat, row.action) for row in rows])
+        apply_recorded(game, past, [(row.seat, row.action) for row in rows])
         status = "finished" if game.outcome(past.state) is not None else "playing"
         return replace(info, version=version, status=status), past
 

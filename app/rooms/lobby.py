@@ -78,12 +78,12 @@ def require_unheld(info: RoomInfo) -> None:
         )
 
 
-async def take_back(games: LiveGames, room_id: str, seat: int) -> bool:
+async def take_back(rooms: LiveGames, room_id: str, seat: int) -> bool:
     """Give the seat back to its player if a stand-in plays it (``Lobby.come_back``); the
     cached facts are looked at first, so a player with no stand-in costs no write."""
-    if seat not in (await games.room(room_id)).stand_ins:
+    if seat not in (await rooms.room(room_id)).stand_ins:
         return False
-    async with games.changing(room_id) as (session, info):
+    async with rooms.changing(room_id) as (session, info):
         if seat not in info.stand_ins or info.status != "playing":
             return False
         await storage.give_back(session, room_id, seat)
@@ -108,8 +108,8 @@ def first_free_seat(info: RoomInfo) -> int:
 
 
 class Lobby:
-    def __init__(self, games: LiveGames, autopilot_grace: float = 60.0, again_hold: float = 120.0):
-        self.games = games
+    def __init__(self, rooms: LiveGames, autopilot_grace: float = 60.0, again_hold: float = 120.0):
+        self.rooms = rooms
         self.autopilot_grace = timedelta(seconds=autopilot_grace)
         self.again_hold = timedelta(seconds=again_hold)
 
@@ -157,7 +157,7 @@ class Lobby:
         except ValueError as exc:
             raise BadRequest(say("invalid options: {problem}", problem=str(exc))) from None
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
-        async with self.games.db.write() as session:
+        async with self.rooms.db.write() as session:
             await storage.add_room(
                 session,
                 name,
@@ -183,9 +183,9 @@ class Lobby:
         the host reissued that seat's link it is refused (409), rather than taking another seat."""
         name = clean_name(name)
         check_key(idempotency_key, shortest=MIN_JOIN_KEY_LENGTH)
-        info = await self.games.room(room_id)
+        info = await self.rooms.room(room_id)
         token = secrets.token_urlsafe(24) if idempotency_key is None else join_token(info, name, idempotency_key)
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             taken = info.token_hashes.get(hash_token(token))
             if taken is not None:  # the same key and name: this join landed already
                 return taken, token, True
@@ -212,7 +212,7 @@ class Lobby:
         it; each player who asks takes their own seat there with a token only they are given
         (``again_token``). Seats whose players do not come wait ``again_hold`` for them, then
         are open to the invite link."""
-        info = await self.games.room(room_id)
+        info = await self.rooms.room(room_id)
         next_room, opened = (
             (info.next_room, False) if info.next_room else await self._open_next_room(room_id, seat, token)
         )
@@ -220,8 +220,8 @@ class Lobby:
             return await self._take_next_seat(next_room, room_id, seat, info.seats[seat], token, opened)
         except Conflict:
             # the same player asking through another instance at the same moment took it first
-            self.games.forget(next_room)
-            after = await self.games.room(next_room)
+            self.rooms.forget(next_room)
+            after = await self.rooms.room(next_room)
             again = again_token(after.seed, room_id, seat, token)
             if after.token_hashes.get(hash_token(again)) == seat:
                 return next_room, again, True
@@ -231,7 +231,7 @@ class Lobby:
         self, next_room: str, room_id: str, seat: int, name: str, token: str, opened: bool
     ) -> tuple[str, str, bool]:
         """The player's own seat in the next room, taken unless it is theirs already."""
-        async with self.games.changing(next_room) as (session, after):
+        async with self.rooms.changing(next_room) as (session, after):
             again = again_token(after.seed, room_id, seat, token)
             if after.token_hashes.get(hash_token(again)) == seat:  # seated when opened, or asked before
                 return next_room, again, not opened
@@ -246,7 +246,7 @@ class Lobby:
     async def _open_next_room(self, room_id: str, seat: int, token: str) -> tuple[str, bool]:
         """The room the finished room's players play again in, opened with ``seat`` as host
         (or the one another player opened first), and whether this call opened it."""
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             if info.status != "finished":
                 raise Conflict("you can play again once the game has ended")
             if info.next_room is not None:
@@ -274,8 +274,8 @@ class Lobby:
             )
         if opened:
             return next_room, True
-        self.games.forget(room_id)  # another instance linked the room first: read its choice
-        linked = (await self.games.room(room_id)).next_room
+        self.rooms.forget(room_id)  # another instance linked the room first: read its choice
+        linked = (await self.rooms.room(room_id)).next_room
         if linked is None:
             raise Conflict("the next game could not be set up; try again")
         return linked, False
@@ -283,7 +283,7 @@ class Lobby:
     async def leave(self, room_id: str, seat: int) -> None:
         """Give up a seat before the start; the host role passes to the next person, and a
         room with no person left closes."""
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_open(info, "you can only leave before the game starts")
             others = sorted(s for s in info.humans if s != seat)
             values: dict[str, Any] = {}
@@ -297,16 +297,16 @@ class Lobby:
         """The host closes the room: a waiting room is closed, a game in play abandoned (it
         leaves the lobby; its record and replay stay). Returns the room's new status; every
         page and program following the room is sent the change, with the reason."""
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can close the room"))
             status = await close_as(session, info, "host")
-        self.games.closed(room_id)
+        self.rooms.closed(room_id)
         return status
 
     async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
         check_level(level)
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can add bots"))
             require_open(info, "bots can be added before the game starts")
             seat = first_free_seat(info) if seat is None else seat
@@ -320,7 +320,7 @@ class Lobby:
 
     async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
         """The host frees a bot's seat before the start."""
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can remove bots"))
             require_open(info, "bots can be removed before the game starts")
             if seat not in range(info.num_seats):  # a number the database could not even hold
@@ -336,7 +336,7 @@ class Lobby:
         player is back (``come_back``)."""
         if level is not None:
             check_level(level)
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
             if seat not in info.humans:
@@ -352,7 +352,7 @@ class Lobby:
         """The seat's player is back (a socket or stream of theirs opened, or they clicked or
         moved): a stand-in the turn timer seated gives the seat back. Whether one did (a bot
         the player or the host chose stays)."""
-        return await take_back(self.games, room_id, seat)
+        return await take_back(self.rooms, room_id, seat)
 
     async def reissue(self, room_id: str, by_seat: int, seat: int) -> str:
         """The host gives an absent player's seat a new private link (they lost theirs): the
@@ -360,7 +360,7 @@ class Lobby:
         from the commit on: its reads are refused, and its sockets and streams closed at the
         room's change (``app.api.events``). Refused for the host's own seat, a bot's, a seat
         whose player has a socket or stream open, and a room whose game is over."""
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can reissue a seat's link"))
             if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
@@ -381,7 +381,7 @@ class Lobby:
         now = utcnow()
         deadline = info.turn_deadline()
         if deadline is not None and deadline <= now:
-            live = await self.games.catch_up(session, info)
+            live = await self.rooms.catch_up(session, info)
             if seat in GAMES[info.game].to_act(live.state):
                 return
         if now - await storage.last_seen(session, info.id, seat) < self.autopilot_grace:
@@ -398,7 +398,7 @@ class Lobby:
         """The host starts the game; returns whether this was a resend: a start sent again with
         the key of the start that landed answers as that start did, not 409."""
         check_key(idempotency_key)
-        async with self.games.changing(room_id) as (session, info):
+        async with self.rooms.changing(room_id) as (session, info):
             require_host(info, seat, say("only the host can start the game"))
             resent = idempotency_key is not None and info.status != "open"
             if resent and await storage.start_key(session, room_id) == idempotency_key:

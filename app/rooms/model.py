@@ -285,20 +285,20 @@ def advance(game: Game, live: LiveGame, seat: int, new_state: State) -> None:
     moved(live, new_state, [seat], [frozenset(game.to_act(new_state))])
 
 
-def replay(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> None:
+def apply_recorded(game: Game, live: LiveGame, actions: list[tuple[int, Action]]) -> None:
     """Apply logged actions in order, thawing and freezing the state once for them all; the
     cached game changes only if every action applies."""
     if not actions:
         return
     state = live.state
     awaited = []
-    for _, after in replayed(game, state, actions):
+    for _, after in states_after(game, state, actions):
         awaited.append(frozenset(game.to_act(after)))
         state = after
     moved(live, state, [seat for seat, _ in actions], awaited)
 
 
-def replayed(game: Game, state: State, actions: list[tuple[int, Action]]) -> Iterator[tuple[Action, State]]:
+def states_after(game: Game, state: State, actions: list[tuple[int, Action]]) -> Iterator[tuple[Action, State]]:
     """Each logged action in its canonical form, with the state after it. A log may hold
     entries stored before actions were strict (5.0 or true for a listed 5 or 1, which the
     engines then took as equal): each is read as the listed action it stood for."""

@@ -36,8 +36,8 @@ def first_result(earlier: ActionRecord, action: Any, version: int, current: int)
 
 
 class Play:
-    def __init__(self, games: LiveGames):
-        self.games = games
+    def __init__(self, rooms: LiveGames):
+        self.rooms = rooms
 
     async def act(
         self,
@@ -55,20 +55,20 @@ class Play:
         check_action(action)
         check_key(idempotency_key)
         if not as_bot:  # the player is back: a stand-in the turn timer seated gives the seat back
-            await take_back(self.games, room_id, seat)
-        async with self.games.lock(room_id):
-            info = await self.games.room(room_id)
+            await take_back(self.rooms, room_id, seat)
+        async with self.rooms.lock(room_id):
+            info = await self.rooms.room(room_id)
             try:
                 return await self.apply(info, seat, action, version, idempotency_key, as_bot), False
             except RoomError:
                 if not idempotency_key:
                     raise
-                async with self.games.db.read() as session:  # refused: perhaps a resend
+                async with self.rooms.db.read() as session:  # refused: perhaps a resend
                     earlier = await storage.keyed_move(session, room_id, seat, idempotency_key)
                 if earlier is None:
                     raise
                 stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
-                current = (await self.games.room(room_id)).version
+                current = (await self.rooms.room(room_id)).version
                 return first_result(earlier, stored, version, current), True
 
     async def apply(
@@ -76,14 +76,14 @@ class Play:
     ) -> int:
         """Check and play the move on the room as it is (its lock held), write it, publish it;
         the new version. A move whose key the seat used before is refused like a stale one."""
-        games = self.games
+        rooms = self.rooms
         if info.status == "open":
             raise Conflict("the game has not started yet", version=info.version)
         if info.status != "playing":
             raise Conflict("the game is over", version=info.version)
         if as_bot and seat not in info.bots:
             raise Conflict("the seat's owner took it back", version=info.version)
-        live = await games.caught_up(info)  # reads the log only if this instance is behind
+        live = await rooms.caught_up(info)  # reads the log only if this instance is behind
         check_version(live, seat, version)
         game = GAMES[info.game]
         try:
@@ -93,10 +93,10 @@ class Play:
         status = "finished" if game.outcome(new_state) is not None else "playing"
         now = utcnow()
         seen = live.version
-        if not await storage.write_move(games.db, info.id, seat, action, seen, status, version, idempotency_key, now):
-            games.forget(info.id)
-            raise Stale("another move landed first", version=await storage.current_version(games.db, info.id))
+        if not await storage.write_move(rooms.db, info.id, seat, action, seen, status, version, idempotency_key, now):
+            rooms.forget(info.id)
+            raise Stale("another move landed first", version=await storage.current_version(rooms.db, info.id))
         if live.version == seen:  # else a reader caught the held game up from the log meanwhile
             advance(game, live, seat, new_state)
-        await games.moved(info, live.version, status, now)
+        await rooms.moved(info, live.version, status, now)
         return live.version

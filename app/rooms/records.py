@@ -23,7 +23,7 @@ from app.games.base import IllegalAction, Message, say, spoken
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict
-from app.rooms.model import RECORDED, clean_name, nested_deeper_than, replayed
+from app.rooms.model import RECORDED, clean_name, nested_deeper_than, states_after
 
 RECORD_FORMAT = "troika-arena-record/1"
 
@@ -52,7 +52,7 @@ def seed_hash(seed: str) -> str:
 
 async def export(db: Database, room_id: str) -> dict[str, Any]:
     """The replayable record of a game over, finished or abandoned (closed before its end):
-    seed, options, seats and every action (in its canonical form, which a replay of the log
+    seed, options, seats and every action (in its canonical form, which applying the log
     gives even for entries stored loosely before actions were strict)."""
     async with db.read() as session:
         info = await storage.load_room(session, room_id)
@@ -61,7 +61,7 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
         rows = await storage.actions(session, room_id)
     game = GAMES[info.game]
     actions, state = [], game.setup(info.num_seats, info.options, info.seed)
-    for action, after in replayed(game, state, [(row.seat, row.action) for row in rows]):
+    for action, after in states_after(game, state, [(row.seat, row.action) for row in rows]):
         actions.append(action)
         state = after
     outcome = game.outcome(state)
@@ -95,12 +95,12 @@ def parse_record(text: bytes | str) -> Any:
     return record
 
 
-def _comparable(replayed: dict[str, Any], recorded: Any) -> dict[str, Any]:
-    """The replayed outcome as a record holds it: one exported before outcomes named places
+def _comparable(recomputed: dict[str, Any], recorded: Any) -> dict[str, Any]:
+    """The recomputed outcome as a record holds it: one exported before outcomes named places
     has none (they follow from the rest), and its other fields must still match exactly."""
     if isinstance(recorded, dict) and "places" not in recorded:
-        return {key: value for key, value in replayed.items() if key != "places"}
-    return replayed
+        return {key: value for key, value in recomputed.items() if key != "places"}
+    return recomputed
 
 
 def check_names(record: dict[str, Any], players: int) -> None:

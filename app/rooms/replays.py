@@ -24,7 +24,7 @@ from app.games.base import Action, State, visible_log
 from app.games.registry import GAMES
 from app.rooms import records, storage
 from app.rooms.errors import Conflict, NotFound
-from app.rooms.model import LiveGame, RoomInfo, replay, with_names
+from app.rooms.model import LiveGame, RoomInfo, apply_recorded, with_names
 from app.rooms.views import seat_view
 
 STORED_HELD = 32  # replays of stored games kept (a record is read once per game, not per step)
@@ -103,7 +103,7 @@ class Replay:
         live, before = self.at(max(version - 1, 0)), None
         if version:
             before = live.state
-            replay(game, live, self.actions[version - 1 : version])
+            apply_recorded(game, live, self.actions[version - 1 : version])
         state = live.state
         status = self.status_at(version, game.outcome(state) is not None)
         if self.facts is not None:  # a stored room: its own facts (seats, bots, seed...), at this step
@@ -130,7 +130,7 @@ class Replay:
         return self.ended if version == self.last and self.ended == "abandoned" else "playing"
 
     def at(self, version: int) -> LiveGame:
-        """The game after the first ``version`` actions, replayed from the nearest checkpoint
+        """The game after the first ``version`` actions, rebuilt from the nearest checkpoint
         at or before it; the checkpoints passed on the way are kept."""
         game = GAMES[self.game]
         if 0 not in self.checkpoints:
@@ -138,9 +138,9 @@ class Replay:
         start = max(k for k in self.checkpoints if k <= version)
         live = copied(self.checkpoints[start])
         for mark in range(start + CHECKPOINT_EVERY, version + 1, CHECKPOINT_EVERY):
-            replay(game, live, self.actions[live.version : mark])
+            apply_recorded(game, live, self.actions[live.version : mark])
             self.checkpoints[mark] = copied(live)
-        replay(game, live, self.actions[live.version : version])
+        apply_recorded(game, live, self.actions[live.version : version])
         return live
 
 

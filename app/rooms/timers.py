@@ -26,19 +26,19 @@ TIMEOUT_BOT = "strong"
 class TurnTimers(RoomWatcher):
     restart_on_poke = True  # every change re-arms the timer from the room's current facts
 
-    def __init__(self, service: LiveGames, lobby: Lobby):
-        super().__init__(service)
+    def __init__(self, rooms: LiveGames, lobby: Lobby):
+        super().__init__(rooms)
         self.lobby = lobby
 
     async def watch(self, room_id: str) -> None:
-        if (await self.service.room(room_id)).turn_deadline() is None:
+        if (await self.rooms.room(room_id)).turn_deadline() is None:
             return  # no turn timer: the game need not even be rebuilt
-        info, live = await self.service.game_state(room_id)
+        info, live = await self.rooms.game_state(room_id)
         deadline = info.turn_deadline()
         if live is None or deadline is None:
             return
         await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
-        info, current = await self.service.game_state(room_id)
+        info, current = await self.rooms.game_state(room_id)
         if current is None or current.version != live.version or info.status != "playing":
             return
         for seat in sorted(GAMES[info.game].to_act(current.state)):

@@ -17,8 +17,8 @@ log = logging.getLogger("troika_arena")
 class RoomWatcher:
     restart_on_poke = False  # True: a poke cancels the running task and starts a fresh one
 
-    def __init__(self, service: LiveGames):
-        self.service = service
+    def __init__(self, rooms: LiveGames):
+        self.rooms = rooms
         self._tasks: dict[str, asyncio.Task] = {}
         self._stopped = False
 
@@ -38,7 +38,7 @@ class RoomWatcher:
         self._tasks[room_id] = task
 
     async def resume_all(self) -> None:
-        for room_id in await self.service.rooms_in_play():
+        for room_id in await self.rooms.rooms_in_play():
             self.poke(room_id)
 
     async def stop(self) -> None:

@@ -70,7 +70,7 @@ def origin_allowed(ws: WebSocket, allowed: set[str]) -> bool:
 async def room_socket(
     ws: WebSocket,
     room_id: str,
-    service: Rooms,
+    rooms: Rooms,
     social: Chat,
     play: Playing,
     delivery: Deliver,
@@ -84,7 +84,7 @@ async def room_socket(
         await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
     try:
-        seat = await seat_of(service, room_id, token)
+        seat = await seat_of(rooms, room_id, token)
         back = seat is not None and await lobby.come_back(room_id, seat)  # a stand-in bot gives the seat back
     except RoomError as exc:  # no such room, or a token that holds no seat: refused (403)
         await ws.close(code=POLICY_VIOLATION, reason=exc.message)
@@ -100,16 +100,16 @@ async def room_socket(
             return
         viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
         hello = fragment(viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
-        await serve(ws, Served(service, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
+        await serve(ws, Served(rooms, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
 
 
-async def seat_of(service: LiveGames, room_id: str, token: str | None) -> int | None:
+async def seat_of(rooms: LiveGames, room_id: str, token: str | None) -> int | None:
     """The seat a handshake's token holds (None, for a spectator: no token at all); raises a
     RoomError for a missing room or a token (even an empty one) that holds no seat there."""
     if token is None:
-        await service.room(room_id)
+        await rooms.room(room_id)
         return None
-    return await service.seat_of(room_id, token)
+    return await rooms.seat_of(room_id, token)
 
 
 class Served(NamedTuple):
@@ -128,7 +128,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
     """Push the view (and ``hello``, a browser's flash, after it) until the viewer leaves, and
     play the clicks it sends; on a failure (the database down, say) close with 1011 and a
     reason. The reader task is always cancelled and awaited, and presence undone."""
-    service, social, delivery = served.rooms, served.social, served.delivery
+    rooms, social, delivery = served.rooms, served.social, served.delivery
     room_id, seat = viewer.room_id, viewer.seat
     present = False
     sending = asyncio.Lock()  # a push, or a click's refusal, made and sent one at a time
@@ -141,7 +141,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
             fields = orjson.loads(text)
             if not isinstance(fields, dict):
                 raise ValueError("not an object")
-            await play_click(served.play, room_id, await service.seat_of(room_id, viewer.token or ""), fields)
+            await play_click(served.play, room_id, await rooms.seat_of(room_id, viewer.token or ""), fields)
         except ValueError:
             refusal = say("that request was malformed")
         except RoomError as exc:
@@ -155,7 +155,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
                 table = await delivery.pushed_main(viewer) if stale else ""
                 await ws.send_text(fragment(viewer.lang, "fragments/flash.html", message=message) + table)
 
-    with service.bus.subscribe(room_id) as subscription:
+    with rooms.bus.subscribe(room_id) as subscription:
         reader = asyncio.create_task(read_incoming(ws, max_frame_bytes, clicked if seat is not None else None))
         reader.add_done_callback(lambda _: subscription.close())  # the viewer left
         try:
@@ -171,7 +171,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
                 async with sending:  # (not while a refusal sends the whole table: see clicked)
                     for frame in await delivery.frames(viewer, change):
                         await ws.send_text(frame)
-                service.metrics.sent(room_id, change.version)
+                rooms.metrics.sent(room_id, change.version)
         except Revoked:
             with contextlib.suppress(Exception):
                 await ws.close(code=POLICY_VIOLATION, reason=REVOKED)

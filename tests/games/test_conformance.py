@@ -68,10 +68,10 @@ def test_random_playouts_end_and_replay_identically(slug, n, options):
         for seat in range(n):
             assert game.legal_actions(final, seat) == []
         assert game.to_act(final) == set()
-        replay = game.setup(n, options, seed)
+        rebuilt = game.setup(n, options, seed)
         for seat, action in actions:
-            replay = game.apply(replay, seat, json.loads(json.dumps(action)))
-        assert json.dumps(replay, sort_keys=True) == json.dumps(final, sort_keys=True)
+            rebuilt = game.apply(rebuilt, seat, json.loads(json.dumps(action)))
+        assert json.dumps(rebuilt, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final
 
 
