@@ -1,14 +1,17 @@
 """The FastAPI application: wires settings, database, event bus, room service and routes.
 
-``create_app(settings)`` builds an independent app (tests make one per database); the module
-level ``app`` is what ``uvicorn app.main:app`` and ``troika-arena serve`` run. Migrations are
-applied at start, so a fresh database needs no separate step.
+``create_app(settings)`` builds an independent app (tests make one per database) and leaves the
+process alone; the module level ``app`` is what ``uvicorn app.main:app`` and ``troika-arena
+serve`` run, the one app of its process, which also tunes the process's garbage collector once
+it is ready (``app.runtime``). Migrations are applied at start, so a fresh database needs no
+separate step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -60,7 +63,9 @@ from app.web.security import SecurityHeaders
 log = logging.getLogger("troika_arena")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, on_ready: Callable[[], None] | None = None) -> FastAPI:
+    """The app of ``settings`` (else the environment's); ``on_ready`` is called once it is ready
+    to serve (the process's own app: ``tune_garbage_collector``)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -98,7 +103,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.bus.add_listener(timers.poke)
         await bots.resume_all()
         await timers.resume_all()
-        tune_garbage_collector()
+        if on_ready is not None:
+            on_ready()
         log.info("Troika Arena ready on %s", database.url)
         try:
             yield
@@ -158,4 +164,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-app = create_app()
+app = create_app(on_ready=tune_garbage_collector)

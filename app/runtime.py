@@ -1,5 +1,6 @@
 """Process-wide tuning for a server process: the garbage collector, set once the server is ready
-(the arena's lifespan, and the benchmark's bare fan-out so that the two compare fairly)."""
+(by the process's own app, ``app.main.app``, not by every app ``create_app`` makes; and by the
+benchmark's bare fan-out, so that the two compare fairly)."""
 
 from __future__ import annotations
 
