@@ -168,9 +168,9 @@ def table_text(html: str) -> str:
 )
 async def test_a_table_renders_in_the_readers_language(client, game, seats, english, portuguese):
     room_id, tokens = await create_started_room(client, game, seats)
-    info, live = await client.app.state.rooms.game_state(room_id)
-    in_english = table_text(room_fragment(info, live, 0, tokens[0]))
-    in_portuguese = table_text(room_fragment(info, live, 0, tokens[0], lang="pt-PT"))
+    seat_page = f"/rooms/{room_id}/seat/{tokens[0]}"
+    in_english = table_text((await client.get(seat_page, headers={"Accept-Language": "en"})).text)
+    in_portuguese = table_text((await client.get(seat_page, headers={"Accept-Language": "pt-PT"})).text)
     assert all(phrase in in_english for phrase in english)
     assert not [phrase for phrase in english if phrase in in_portuguese]
     assert all(phrase in in_portuguese for phrase in portuguese)
@@ -208,9 +208,10 @@ def test_every_message_a_game_says_has_a_portuguese_translation(slug, options):
 
 async def test_the_log_is_said_in_the_readers_language_with_the_players_names(client):
     room_id, tokens = await create_started_room(client, "troika", 3)
-    info, live = await client.app.state.rooms.game_state(room_id)
-    first = info.seats[live.state["first_player"]]
-    log = visible_text(room_fragment(info, live, 0, tokens[0], lang="pt-PT").split('<section class="panel log"')[1])
+    view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+    first = view["room"]["seats"][view["view"]["first_player"]]["name"]
+    seat_page = (await client.get(f"/rooms/{room_id}/seat/{tokens[0]}", headers={"Accept-Language": "pt-PT"})).text
+    log = visible_text(seat_page.split('<section class="panel log"')[1])
     assert f"Começa a ronda 1: {first} começa" in log and "Recebe um" in log
     assert "Round 1 begins" not in log and "Seat " not in log
     api_log = (await client.get(f"/api/rooms/{room_id}/view", headers={"Accept-Language": "pt-PT"})).json()["log"]
@@ -265,6 +266,7 @@ async def test_a_refusal_is_said_in_the_readers_language(client):
 
 async def test_the_advanced_cards_actions_read_in_the_readers_language(client):
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 3, options={"advanced": True})
+    # inside on purpose: the cards' own action and bonus messages are in the game's deck; the view has them spoken
     info, live = await client.app.state.rooms.game_state(room_id)
     deck, pt = live.state["deck"], translations("pt-PT").gettext
     in_portuguese = room_fragment(info, live, 0, tokens[0], lang="pt-PT")

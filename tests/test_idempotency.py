@@ -38,7 +38,7 @@ async def test_a_resent_key_answers_the_version_and_payload_its_move_produced(cl
         assert resend.status_code == 200 and resend.json()["duplicate"] is True
         assert "change" not in resend.json(), "the room moved on: its change id would skip three views"
         assert without_duplicate(resend.json()) == without_duplicate(first.json())
-        client.app.state.rooms.forget(room_id)
+        client.app.state.rooms.forget(room_id)  # inside on purpose: the next resend is answered from the stored log
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 4
 
 
@@ -125,7 +125,8 @@ async def test_a_used_key_on_a_move_legal_now_is_refused_and_writes_nothing(data
         refused = await client.post(moves, headers=auth(tokens[seat]), json=reused)
         assert refused.status_code == 422, refused.text
         assert refused.json()["message"] == "this key was used for another move"
-        client.app.state.rooms.forget(room_id)  # what is read back is what was written
+        # inside on purpose: the held game is dropped, so what is read back is what was written
+        client.app.state.rooms.forget(room_id)
         assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == version
         played = await client.post(moves, headers=auth(tokens[seat]), json={**reused, "idempotency_key": "k2"})
         assert played.status_code == 200 and played.json()["version"] == version + 1

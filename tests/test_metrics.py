@@ -80,6 +80,7 @@ async def test_the_scrape_counts_503s_and_database_failures(sqlite_url, tmp_path
     async with running_app(sqlite_url, metrics_token=TOKEN) as client:
         await create_started_room(client, seats=2)
         before = samples((await client.get("/metrics", headers=auth(TOKEN))).text)
+        # inside on purpose: an outage is simulated by making the read session factory raise a full disk's error
         monkeypatch.setattr(client.app.state.rooms.db, "read", no_space)
         for _ in range(3):
             assert (await client.get("/api/rooms?status=open")).status_code == 503
@@ -145,7 +146,7 @@ def test_a_moves_latency_ends_at_its_rooms_last_socket_and_a_lost_socket_times_n
     sockets, streams = SocketCaps(8, 8), SocketCaps(8, 8, "streams")
     metrics = Metrics(sockets, streams)
     now = [100.0]
-    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])  # inside on purpose: latencies timed on a set clock
 
     def timed() -> list[float]:
         return [s.value for s in metrics.latency.collect()[0].samples if s.name.endswith(("_count", "_sum"))]

@@ -83,6 +83,7 @@ async def test_a_full_database_answers_503_with_retry_after_and_is_logged_as_one
         seat = view["to_act"][0]
         legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
         move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+        # inside on purpose: a full disk is simulated by making the database's write raise SQLite's own error
         monkeypatch.setattr(client.app.state.rooms.db, "write_all", no_space)
         caplog.clear()
         r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[seat]), json=move)
@@ -99,6 +100,7 @@ async def test_a_full_database_answers_503_with_retry_after_and_is_logged_as_one
             "the database has run out of space (OperationalError: database or disk is full)"
         )
         # The page says the same in words.
+        # inside on purpose: the same simulated full disk, now met by the page's read session
         monkeypatch.setattr(client.app.state.rooms.db, "read", no_space)
         page = await client.get("/", headers={"accept": "text/html"})
         assert page.status_code == 503 and page.headers["retry-after"] == "60"
@@ -110,6 +112,7 @@ async def test_a_bug_is_a_500_logged_once_with_its_traceback(sqlite_url, caplog,
         raise RuntimeError("a genuine bug")
 
     async with running_app(sqlite_url) as client:
+        # inside on purpose: no request can trigger a genuine bug, so the read session factory raises one
         monkeypatch.setattr(client.app.state.rooms.db, "read", broken)
         caplog.clear()
         r = await client.get("/api/rooms")
@@ -170,6 +173,7 @@ async def test_background_tasks_log_an_outage_as_one_line(sqlite_url, tmp_path, 
             await no_space()
 
     async with running_app(sqlite_url) as client:
+        # inside on purpose: the heartbeat runs on a timer with no endpoint; its beat is made to fail and it is run now
         social = client.app.state.social
         monkeypatch.setattr(social, "beat", no_space)
         caplog.clear()

@@ -72,7 +72,8 @@ async def test_a_seat_asks_after_the_end_and_gets_its_costliest_moves(request, b
             assert move["gain"] == pytest.approx(move["preferred_value"] - move["played_value"], abs=1e-3)
             assert move["gain"] > 0 and move["played"]["label"] and move["preferred"]["label"]
         assert (await client.get(f"/api/rooms/{room_id}/review?seat=1")).json()["status"] == "none"
-        async with client.app.state.reviews.db.write() as session:  # one that failed is asked for again
+        # one that failed is asked for again; inside on purpose: no request makes a review fail, so its row is written
+        async with client.app.state.reviews.db.write() as session:
             session.add(Review(room_id=room_id, seat=1, status="failed"))
             await session.commit()
         assert (await client.get(f"/api/rooms/{room_id}/review?seat=1")).json()["status"] == "failed"
@@ -133,7 +134,8 @@ async def test_the_replay_shows_the_review_its_progress_and_its_marks_in_the_rea
         base = f"/rooms/{room_id}/replay"
         spectator = (await client.get(f"{base}?step=3", headers=HTML)).text
         assert 'id="replay-review"' not in spectator  # a spectator's replay, and nobody asked
-        async with client.app.state.reviews.db.write() as session:  # a review half made
+        # a review half made; inside on purpose: a running review cannot be held at 3 of 10 through the API
+        async with client.app.state.reviews.db.write() as session:
             session.add(Review(room_id=room_id, seat=1, status="running", done=3, total=10))
             await session.commit()
         running = (await client.get(f"{base}?step=3&as=1", headers=HTML)).text

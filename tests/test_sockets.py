@@ -68,10 +68,13 @@ async def test_sockets_past_the_caps_are_closed_with_a_reason(sqlite_url):
                     assert (await until_version(other, 0))["seat"] == 1, "another seat has its own cap"
                 await first.close()
                 seat = 0 if token else None
+                # inside on purpose: the server frees a closed socket's place after the client's close returns,
+                # and no endpoint counts one seat's sockets
                 while app.state.sockets.open(room_id, seat) > 1:
                     await asyncio.sleep(0.02)
                 async with connect(url, additional_headers=headers) as again:
                     assert (await until_version(again, 0))["version"] == 0, "a closed socket frees its place"
+        # inside on purpose (as above): every socket's place freed before the server stops
         while app.state.sockets.open(room_id, 0) or app.state.sockets.open(room_id, None):
             await asyncio.sleep(0.02)
 
