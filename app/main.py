@@ -56,16 +56,19 @@ from app.web.coaching import router as web_coaching_router
 from app.web.delivery import Delivery
 from app.web.live import router as live_router
 from app.web.pages import router as pages_router
-from app.web.render import error_page
+from app.web.render import Renderer, error_page
 from app.web.replays import router as replays_router
 from app.web.security import SecurityHeaders
 
 log = logging.getLogger("troika_arena")
 
 
-def create_app(settings: Settings | None = None, on_ready: Callable[[], None] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, on_ready: Callable[[], None] | None = None, renderer: Renderer | None = None
+) -> FastAPI:
     """The app of ``settings`` (else the environment's); ``on_ready`` is called once it is ready
-    to serve (the process's own app: ``tune_garbage_collector``)."""
+    to serve (the process's own app: ``tune_garbage_collector``); ``renderer``: its own unless
+    given (tests share one, so that each template is compiled once per process)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -92,7 +95,7 @@ def create_app(settings: Settings | None = None, on_ready: Callable[[], None] | 
         app.state.social = Social(database, app.state.bus, app.state.throttle)
         app.state.payloads = Payloads(app.state.rooms, app.state.social)
         app.state.events = Events(app.state.rooms, app.state.payloads, app.state.social)
-        app.state.delivery = Delivery(app.state.payloads, app.state.social, app.state.events)
+        app.state.delivery = Delivery(app.state.payloads, app.state.social, app.state.events, app.state.renderer)
         heartbeat = asyncio.create_task(app.state.social.heartbeat_forever())
         app.state.idle = IdleRooms(app.state.rooms, settings.room_idle_hours)
         closing_idle = asyncio.create_task(app.state.idle.forever())
@@ -135,6 +138,7 @@ def create_app(settings: Settings | None = None, on_ready: Callable[[], None] | 
         redoc_url=None,
     )
 
+    app.state.renderer = renderer or Renderer()  # before the lifespan: error pages need it from the first request
     install_contract(app)
     install_error_handlers(app, error_page)
     app.add_middleware(HeadAsGet)  # HEAD wherever GET is answered (app.api.head)

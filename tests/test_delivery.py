@@ -18,8 +18,8 @@ import app.rooms.views as views_module
 import app.web.delivery as delivery_module
 from app.bench.browser import Page
 from app.web.delivery import Viewer, ascii_html
-from app.web.tables import laid_out
 from tests.conftest import auth, create_started_room
+from tests.support.rendering import laid_out
 from tests.support.rooms import make_room
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, quiet, ws_url
@@ -47,9 +47,9 @@ class Counting:
             self.counts.update(("payload", seat) for seat in seats)
             return seat_views(info, live, seats, connected)
 
-        def counted_table(payload, seat, token, lang="en"):
+        def counted_table(renderer, payload, seat, token, lang="en"):
             self.counts["html", seat] += 1
-            return table(payload, seat, token, lang)
+            return table(renderer, payload, seat, token, lang)
 
         def counted_encode(payload):
             self.counts["json", payload.get("seat", payload.get("event"))] += 1

@@ -12,8 +12,9 @@ import pytest
 
 from app.games.registry import GAMES
 from app.logs import redact
-from app.web.tables import room_fragment
 from tests.conftest import auth, create_started_room, play_random_moves
+from tests.support.rendering import room_fragment
+from tests.support.rooms import plant
 from tests.support.troika_worlds import call_worlds
 
 
@@ -48,18 +49,18 @@ async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, sea
         info, live = await rooms.game_state(room_id)
         if info.status != "playing":
             break
-        original, before = live.frozen, live.state
+        before = live.state
         for seat, token in [(None, None), *enumerate(tokens)]:
             seen = await everything_seen_by(client, room_id, token)
             redealt = game.randomize_hidden(before, seat, rng)
-            live.hold(redealt)
+            plant(client, room_id, live, redealt)
             changed += json.dumps(redealt, sort_keys=True) != json.dumps(before, sort_keys=True)
             try:
                 assert await everything_seen_by(client, room_id, token) == seen, (
                     f"seat {seat} sees something it should not"
                 )
             finally:
-                live.frozen = original
+                plant(client, room_id, live, before)
     assert changed, "nothing hidden was ever re-dealt: this test would prove nothing"
 
 
@@ -70,14 +71,14 @@ async def test_whether_a_troika_call_succeeded_stays_hidden_until_the_round_ends
     room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": "0"})
     game = GAMES["troika"]
     _, live = await client.app.state.rooms.game_state(room_id)
-    original = live.frozen
+    original = live.state
     seen = []
     try:
         for world in call_worlds(3, "t7-room"):
-            live.hold(game.apply(world, 0, {"type": "troika"}))
+            plant(client, room_id, live, game.apply(world, 0, {"type": "troika"}))
             seen.append([await everything_seen_by(client, room_id, token) for token in (None, tokens[1])])
     finally:
-        live.frozen = original
+        plant(client, room_id, live, original)
     assert "calls Troika!" in seen[0][1][0], "the call is not in the log: this test would prove nothing"
     assert seen[0] == seen[1], "a third seat or a spectator can tell whether the call succeeded"
 

@@ -22,8 +22,8 @@ from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.games.vem_ai_troika.deck import bonuses_message
 from app.i18n import LOCALES, choose, from_accept_language, translations
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.rendering import room_fragment
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = LOCALES / "pt_PT" / "LC_MESSAGES" / "messages.po"

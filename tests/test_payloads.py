@@ -11,7 +11,7 @@ from dataclasses import replace
 from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, apply_recorded, with_names
-from app.rooms.views import LOG_TAIL, Payloads, encode, legal_actions, seat_view, seat_views
+from app.rooms.views import JSON, LOG_TAIL, Made, Payloads, encode, legal_actions, seat_view, seat_views
 from tests.support.registered import seated
 from tests.support.tables import room
 
@@ -24,6 +24,13 @@ def move(info: RoomInfo, live: LiveGame) -> RoomInfo:
     seat = min(game.to_act(live.state))
     apply_recorded(game, live, [(seat, random.Random(live.version).choice(game.legal_actions(live.state, seat)))])
     return replace(info, version=live.version)
+
+
+def encoded(
+    payloads: Payloads, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]
+) -> str:
+    """The seat's JSON payload as ``Payloads.text`` makes it, of the room as given."""
+    return payloads.made_of(info, live, connected, Made(JSON, seat), lambda built: built.json(seat))
 
 
 class CountingViews:
@@ -47,13 +54,13 @@ def test_a_change_is_built_once_for_every_connected_seat(monkeypatch):
     payloads = Payloads(rooms=None, social=None)
     info, live = room()
     connected = frozenset({0, 1, 2, 3})
-    texts = {seat: payloads.encoded(info, live, seat, connected) for seat in (2, 0, 1, 3, 2)}
+    texts = {seat: encoded(payloads, info, live, seat, connected) for seat in (2, 0, 1, 3, 2)}
     assert counting.calls == [[2, 0, 1, 3]], "the first reader builds every connected seat's payload"
     for seat, text in texts.items():
         assert json.loads(text) == json.loads(json.dumps(seat_view(info, live, seat, connected)))
     hands = {seat: json.loads(text)["view"]["hand"] for seat, text in texts.items()}
     assert hands[0] != hands[1], "each seat's text carries its own hand"
-    payloads.encoded(info, live, None, connected)
+    encoded(payloads, info, live, None, connected)
     assert counting.calls[-1] == [None], "a spectator's payload is built on its own"
 
 
@@ -61,13 +68,13 @@ def test_a_move_a_lobby_change_or_a_presence_change_rebuilds(monkeypatch):
     counting = CountingViews(monkeypatch)
     payloads = Payloads(rooms=None, social=None)
     info, live = room()
-    before = payloads.encoded(info, live, 0, frozenset({0}))
+    before = encoded(payloads, info, live, 0, frozenset({0}))
     info = move(info, live)
-    after_move = payloads.encoded(info, live, 0, frozenset({0}))
+    after_move = encoded(payloads, info, live, 0, frozenset({0}))
     assert json.loads(after_move)["version"] == json.loads(before)["version"] + 1
     renamed = replace(info, seats={**info.seats, 0: "Ana"})
-    assert '"Ana"' in payloads.encoded(renamed, live, 0, frozenset({0}))
-    assert json.loads(payloads.encoded(renamed, live, 0, frozenset({0, 1})))["connected"] == [0, 1]
+    assert '"Ana"' in encoded(payloads, renamed, live, 0, frozenset({0}))
+    assert json.loads(encoded(payloads, renamed, live, 0, frozenset({0, 1})))["connected"] == [0, 1]
     assert len(counting.calls) == 4
 
 
@@ -76,11 +83,11 @@ def test_only_the_latest_rooms_are_held(monkeypatch):
     payloads = Payloads(rooms=None, social=None, held=2)
     rooms = [room(f"r{n}") for n in range(3)]
     for info, live in rooms:
-        payloads.encoded(info, live, 0, frozenset())
-    payloads.encoded(*rooms[2], 0, frozenset())
-    payloads.encoded(*rooms[1], 0, frozenset())
+        encoded(payloads, info, live, 0, frozenset())
+    encoded(payloads, *rooms[2], 0, frozenset())
+    encoded(payloads, *rooms[1], 0, frozenset())
     assert len(counting.calls) == 3, "the two latest rooms were served as built"
-    payloads.encoded(*rooms[0], 0, frozenset())
+    encoded(payloads, *rooms[0], 0, frozenset())
     assert len(counting.calls) == 4, "the oldest room was let go and is built again"
 
 
@@ -135,16 +142,22 @@ def test_each_seat_is_shown_the_log_as_it_may_read_it_each_line_made_once():
     assert private_seen, "the game logged lines that only some seats may read"
 
 
-def test_the_state_a_move_made_is_handed_to_its_first_reader_and_then_thawed():
+def test_a_build_serves_a_room_alike_by_value_whatever_objects_hold_it(monkeypatch):
+    """A build is matched by what the room is (its facts, game version and presence), not by
+    which objects hold it: the same room read again (a cache reloaded, a game rebuilt from its
+    log) is served as built, and a change of any part of it is built anew."""
+    counting = CountingViews(monkeypatch)
+    payloads = Payloads(rooms=None, social=None)
     info, live = room()
-    move(info, live)
-    state = live.state
-    live.hold(state)
-    assert live.state is state, "the first read takes the held state as it is"
-    again = live.state
-    assert again is not state and again == state
-    again["players"].clear()
-    assert live.state == state, "later reads are copies of their own"
+    first = encoded(payloads, info, live, 0, frozenset({0}))
+    reloaded, rebuilt = replace(info, seats=dict(info.seats)), replace(live, awaited=list(live.awaited))
+    assert encoded(payloads, reloaded, rebuilt, 0, frozenset({0})) == first
+    assert len(counting.calls) == 1, "an equal room is not built again"
+    reissued = replace(info, token_hashes={**info.token_hashes, "new link": 0})
+    encoded(payloads, reissued, live, 0, frozenset({0}))
+    assert len(counting.calls) == 2, "a seat's new link is a change (the table's move links carry it)"
+    encoded(payloads, reissued, live, 0, frozenset({0, 1}))
+    assert len(counting.calls) == 3, "so is a seat connecting"
 
 
 def readable_tail(log: list[dict], seat: int | None, last: int | None = LOG_TAIL) -> list[int]:
@@ -159,13 +172,13 @@ def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
     payloads = Payloads(rooms=None, social=None)
     info, live = room()
     connected = frozenset({0, 1})
-    payloads.encoded(info, live, 0, connected)
-    built = payloads._built[info.id]  # (inside: what is checked is the form the build is held in)
+    encoded(payloads, info, live, 0, connected)
+    built = payloads._built[info.id]  # inside on purpose: what is checked is the form the build is held in
     first = built.payload(1)
     assert first == json.loads(json.dumps(seat_view(info, live, 1, connected)))
     first["view"]["hand"].clear()
     assert built.payload(1)["view"]["hand"], "a caller's change to its copy is not seen by the next"
-    assert set(vars(built)) == {"info", "live", "frozen", "connected", "texts"}
+    assert set(vars(built)) == {"snapshot", "info", "live", "texts"}
     assert built.texts and all(isinstance(text, str) for text in built.texts.values())
 
 

@@ -20,7 +20,7 @@ from app.rooms.model import advance
 from app.rooms.views import seat_views
 from app.web.delivery import ascii_html
 from app.web.sections import delta
-from app.web.tables import laid_out, table
+from tests.support.rendering import laid_out, table
 from tests.support.tables import normal, room_of
 
 pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses

@@ -116,17 +116,17 @@ def test_the_pages_gettext_says_what_jinjas_own_says():
     import jinja2
 
     from app.i18n import translations
-    from app.web.render import PAGES
+    from tests.support.rendering import RENDERER
 
     source = (
         '{{ _("Power") }}|{{ _("hand %(count)s/6", count="<b>") }}|{{ _("100%% sure") }}|'
         '{% trans name="<i>" %}{{ name }} wins!{% endtrans %}'
     )
-    for lang, pages in PAGES.items():
+    for lang, pages in RENDERER.pages.items():
         jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
         jinjas.install_gettext_translations(translations(lang), newstyle=True)
         expected = jinjas.from_string(source).render()
         assert pages.env.from_string(source).render() == expected
         assert pages.env.from_string(source).render() == expected  # from what it kept
         assert "&lt;b&gt;" in expected and "100% sure" in expected
-    assert PAGES["pt-PT"].env.from_string('{{ _("Power") }}').render() == "Poder"
+    assert RENDERER.pages["pt-PT"].env.from_string('{{ _("Power") }}').render() == "Poder"

@@ -16,8 +16,8 @@ import pytest
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, advance
 from app.rooms.views import seat_views
-from app.web.tables import main_fragment
 from tests.support.registered import seated
+from tests.support.rendering import main_fragment
 from tests.support.tables import room
 
 GAMES_PLAYED = [(slug, players, {}) for slug, players in seated(3)]  # every game, then Vem aí's advanced

@@ -14,7 +14,7 @@ import pytest
 from app.games.registry import GAMES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
-from app.web.tables import laid_out, table
+from tests.support.rendering import laid_out, table
 from tests.support.tables import room_of
 
 GAME = GAMES["vem-ai-a-troika"]

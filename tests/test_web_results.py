@@ -12,9 +12,9 @@ import pytest
 from app.games.registry import GAMES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
-from app.web.tables import laid_out, room_fragment, table
 from app.web.tables.standing import standing
 from tests.conftest import create_started_room
+from tests.support.rendering import laid_out, room_fragment, table
 from tests.support.tables import NAMES, room_of
 from tests.support.triatri_states import over_state
 from tests.support.troika_states import final_round

@@ -12,12 +12,13 @@ import random
 
 import pytest
 
-import app.web.sections as web_sections
 from app.games.registry import GAMES
 from app.i18n import LANGUAGES
 from app.rooms.model import advance
 from app.rooms.views import seat_views
-from app.web.tables import main_fragment, table
+from app.web import tables
+from app.web.render import Renderer
+from app.web.sections import SECTIONS_HELD, Kept
 from tests.support.registered import seated
 from tests.support.tables import room_of
 
@@ -27,17 +28,20 @@ EVERY = 3  # versions between two renders
 MOVES = 240
 
 
-def rendered(payloads, seats, lang: str) -> list[str]:
-    return [main_fragment(payloads[seat], seat, f"token-{seat}", lang) for seat in seats]
+def rendered(renderer: Renderer, payloads, seats, lang: str) -> list[str]:
+    return [tables.main_fragment(renderer, payloads[seat], seat, f"token-{seat}", lang) for seat in seats]
 
 
-class KeepsNothing(dict):
-    def __setitem__(self, key, value) -> None:
-        pass
+def afresh(renderer: Renderer) -> Renderer:
+    """``renderer`` with nothing kept (its templates stay compiled)."""
+    renderer.sections = Kept()
+    renderer.cards.clear()
+    return renderer
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), GAMES_PLAYED)
-def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, monkeypatch):
+def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options):
+    kept_by, plain = Renderer(), Renderer()
     game = GAMES[slug]
     rng = random.Random(f"{slug}-{players}-{options}")
     info, live = room_of(slug, players, options)
@@ -48,11 +52,9 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
             away = step // EVERY % players  # the host sees buttons for an absent player
             payloads = seat_views(info, live, seats, frozenset(range(players)) - {away})
             for lang in LANGUAGES:
-                kept = rendered(payloads, seats, lang)
-                with monkeypatch.context() as plain:
-                    plain.setattr(web_sections, "SECTION_HTML", KeepsNothing())
-                    plain.setattr(web_sections, "SECTIONS", KeepsNothing())
-                    assert rendered(payloads, seats, lang) == kept, f"version {live.version}, {lang}"
+                kept = rendered(kept_by, payloads, seats, lang)
+                fresh = [rendered(afresh(plain), payloads, [seat], lang)[0] for seat in seats]
+                assert fresh == kept, f"version {live.version}, {lang}"
                 compared += len(seats)
                 host_buttons += "data-away=" in kept[0]
         state = live.state
@@ -61,9 +63,9 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options, m
             break
         seat = rng.choice(awaited)
         advance(game, live, seat, game.apply(state, seat, rng.choice(game.legal_actions(state, seat))))
-        kept_before = max(kept_before, len(web_sections.SECTION_HTML))
+        kept_before = max(kept_before, len(kept_by.sections.own))
     assert compared >= 10 * len(seats) and host_buttons > 0
-    assert 0 < kept_before <= web_sections.SECTIONS_HELD
+    assert 0 < kept_before <= SECTIONS_HELD
 
 
 def test_no_template_chooses_among_the_legal_actions():
@@ -85,17 +87,16 @@ def test_a_section_seen_alike_is_rendered_once_for_every_reader():
     (its hand, its moves), never the public ones again."""
     info, live = room_of("vem-ai-a-troika", 4, {})
     payloads = seat_views(info, live, [0, 1, None])
-    web_sections.SECTION_HTML.clear()
-    web_sections.SECTIONS.clear()
+    renderer = Renderer()
 
     def renders(payload: dict, seat: int | None) -> int:
-        before = len(web_sections.SECTION_HTML)
-        made = table(payload, seat, None if seat is None else f"tok-{seat}")
+        before = len(renderer.sections.own)
+        made = tables.table(renderer, payload, seat, None if seat is None else f"tok-{seat}")
         assert made.sections
-        return len(web_sections.SECTION_HTML) - before
+        return len(renderer.sections.own) - before
 
     first = renders(payloads[0], 0)
-    whole = sum(1 for _ in walk(table(payloads[0], 0, "tok-0").sections))
+    whole = sum(1 for _ in walk(tables.table(renderer, payloads[0], 0, "tok-0").sections))
     assert first > 10 and renders(payloads[0], 0) == 0
     assert 0 < renders(payloads[None], None) < whole / 2, "a spectator renders only what it sees otherwise"
     assert renders(payloads[None], None) == 0, "a second spectator renders nothing"

@@ -9,8 +9,8 @@ import re
 
 from app.games.triatri import GAME
 from app.games.triatri.cards import CARDS, deck
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.rendering import room_fragment
 
 FAKE, FAKE_2 = 21, 22
 POSITION = re.compile(

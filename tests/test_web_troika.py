@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from app.games.troika import GAME
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.rendering import room_fragment
 from tests.support.troika_worlds import call_worlds
 
 TROIKA = {"type": "troika"}

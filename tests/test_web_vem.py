@@ -190,33 +190,30 @@ async def test_the_final_scoring_breakdown(client):
     assert 'id="your-hand"' not in html and posted_actions(html) == []
 
 
-async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(client, monkeypatch):
-    """The table's cards are rendered once per distinct card and kept (``app.web.render.memo``):
-    a card whose values change (a computed Power, say) shows the new values, and the memo stays
+async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(client):
+    """The table's cards are rendered once per distinct card and kept (``Renderer.memo``): a
+    card whose values change (a computed Power, say) shows the new values, and the memo stays
     within its bound."""
-    import app.web.render as web_render
-    import app.web.sections as web_sections
     from app.rooms.views import seat_view
-    from app.web.tables import main_fragment
+    from app.web import tables
+    from app.web.render import Renderer
 
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
     info, live = await client.app.state.rooms.game_state(room_id)
     live.hold(sofia_attacks())
     payload = seat_view(info, live, 1)
     card = payload["view"]["hand"][0]
+    renderer = Renderer()
 
     def power_shown(html: str) -> set[str]:  # the Power on the card's element (its data-id's tag)
         return set(re.findall(rf'data-id="{card["id"]}"[^>]*? data-power="(\d+)"', html))
 
-    assert power_shown(main_fragment(payload, 1, tokens[1])) == {str(card["power"])}
+    assert power_shown(tables.main_fragment(renderer, payload, 1, tokens[1])) == {str(card["power"])}
     stronger = {**card, "power": card["power"] + 7}
     payload["view"] = {**payload["view"], "hand": [stronger, *payload["view"]["hand"][1:]]}
-    assert power_shown(main_fragment(payload, 1, tokens[1])) == {str(card["power"] + 7)}
-    main_fragment(payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
-    assert {key[-1] for key in web_render.CARD_HTML} >= {"en", "pt-PT"}
-    monkeypatch.setattr(web_render, "CARD_HTML_HELD", 3)
-    web_render.CARD_HTML.clear()
-    web_sections.SECTION_HTML.clear()  # (else the hand comes whole from the kept sections)
-    web_sections.SECTIONS.clear()
-    main_fragment(payload, 1, tokens[1])
-    assert 0 < len(web_render.CARD_HTML) <= 3
+    assert power_shown(tables.main_fragment(renderer, payload, 1, tokens[1])) == {str(card["power"] + 7)}
+    tables.main_fragment(renderer, payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
+    assert {key[-1] for key in renderer.cards} >= {"en", "pt-PT"}
+    bounded = Renderer(cards_held=3)
+    tables.main_fragment(bounded, payload, 1, tokens[1])
+    assert len(bounded.cards) == 3, "the memo keeps the last 3 cards, no more"

@@ -10,9 +10,10 @@ import random
 import re
 
 from app.games.vem_ai_troika import GAME
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
 from tests.support.pages import render, text
+from tests.support.rendering import room_fragment
+from tests.support.rooms import plant
 from tests.support.vem_scenarios import ELECTIONS, G, adv, end_round
 from tests.support.vem_scenarios import arrange as scenario
 
@@ -129,7 +130,7 @@ async def test_the_api_lists_every_asked_seat_to_the_others_until_the_reaction_w
     assert GAME.to_act(state) == {1}
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 3)
     _, live = await client.app.state.rooms.game_state(room_id)
-    live.hold(state)
+    plant(client, room_id, live, state)
     for seat in (0, 1, 2):
         payload = (
             await client.get(f"/api/rooms/{room_id}/view", headers={"Authorization": f"Bearer {tokens[seat]}"})

@@ -32,9 +32,10 @@ from app.rooms.changes import Changes
 from app.rooms.live_games import LiveGames
 from app.rooms.model import ENDED, hash_token
 from app.rooms.social import Social
-from app.rooms.views import Built, Payloads, encode
+from app.rooms.views import Built, Made, Payloads, encode
 
 REBUILDS = 3  # a view built while its room changes is built again, this many times at most
+VIEW_EVENT, PRESENCE_EVENT, END_EVENT = "view event", "presence event", "end event"  # texts made (``Made.kind``)
 
 
 class Revoked(Exception):
@@ -108,10 +109,10 @@ class Events:
         self.rooms, self.payloads, self.social = rooms, payloads, social
 
     async def view(self, room_id: str, seat: int | None) -> str:
-        return await self.payloads.made(room_id, ("view event", seat), lambda built: view_event(built.json(seat)))
+        return await self.payloads.made(room_id, Made(VIEW_EVENT, seat), lambda built: view_event(built.json(seat)))
 
     async def presence(self, room_id: str) -> str:
-        return await self.payloads.made(room_id, ("presence", "json"), presence_event)
+        return await self.payloads.made(room_id, Made(PRESENCE_EVENT), presence_event)
 
     async def start(self, follower: Follower, after: int | None) -> list[str]:
         """What a stream or poll starts with: with ``after`` (a change id), every change after
@@ -174,7 +175,7 @@ class Events:
     async def view_and_end(self, follower: Follower) -> list[str]:
         # The end is looked at first: a room that is over changes no more, so the view read
         # after it is the final one.
-        end = "" if follower.ended else await self.payloads.made(follower.room_id, ("end",), end_event)
+        end = "" if follower.ended else await self.payloads.made(follower.room_id, Made(END_EVENT), end_event)
         events = [await self.view(follower.room_id, follower.seat)]
         if end:
             events.append(end)

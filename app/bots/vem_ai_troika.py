@@ -51,23 +51,12 @@ def weights(state: State) -> tuple[float, float]:
     return votes, income
 
 
-_TABLE_CACHE: dict[tuple, float] = {}
-_DECKS: dict[int, dict[str, Any]] = {}  # keeps every cached deck alive, so its id stays its own
-
-
 def table_value(state: State, seat: int, ids: Iterable[int]) -> float:
     """What controlling ``ids`` is worth to ``seat``: points now plus Votes, Income and progress
-    towards the next Consensus (memoised: the same tables recur across rollouts)."""
-    lead = player(state, seat)["leader"]
-    key = (id(state["deck"]), lead, tuple(sorted(ids)), weights(state))
-    value = _TABLE_CACHE.get(key)
-    if value is None:
-        if len(_TABLE_CACHE) > 200_000:
-            _TABLE_CACHE.clear()
-            _DECKS.clear()
-        _DECKS[key[0]] = state["deck"]
-        value = _TABLE_CACHE[key] = _table_value(state, seat, key[2], key[3])
-    return value
+    towards the next Consensus. (Worked out on each call: a memo of it, keyed by the deck's
+    identity, made no difference to a strong bot's decision time, 2.65 s against 2.60 s for
+    60 moves of 30 rollouts.)"""
+    return _table_value(state, seat, tuple(sorted(ids)), weights(state))
 
 
 def _table_value(state: State, seat: int, ids: tuple[int, ...], w: tuple[float, float]) -> float:

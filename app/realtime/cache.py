@@ -24,9 +24,8 @@ and would serve each other's rooms stale (several instances need Postgres and it
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from app.realtime.bus import EventBus
 
@@ -172,11 +171,3 @@ class RoomCache(Generic[T]):
             self._store(room_id, value)
         pending.set_result(value)
         return value
-
-
-def hold_at_most(held: OrderedDict[str, Any], limit: int) -> None:
-    """Drop the least recently used entries of ``held`` until it holds ``limit``. An
-    ``OrderedDict``: deleting a plain dict's first key leaves a hole that every later
-    ``next(iter(...))`` walks past, which made this 2% of the server's time under load."""
-    while len(held) > limit:
-        held.popitem(last=False)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import OrderedDict
 from typing import Any
+
+from cachetools import LRUCache
 
 from app.bots import coach
 from app.games.base import Action, Game, Message, State, say, spoken
 from app.games.registry import GAMES
-from app.realtime.cache import hold_at_most
 from app.rooms.errors import Conflict, HintsOff
 from app.rooms.live_games import LiveGames
 from app.rooms.model import RoomInfo, named_args
@@ -36,7 +36,7 @@ class Hints:
         self.rooms = rooms
         self.throttle = throttle
         self.rollouts = rollouts
-        self._held: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._held: LRUCache[str, dict[str, Any]] = LRUCache(HINTS_HELD)  # the most recently used kept
         self._one_at_a_time = asyncio.Lock()
 
     async def hint(self, room_id: str, seat: int) -> dict[str, Any]:
@@ -49,9 +49,9 @@ class Hints:
         if live is None or info.status != "playing":
             raise Conflict("the game is over: no more hints")
         key = f"{room_id}:{live.version}:{seat}"
-        if key in self._held:
-            self._held.move_to_end(key)
-            return self._held[key]
+        held = self._held.get(key)
+        if held is not None:
+            return held
         game, state = GAMES[info.game], live.state
         if seat not in game.to_act(state):
             raise Conflict("a hint is given on your turn only")
@@ -61,7 +61,6 @@ class Hints:
                 await self.throttle.hinting(room_id, seat)
                 held = await asyncio.to_thread(self._work_out, info, game, state, seat, live.version)
                 self._held[key] = held
-                hold_at_most(self._held, HINTS_HELD)
         return held
 
     def _work_out(self, info: RoomInfo, game: Game, state: State, seat: int, version: int) -> dict[str, Any]:

@@ -15,9 +15,10 @@ its game), so a step replays at most that many actions instead of the whole game
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from cachetools import LRUCache
 
 from app.db.database import Database
 from app.games.base import Action, State, visible_log
@@ -146,7 +147,6 @@ class Replay:
 
 def copied(live: LiveGame) -> LiveGame:
     """A copy of a game to move on, the kept one left as it is (its state is frozen bytes)."""
-    live.fresh = None  # a kept game is read by thawing its frozen state, never handed its object
     return replace(live, awaited=list(live.awaited), seats_by_version=list(live.seats_by_version))
 
 
@@ -155,8 +155,8 @@ class Replays:
 
     def __init__(self, db: Database):
         self.db = db
-        self._stored: OrderedDict[str, Replay] = OrderedDict()
-        self._uploaded: OrderedDict[str, Replay] = OrderedDict()
+        self._stored: LRUCache[str, Replay] = LRUCache(STORED_HELD)  # the most recently used kept
+        self._uploaded: LRUCache[str, Replay] = LRUCache(UPLOADED_HELD)
 
     async def of_room(self, room_id: str) -> Replay:
         """A finished game's replay (404 for no room, 409 before its end, from the record)."""
@@ -167,8 +167,9 @@ class Replays:
             except Conflict:
                 raise Conflict("the replay opens once the game has ended") from None
             async with self.db.read() as session:
-                held = replace(Replay.of(record), facts=await storage.load_room(session, room_id))
-        keep(self._stored, room_id, held, STORED_HELD)
+                held = self._stored[room_id] = replace(
+                    Replay.of(record), facts=await storage.load_room(session, room_id)
+                )
         return held
 
     def upload(self, text: bytes) -> str:
@@ -177,20 +178,11 @@ class Replays:
         record = records.parse_record(text)
         records.verify_record(record)
         key = hashlib.sha256(text).hexdigest()
-        keep(self._uploaded, key, Replay.of(record), UPLOADED_HELD)
+        self._uploaded[key] = Replay.of(record)
         return key
 
     def uploaded(self, key: str) -> Replay:
         held = self._uploaded.get(key)
         if held is None:
             raise NotFound("that record file is not open here (any more): open it again")
-        keep(self._uploaded, key, held, UPLOADED_HELD)
         return held
-
-
-def keep(held: OrderedDict[str, Replay], key: str, replay_: Replay, most: int) -> None:
-    """Hold ``replay_`` as the most recently used, forgetting the least recently used past ``most``."""
-    held[key] = replay_
-    held.move_to_end(key)
-    while len(held) > most:
-        held.popitem(last=False)

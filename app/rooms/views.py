@@ -8,16 +8,15 @@ live sockets and the API send, the HTML fragments of ``app.web.delivery``) once 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
+from cachetools import LRUCache
 
 from app.games.base import Action, Game, Message, State, seen_by, spoken
 from app.games.registry import GAMES
-from app.realtime.cache import hold_at_most
 from app.rooms.live_games import LiveGames
 from app.rooms.model import LiveGame, Names, RoomInfo, named_args
 from app.rooms.social import Social
@@ -25,6 +24,7 @@ from app.rooms.social import Social
 T = TypeVar("T")
 LOG_TAIL = 30
 ROOMS_HELD = 256  # rooms whose latest payloads are kept (a move's readers all come within ms)
+JSON = "json"  # the payload as JSON text (``Made.kind``)
 
 
 def seat_view(
@@ -165,10 +165,41 @@ def encode(payload: dict[str, Any]) -> str:
     return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A room as one build is of it, by value: what a view shows of its facts and the links it
+    holds (``RoomInfo.public`` and its seats' token hashes, as JSON: 2 to 3 µs to make), its
+    game's version (a room's game at a version is always the same state: it is replayed from
+    the seed and the log) and the seats connected. Two builds of equal snapshots are alike."""
+
+    facts: bytes
+    game_version: int | None
+    connected: frozenset[int]
+
+    @classmethod
+    def of(cls, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> Snapshot:
+        facts = orjson.dumps((info.public(), info.token_hashes), option=orjson.OPT_NON_STR_KEYS)
+        return cls(facts, None if live is None else live.version, connected)
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """What one text made of a snapshot (or of a chat) is: its kind (the JSON payload, a view
+    event, the HTML table...), for which seat, in which language, and after what the reader
+    already holds (an HTML delta: the table it was sent; chat lines: the last line it saw).
+    Every text cached of a room is filed under one of these, spelled here and nowhere else."""
+
+    kind: str
+    seat: int | None = None
+    lang: str | None = None
+    since: Hashable = None
+
+
 @dataclass
 class Built:
-    """What was built of one room as it was at one change: the texts made from each seat's
-    payload (keyed by format and seat: the JSON encoding, the HTML fragment...).
+    """The texts made of one room's :class:`Snapshot` (the JSON payloads, the HTML tables...),
+    each under its :class:`Made`, and the room's facts and game they are made from (those a
+    reader of an equal snapshot handed in last).
 
     The payloads themselves are kept only as their JSON text, and :meth:`payload` parses a
     fresh copy (a view round-trips through JSON exactly: ``tests/test_payloads.py``). Kept as
@@ -176,16 +207,16 @@ class Built:
     lived about a second, so each garbage collection of the young generations walked them all:
     at 1,400 rooms, pauses of 60 to 160 ms every few seconds (docs/benchmarks.md)."""
 
+    snapshot: Snapshot
     info: RoomInfo
     live: LiveGame | None
-    frozen: bytes | None  # a move replaces the frozen state (and moves the version with it)
-    connected: frozenset[int]
-    texts: dict[Hashable, Any] = field(default_factory=dict)
+    texts: dict[Made, Any] = field(default_factory=dict)
 
-    def current(self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int]) -> bool:
-        return self.info is info and self.frozen is (live.frozen if live else None) and self.connected == connected
+    @property
+    def connected(self) -> frozenset[int]:
+        return self.snapshot.connected
 
-    def made(self, key: Hashable, make: Callable[[Built], T]) -> T:
+    def made(self, key: Made, make: Callable[[Built], T]) -> T:
         """The text (or table) ``make`` makes of this build, made once per ``key``."""
         text = self.texts.get(key)
         if text is None:
@@ -195,12 +226,12 @@ class Built:
     def json(self, seat: int | None) -> str:
         """The seat's payload as JSON text; the first one asked for is built with every
         connected seat's (the engine shares its public part between them)."""
-        text = self.texts.get(("json", seat))
+        text = self.texts.get(Made(JSON, seat))
         if text is None:
-            wanted = [seat, *(s for s in sorted(self.connected) if s != seat and ("json", s) not in self.texts)]
+            wanted = [seat, *(s for s in sorted(self.connected) if s != seat and Made(JSON, s) not in self.texts)]
             for each, payload in seat_views(self.info, self.live, wanted, self.connected).items():
-                self.texts[("json", each)] = encode(payload)
-            text = self.texts[("json", seat)]
+                self.texts[Made(JSON, each)] = encode(payload)
+            text = self.texts[Made(JSON, seat)]
         return text
 
     def payload(self, seat: int | None) -> dict[str, Any]:
@@ -210,10 +241,10 @@ class Built:
 
 @dataclass
 class ChatBuilt:
-    """The texts made from one room's chat lines as they were at one change."""
+    """The texts made from one room's chat as it was up to one line (the last shown)."""
 
-    messages: list[dict[str, Any]]
-    texts: dict[Hashable, str] = field(default_factory=dict)
+    last_line: int
+    texts: dict[Made, str] = field(default_factory=dict)
 
 
 class Payloads:
@@ -221,22 +252,22 @@ class Payloads:
 
     A move's payloads are wanted by every socket of its room and by the reply to the move. The
     first to ask builds the payload of its own seat and of every connected seat at once; each
-    text made from a payload (``make``, once per format and seat: the JSON encoding here, the
+    text made from a payload (``make``, once per :class:`Made`: the JSON encoding here, the
     HTML fragment in ``app.web.delivery``) is made once too, and the others get the text as it
-    is. An entry is used only while the room's facts and game state are the very objects it was
-    built from (a change replaces them, never edits them) and the same seats are connected.
-    Chat texts are kept the same way, for as long as the room's chat lines are the same list.
-    The latest entries of at most ``held`` rooms are kept.
+    is. A room's build serves while the room's :class:`Snapshot` is equal to the one it was
+    made of. Chat texts are kept the same way, while the room's last chat line is the same.
+    The latest build of at most ``held`` rooms is kept (and of their chats), least recently
+    used first to go.
     """
 
     def __init__(self, rooms: LiveGames, social: Social, held: int = ROOMS_HELD):
-        self.rooms, self.social, self.held = rooms, social, held
-        self._built: OrderedDict[str, Built] = OrderedDict()  # least recently used first
-        self._chats: OrderedDict[str, ChatBuilt] = OrderedDict()
+        self.rooms, self.social = rooms, social
+        self._built: LRUCache[str, Built] = LRUCache(held)
+        self._chats: LRUCache[str, ChatBuilt] = LRUCache(held)
 
     async def text(self, room_id: str, seat: int | None) -> str:
         """The JSON payload of ``seat`` (None: spectator) at the room's current version."""
-        return await self.made(room_id, ("json", seat), lambda built: built.json(seat))
+        return await self.made(room_id, Made(JSON, seat), lambda built: built.json(seat))
 
     async def text_at(self, room_id: str, seat: int | None, version: int) -> str:
         """The JSON payload of ``seat`` as it was at ``version`` (the first result of a resent
@@ -244,39 +275,32 @@ class Payloads:
         info, live = await self.rooms.game_at(room_id, version)
         return encode(seat_view(info, live, seat, await self.social.present(room_id)))
 
-    async def made(self, room_id: str, key: Hashable, make: Callable[[Built], T]) -> T:
+    async def made(self, room_id: str, key: Made, make: Callable[[Built], T]) -> T:
         """The text ``make`` makes of the room as it is now, made once per change and ``key``."""
         info, live = await self.rooms.game_state(room_id)
         return self.made_of(info, live, await self.social.present(room_id), key, make)
 
-    def encoded(self, info: RoomInfo, live: LiveGame | None, seat: int | None, connected: frozenset[int]) -> str:
-        return self.made_of(info, live, connected, ("json", seat), lambda built: built.json(seat))
-
     def made_of(
-        self,
-        info: RoomInfo,
-        live: LiveGame | None,
-        connected: frozenset[int],
-        key: Hashable,
-        make: Callable[[Built], T],
+        self, info: RoomInfo, live: LiveGame | None, connected: frozenset[int], key: Made, make: Callable[[Built], T]
     ) -> T:
+        """:meth:`made` of the room's facts ``info``, game ``live`` and ``connected`` seats."""
+        snapshot = Snapshot.of(info, live, connected)
         built = self._built.get(info.id)
-        if built is None or not built.current(info, live, connected):
-            built = self._built[info.id] = Built(info, live, live.frozen if live else None, connected)
-        self._built.move_to_end(info.id)
-        hold_at_most(self._built, self.held)
+        if built is None or built.snapshot != snapshot:
+            built = self._built[info.id] = Built(snapshot, info, live)
+        else:  # alike: a text still to make is made from what the reader holds, as it is now
+            built.info, built.live = info, live
         return built.made(key, make)
 
     def chat_made_of(
-        self, room_id: str, messages: list[dict[str, Any]], key: Hashable, make: Callable[[list[dict[str, Any]]], str]
+        self, room_id: str, messages: list[dict[str, Any]], key: Made, make: Callable[[list[dict[str, Any]]], str]
     ) -> str:
-        """The text ``make`` makes of the room's chat lines ``messages`` (the list that
-        ``Social.messages`` holds until the next change), made once per change and ``key``."""
+        """The text ``make`` makes of the room's chat lines ``messages`` (the last ones shown,
+        ``Social.messages``), made once per last line and ``key``."""
+        last_line = messages[-1]["id"] if messages else 0
         built = self._chats.get(room_id)
-        if built is None or built.messages is not messages:
-            built = self._chats[room_id] = ChatBuilt(messages)
-        self._chats.move_to_end(room_id)
-        hold_at_most(self._chats, self.held)
+        if built is None or built.last_line != last_line:
+            built = self._chats[room_id] = ChatBuilt(last_line)
         text = built.texts.get(key)
         if text is None:
             text = built.texts[key] = make(messages)

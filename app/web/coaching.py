@@ -29,10 +29,10 @@ async def hint(room_id: str, token: str, request: Request, rooms: Rooms, hints: 
     try:
         found = await hints.hint(room_id, seat)
     except RoomError as exc:
-        flash = fragment(lang, "fragments/flash.html", message=spoken(exc.said, said))
+        flash = fragment(request, lang, "fragments/flash.html", message=spoken(exc.said, said))
         return HTMLResponse(flash, headers={"X-Refused": "1"})
     move, reason = found["suggestion"], found["reason"]
     why = spoken(reason, said)
     answer = {"move": spoken(move, said), "reason": why[:1].upper() + why[1:], "version": found["version"]}
-    flash = fragment(lang, "fragments/flash.html", message="")
-    return HTMLResponse(flash + fragment(lang, "fragments/hint.html", hint=answer))
+    flash = fragment(request, lang, "fragments/flash.html", message="")
+    return HTMLResponse(flash + fragment(request, lang, "fragments/hint.html", hint=answer))

@@ -18,7 +18,7 @@ line it was sent. The JSON format speaks the typed events of ``app.api.events`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -29,14 +29,16 @@ from app.api.events import Events, Follower, after, last_id
 from app.i18n import ENGLISH
 from app.realtime.bus import Change
 from app.rooms.social import Social
-from app.rooms.views import Built, Payloads
-from app.web.render import chat_lines_fragment, chat_log_fragment
+from app.rooms.views import Built, Made, Payloads
+from app.web.render import Renderer
 from app.web.sections import Table, delta
 from app.web.tables import laid_out, table
 
-HTML, JSON = "html", "json"
-PUSHED = "pushed"  # the ASCII text of an HTML view, as sockets are sent it
-TABLE, DELTA = "table", "delta"
+HTML, JSON = "html", "json"  # the formats a socket reads
+# the texts made of a build (``Made.kind``): the table, laid out as HTML, that in ASCII as sockets
+# are sent it, a delta from the table a socket holds, the chat log and new lines of it
+TABLE, LAID_OUT, PUSHED, DELTA = "table", "html", "pushed", "delta"
+CHAT_LOG, CHAT_LINES = "chat log", "chat lines"
 
 
 def ascii_html(text: str) -> str:
@@ -59,27 +61,29 @@ class Viewer(Follower):
 
 
 class Delivery:
-    def __init__(self, payloads: Payloads, social: Social, events: Events):
-        self.payloads, self.social, self.events = payloads, social, events
+    def __init__(self, payloads: Payloads, social: Social, events: Events, renderer: Renderer):
+        self.payloads, self.social, self.events, self.renderer = payloads, social, events, renderer
 
     async def main(self, room_id: str, seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
         """The seat's ``#room-main`` as the room is now (a page, a form's reply)."""
-        make = table_maker(seat, token, lang)
+        make, renderer = self.table_maker(seat, token, lang), self.renderer
         return await self.payloads.made(
-            room_id, (HTML, seat, lang), lambda built: laid_out(built.made((TABLE, seat, lang), make), lang)
+            room_id,
+            Made(LAID_OUT, seat, lang),
+            lambda built: laid_out(renderer, built.made(Made(TABLE, seat, lang), make), lang),
         )
 
     async def pushed_main(self, viewer: Viewer) -> str:
         """:meth:`main` as a socket is sent it: the same text in ASCII (``ascii_html``), made
         once per change for all the sockets of the seat; the viewer remembers its table."""
         seat, lang = viewer.seat, viewer.lang
-        make = table_maker(seat, viewer.token, lang)
+        make = self.table_maker(seat, viewer.token, lang)
 
         def pushed(built: Built) -> tuple[Table, str]:
-            t = built.made((TABLE, seat, lang), make)
-            return t, ascii_html(built.made((HTML, seat, lang), lambda _: laid_out(t, lang)))
+            t = built.made(Made(TABLE, seat, lang), make)
+            return t, ascii_html(built.made(Made(LAID_OUT, seat, lang), lambda _: laid_out(self.renderer, t, lang)))
 
-        viewer.table, text = await self.payloads.made(viewer.room_id, (PUSHED, seat, lang), pushed)
+        viewer.table, text = await self.payloads.made(viewer.room_id, Made(PUSHED, seat, lang), pushed)
         return text
 
     async def changed(self, viewer: Viewer) -> str | None:
@@ -90,16 +94,16 @@ class Delivery:
         before, seat, lang = viewer.table, viewer.seat, viewer.lang
         if before is None:
             return await self.pushed_main(viewer)
-        make = table_maker(seat, viewer.token, lang)
+        make = self.table_maker(seat, viewer.token, lang)
 
         def change_of(built: Built) -> tuple[Table, str | None]:
             # the new table and its delta from one build: made apart, a change landing between
             # them kept a delta that stopped short of the table it was filed under, and another
             # socket of the seat was sent it and took itself to be up to date
-            now = built.made((TABLE, seat, lang), make)
+            now = built.made(Made(TABLE, seat, lang), make)
             return now, ascii_html(delta(before, now) or "") if now.shape == before.shape else None
 
-        now, text = await self.payloads.made(viewer.room_id, (DELTA, seat, lang, before), change_of)
+        now, text = await self.payloads.made(viewer.room_id, Made(DELTA, seat, lang, before), change_of)
         if text is None:  # a new shape: the whole table
             return await self.pushed_main(viewer)
         viewer.table = now
@@ -109,7 +113,7 @@ class Delivery:
         """The whole ``#chat-log`` as the seat sees it, and the id of its last line."""
         messages = await self.social.messages(room_id)
         text = self.payloads.chat_made_of(
-            room_id, messages, ("log", seat, lang), lambda m: chat_log_fragment(m, seat, lang)
+            room_id, messages, Made(CHAT_LOG, seat, lang), lambda m: self.renderer.chat_log(m, seat, lang)
         )
         return text, last_id(messages)
 
@@ -152,21 +156,22 @@ class Delivery:
         """The chat lines after the last one the viewer was sent (the whole log if it had none,
         replacing "no messages yet"), or None if there are none."""
         messages = await self.social.messages(viewer.room_id)
-        seen, seat, lang = viewer.chat_seen, viewer.seat, viewer.lang
+        seen, seat, lang, renderer = viewer.chat_seen, viewer.seat, viewer.lang, self.renderer
         viewer.chat_seen = last_id(messages)
         if viewer.chat_seen <= seen:
             return None
-        key: Hashable
         make: Callable[[list[dict[str, Any]]], str]
         if seen == 0:
-            key, make = ("log", seat, lang), lambda m: chat_log_fragment(m, seat, lang)
+            key, make = Made(CHAT_LOG, seat, lang), lambda m: renderer.chat_log(m, seat, lang)
         else:
-            key, make = ("lines", HTML, seat, seen, lang), lambda m: chat_lines_fragment(after(m, seen), seat, lang)
+            key, make = (
+                Made(CHAT_LINES, seat, lang, seen),
+                lambda m: renderer.chat_lines(after(m, seen), seat, lang),
+            )
         return self.payloads.chat_made_of(viewer.room_id, messages, key, make)
 
-
-def table_maker(seat: int | None, token: str | None, lang: str) -> Callable[[Built], Table]:
-    return lambda built: table(built.payload(seat), seat, token, lang)
+    def table_maker(self, seat: int | None, token: str | None, lang: str) -> Callable[[Built], Table]:
+        return lambda built: table(self.renderer, built.payload(seat), seat, token, lang)
 
 
 async def delivery(request: HTTPConnection) -> Delivery:

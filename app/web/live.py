@@ -99,7 +99,7 @@ async def room_socket(
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
         viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
-        hello = fragment(viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
+        hello = fragment(ws, viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
         await serve(ws, Served(rooms, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
 
 
@@ -153,7 +153,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
             message = spoken(refusal, translations(viewer.lang).gettext)
             async with sending:  # a stale click's page gets the whole table again: up to date
                 table = await delivery.pushed_main(viewer) if stale else ""
-                await ws.send_text(fragment(viewer.lang, "fragments/flash.html", message=message) + table)
+                await ws.send_text(fragment(ws, viewer.lang, "fragments/flash.html", message=message) + table)
 
     with rooms.bus.subscribe(room_id) as subscription:
         reader = asyncio.create_task(read_incoming(ws, max_frame_bytes, clicked if seat is not None else None))

@@ -250,7 +250,7 @@ async def seat_form(
         message, refused = spoken(exc.said, translations(lang).gettext), True
     if back_unless_htmx and not from_htmx(request):
         return RedirectResponse(seat_url(room_id, token), status_code=303)
-    flash = fragment(lang, "fragments/flash.html", message=message)
+    flash = fragment(request, lang, "fragments/flash.html", message=message)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
     return HTMLResponse(flash + main, headers={"X-Refused": "1"} if refused else None)
 
@@ -327,7 +327,7 @@ async def reissue_link(
         said = say("A new private link for this seat (the old one no longer works); give it to its player:")
     except RoomError as exc:
         said = exc.said
-    flash = fragment(lang, "fragments/flash.html", message=spoken(said, translations(lang).gettext), link=link)
+    flash = fragment(request, lang, "fragments/flash.html", message=spoken(said, translations(lang).gettext), link=link)
     return HTMLResponse(flash + await delivery.main(room_id, seat, token, lang))
 
 

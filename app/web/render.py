@@ -1,8 +1,10 @@
-"""Rendering of pages and fragments, in the reader's language.
+"""Rendering of pages and fragments, in the reader's language: the app's :class:`Renderer`.
 
 A room's table is built from the seat's payload by ``app.web.tables`` (its sections, each
-rendered from inputs made in Python) with the environments made here; the chat log has its own
-small fragments, swapped in out of band.
+rendered from inputs made in Python) with the renderer's environments, and what it renders is
+kept in its bounded caches (cards, sections); the chat log has its own small fragments,
+swapped in out of band. The renderer is a service like the others: ``create_app`` makes one
+(``app.state.renderer``), and nothing here is kept at module level but constants.
 
 Every text is rendered in the reader's language (``app.i18n``): each language has its own
 Jinja environment with the i18n extension and that language's gettext translations installed,
@@ -20,6 +22,7 @@ from typing import Any
 
 import jinja2
 import orjson
+from cachetools import LRUCache
 from fastapi import Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
@@ -35,28 +38,12 @@ from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.reading import canonical_json
 from app.rooms.model import named
-from app.web.sections import slot
+from app.web.sections import Kept, slot
 
 TEMPLATES_DIR = project_file("templates")
 # where templates are looked for: the app's, then those of each game kept outside it
 TEMPLATE_DIRS = (TEMPLATES_DIR, *(entry.templates for entry in ENTRIES.values() if entry.templates))
-CARD_HTML_HELD = 4096  # distinct (template, macro, arguments, card values, language) renders kept
-CARD_HTML: dict[tuple[Any, ...], Any] = {}
-
-
-@pass_context
-def memo(context: Context, macro: Macro, card: Mapping[str, Any], *args: Any) -> Any:
-    """``macro(card, *args)``, rendered once per distinct card and kept: a card's HTML depends
-    only on its own (flat) values, the macro's arguments and the language, and the Vem aí table
-    draws dozens of cards per render, each a macro call (issue 14's profile: macro calls were
-    two thirds of the table's render time)."""
-    key = (context.name, macro.name, args, tuple(card.items()), context.get("lang"))
-    html = CARD_HTML.get(key)
-    if html is None:
-        if len(CARD_HTML) >= CARD_HTML_HELD:
-            CARD_HTML.clear()
-        html = CARD_HTML[key] = macro(card, *args)
-    return html
+CARDS_HELD = 4096  # distinct (template, macro, arguments, card values, language) renders kept
 
 
 def quick_gettext(catalog: gettext.NullTranslations) -> Callable[..., Markup]:
@@ -126,8 +113,9 @@ def has_template(name: str) -> bool:
 PIECES = ", ".join(selector for entry in ENTRIES.values() for selector in entry.pieces)
 
 
-def environment(lang: str) -> jinja2.Environment:
-    """The Jinja environment of one language: its translations installed once, for good."""
+def environment(lang: str, memo: Callable[..., Any]) -> jinja2.Environment:
+    """The Jinja environment of one language: its translations installed once, for good;
+    ``memo`` is the renderer's card cache (:meth:`Renderer.memo`)."""
     # auto_reload off: templates are files of the installed package, and checking their
     # modification time on every render cost ~5% of the server's time under load (issue 14)
     env = jinja2.Environment(
@@ -158,7 +146,62 @@ def environment(lang: str) -> jinja2.Environment:
     return env
 
 
-PAGES = {lang: Jinja2Templates(env=environment(lang)) for lang in LANGUAGES}
+class Renderer:
+    """The app's renderer: a Jinja environment per language, and what has been rendered with
+    them, kept by value in bounded caches (least recently used first to go): cards
+    (:meth:`memo`) and table sections (``app.web.sections.Kept``). One per app (``create_app``);
+    tests share one per process, so that each template is compiled once."""
+
+    def __init__(self, cards_held: int = CARDS_HELD, sections: Kept | None = None):
+        self.cards: LRUCache[tuple[Any, ...], Any] = LRUCache(cards_held)
+        self.sections = sections or Kept()
+        self.pages = {lang: Jinja2Templates(env=environment(lang, self.memo)) for lang in LANGUAGES}
+
+    def env(self, lang: str) -> jinja2.Environment:
+        return self.pages[lang].env
+
+    @pass_context
+    def memo(self, context: Context, macro: Macro, card: Mapping[str, Any], *args: Any) -> Any:
+        """``macro(card, *args)``, rendered once per distinct card and kept: a card's HTML
+        depends only on its own (flat) values, the macro's arguments and the language, and the
+        Vem aí table draws dozens of cards per render, each a macro call (issue 14's profile:
+        macro calls were two thirds of the table's render time)."""
+        key = (context.name, macro.name, args, tuple(card.items()), context.get("lang"))
+        html = self.cards.get(key)
+        if html is None:
+            html = self.cards[key] = macro(card, *args)
+        return html
+
+    def page(
+        self,
+        request: Request,
+        name: str,
+        context: dict[str, Any],
+        status_code: int = 200,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """A page in the reader's language; caches are told it depends on the cookie and the header."""
+        lang = language_of(request)
+        vary = {"Content-Language": lang, "Vary": "Accept-Language, Cookie", **(headers or {})}
+        return self.pages[lang].TemplateResponse(request, name, context, status_code=status_code, headers=vary)
+
+    def fragment(self, lang: str, name: str, **context: Any) -> str:
+        """A template rendered in ``lang`` outside a page (a pushed fragment, a form's reply)."""
+        return self.env(lang).get_template(name).render(**context)
+
+    def chat_log(self, messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
+        """The whole ``#chat-log``, swapped in by id."""
+        return self.fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat)
+
+    def chat_lines(self, messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
+        """New chat lines, appended to ``#chat-log`` by an out-of-band ``beforeend`` swap."""
+        return self.fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat, append=True)
+
+
+def renderer_of(connection: HTTPConnection) -> Renderer:
+    """The renderer of the app serving ``connection``."""
+    renderer: Renderer = connection.app.state.renderer
+    return renderer
 
 
 def language_of(connection: HTTPConnection) -> str:
@@ -173,15 +216,13 @@ def page(
     status_code: int = 200,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    """A page in the reader's language; caches are told it depends on the cookie and the header."""
-    lang = language_of(request)
-    vary = {"Content-Language": lang, "Vary": "Accept-Language, Cookie", **(headers or {})}
-    return PAGES[lang].TemplateResponse(request, name, context, status_code=status_code, headers=vary)
+    """:meth:`Renderer.page` with the app's renderer."""
+    return renderer_of(request).page(request, name, context, status_code, headers)
 
 
-def fragment(lang: str, name: str, **context: Any) -> str:
-    """A template rendered in ``lang`` outside a page (a pushed fragment, a form's reply)."""
-    return PAGES[lang].env.get_template(name).render(**context)
+def fragment(connection: HTTPConnection, lang: str, name: str, **context: Any) -> str:
+    """:meth:`Renderer.fragment` with the app's renderer."""
+    return renderer_of(connection).fragment(lang, name, **context)
 
 
 def said_to(connection: HTTPConnection, message: Message) -> str:
@@ -213,13 +254,3 @@ def speaker(lang: str, room: dict[str, Any]) -> Any:
         return named(spoken(item, translate), names)
 
     return said
-
-
-def chat_log_fragment(messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
-    """The whole ``#chat-log``, swapped in by id."""
-    return fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat)
-
-
-def chat_lines_fragment(messages: list[dict[str, Any]], seat: int | None, lang: str = ENGLISH) -> str:
-    """New chat lines, appended to ``#chat-log`` by an out-of-band ``beforeend`` swap."""
-    return fragment(lang, "fragments/chat_log.html", messages=messages, seat=seat, append=True)

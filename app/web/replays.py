@@ -33,7 +33,7 @@ from app.rooms.model import uncached_names
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.rooms.reviews import Reviews
-from app.web.render import language_of, page, said_to, speaker
+from app.web.render import language_of, page, renderer_of, said_to, speaker
 from app.web.security import refuse_cross_site
 from app.web.tables import game_table
 
@@ -86,7 +86,7 @@ def replay_page_of(
     shown_as = SPECTATOR if chosen is None else str(chosen)
     seats = range(replay.num_players) if chosen == EVERYONE else [seat]
     payload = step.payload(seats[0])
-    tables = [{"seat": s, "html": game_table(step.payload(s), s, lang)} for s in seats]
+    tables = [{"seat": s, "html": game_table(renderer_of(request), step.payload(s), s, lang)} for s in seats]
 
     def at(version: int) -> str:
         return f"{base}?step={version}&as={shown_as}"

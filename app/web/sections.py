@@ -6,7 +6,7 @@ section shows: the moves it offers are already chosen and labelled in Python). A
 hold smaller sections of its own (a player's board its columns of cards, the log its lines):
 its macro marks where each goes (``slot(id)``) and is rendered without them. Each section's
 HTML is rendered once per distinct inputs and language and shared by every seat that sees it
-alike (the newest ``SECTIONS_HELD`` are kept).
+alike (:class:`Kept`: the renderer's, ``app.web.render``).
 
 A :class:`Table` is the sections in order and its ``shape`` (the room's status, whether the
 reader is a spectator, the game's classes and each section's id and place): the layout
@@ -20,15 +20,14 @@ docs/architecture.md ("The table's sections").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
+from cachetools import LRUCache
 from markupsafe import Markup
 
-SECTIONS_HELD = 4096  # distinct section renders kept (the newest)
-SECTION_HTML: dict[tuple[Any, ...], str] = {}  # a section's own HTML
-SECTIONS: dict[tuple[Any, ...], Section] = {}  # a section with its children in their slots
+SECTIONS_HELD = 4096  # distinct section renders kept (the most recently used)
 
 # where the layout puts a section: above the table, first on it, on it, among the players'
 # boards, after them on it, below it
@@ -75,53 +74,61 @@ class Table(NamedTuple):
     boards: str  # the class of the players' boards' row
 
 
-def held(cache: dict[Any, Any], key: Any, value: Any) -> Any:
-    """Keep ``value`` under ``key``, forgetting the oldest beyond ``SECTIONS_HELD``."""
-    cache[key] = value
-    if len(cache) > SECTIONS_HELD:
-        del cache[next(iter(cache))]
-    return value
+@dataclass
+class Kept:
+    """The sections rendered so far, the most recently used ``held`` of each kind: a section's
+    own HTML by its template, macro, inputs (JSON) and language, and a section with its
+    children in their slots by that and its children."""
+
+    held: int = SECTIONS_HELD
+    own: LRUCache[tuple[Any, ...], str] = field(init=False)
+    whole: LRUCache[tuple[Any, ...], Section] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.own, self.whole = LRUCache(self.held), LRUCache(self.held)
 
 
-def rendered(env: Any, lang: str, part: Part, inputs: bytes, keep: bool = True) -> str:
+def rendered(env: Any, lang: str, part: Part, inputs: bytes, kept: Kept | None) -> str:
     """``part``'s own HTML in ``lang`` (``inputs``: its inputs in JSON), made once per distinct
-    inputs and kept (unless not ``keep``: a replay of an uploaded record must not fill a cache
-    the whole process shares)."""
+    inputs and kept in ``kept`` (None: nowhere, for a replay of an uploaded record, whose text
+    must not fill, or stay in, what the server keeps)."""
     key = (part.template, part.macro, inputs, lang)
-    html = SECTION_HTML.get(key)
+    html = None if kept is None else kept.own.get(key)
     if html is None:
         macro = getattr(env.get_template(part.template).module, part.macro)
         html = str(macro(part.inputs)).strip()
-        if keep:
-            held(SECTION_HTML, key, html)
+        if kept is not None:
+            kept.own[key] = html
     return html
 
 
-def section(env: Any, lang: str, part: Part, keep: bool = True) -> Section:
+def section(env: Any, lang: str, part: Part, kept: Kept | None) -> Section:
     """``part`` rendered with its children in their slots: made once per distinct inputs and
     children, and kept, so a section every reader sees alike is put together once (a table's
     sections were put together afresh for each reader: most of the HTML's cost)."""
     inputs = orjson.dumps(part.inputs)
-    children = tuple(section(env, lang, child, keep) for child in part.children)
+    children = tuple(section(env, lang, child, kept) for child in part.children)
     key = (part.template, part.macro, inputs, lang, part.id, part.place, part.listed, children)
-    made = SECTIONS.get(key)
+    made = None if kept is None else kept.whole.get(key)
     if made is not None:
         return made
-    own = rendered(env, lang, part, inputs, keep)
+    own = rendered(env, lang, part, inputs, kept)
     html = bare = own
     for child in children:
         marked = f"<!--section:{child.id}-->"  # slot(child.id)
         html, bare = html.replace(marked, child.html), bare.replace(marked, "")
     made = Section(part.id, part.place, html, own, bare, children, part.listed)
-    return held(SECTIONS, key, made) if keep else made
+    if kept is not None:
+        kept.whole[key] = made
+    return made
 
 
 def table_of(
-    env: Any, lang: str, shape: tuple[Any, ...], classes: tuple[str, str], parts: list[Part], keep: bool = True
+    env: Any, lang: str, shape: tuple[Any, ...], classes: tuple[str, str], parts: list[Part], kept: Kept | None
 ) -> Table:
     """The table of ``parts``; ``shape`` is what the layout shows besides them (the room's
     status, whether the reader is a spectator), ``classes`` the felt's and the boards' row's."""
-    sections = tuple(section(env, lang, part, keep) for part in parts)
+    sections = tuple(section(env, lang, part, kept) for part in parts)
     return Table((*shape, *classes, tuple((s.id, s.place) for s in sections)), sections, *classes)
 
 

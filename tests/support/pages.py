@@ -11,8 +11,8 @@ import copy
 import re
 from html.parser import HTMLParser
 
-from app.web.tables import room_fragment
 from tests.conftest import create_started_room
+from tests.support.rendering import RENDERER, room_fragment
 from tests.support.vem_scenarios import arrange as scenario
 
 HTML = {"accept": "text/html"}
@@ -96,6 +96,4 @@ def assert_secure_page(response) -> None:
 
 def render_template(name, **context):
     """A page in English, through the app's own Jinja environment (its i18n extension)."""
-    from app.web.render import environment
-
-    return environment("en").get_template(name).render(**context)
+    return RENDERER.env("en").get_template(name).render(**context)

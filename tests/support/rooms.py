@@ -1,9 +1,10 @@
 """Rooms driven over the REST API, as a program plays them: a started Troika room with its
 seats' tokens (``make_room``), random legal moves (``play``), every seat's view and the
 spectator's (``every_view``), a room polled until its view passes a test (``wait_until``, with
-``FAST`` bots), a turn made to look old (``backdate_turn``), and the move front door stepped
-around (``straight_to_the_route``). The fuller builders shared by most tests
-(``create_started_room``, ``play_random_moves``) are in tests/conftest.py."""
+``FAST`` bots), a turn made to look old (``backdate_turn``), a game set to an exact state
+(``plant``), and the move front door stepped around (``straight_to_the_route``). The fuller
+builders shared by most tests (``create_started_room``, ``play_random_moves``) are in
+tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -76,3 +77,12 @@ async def backdate_turn(client, room_id, seconds):
 def straight_to_the_route(self, scope, receive, send):
     """A front door's ``__call__`` with the front door out of the way."""
     return self.app(scope, receive, send)
+
+
+def plant(client, room_id: str, live, state) -> None:
+    """Set the room's game (``live``, as the rooms service holds it) to ``state`` at its current
+    version, as no public call can. Inside on purpose, twice: the state is held, and the views
+    the server built of the room are dropped, since they are kept by value (a room's game at a
+    version is otherwise always the same state) and would be served as they were."""
+    live.hold(state)
+    client.app.state.payloads._built.pop(room_id, None)

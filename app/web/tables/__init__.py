@@ -2,7 +2,8 @@
 
 :func:`table` asks the room's presenter (``app.web.tables.room``) and the game's own (one
 module per game, named by its entry (``PRESENTERS``); ``generic`` for a game without one) for the table's
-sections, in their fixed order, and renders each once per distinct inputs. A presenter reads
+sections, in their fixed order, and renders each once per distinct inputs (with the app's
+renderer, ``app.web.render.Renderer``, which keeps them). A presenter reads
 the payload through :class:`Seen`: the reader's seat and language, the players' names, and the
 moves the reader may make, each looked up as its action (``Seen.move``): the templates are
 given the moves already chosen and labelled, and only lay them out. :func:`main_fragment` is
@@ -18,9 +19,7 @@ from typing import Any
 from app.games.entry import part
 from app.games.registry import ENTRIES
 from app.i18n import ENGLISH
-from app.rooms.model import LiveGame, RoomInfo
-from app.rooms.views import seat_view
-from app.web.render import PAGES, action_key, fragment, speaker
+from app.web.render import Renderer, action_key, speaker
 from app.web.sections import Table, table_of
 from app.web.tables import generic, room
 
@@ -65,7 +64,9 @@ class Seen:
         return [{"action": action_key(a), "label": self.legal[action_key(a)]} for a in actions]
 
 
-def table(payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH) -> Table:
+def table(
+    renderer: Renderer, payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH
+) -> Table:
     """The reader's table: its sections in order, rendered."""
     seen = Seen(payload, seat, token, lang)
     status = payload["status"]
@@ -73,13 +74,13 @@ def table(payload: dict[str, Any], seat: int | None, token: str | None, lang: st
     in_play = status in room.SHOWN and payload["view"] is not None
     parts = room.parts(seen, presenter.parts(seen) if in_play else [])
     classes = presenter.CLASSES if in_play else ("", "")
-    return table_of(PAGES[lang].env, lang, (status, seat is None), classes, parts)
+    return table_of(renderer.env(lang), lang, (status, seat is None), classes, parts, renderer.sections)
 
 
-def laid_out(t: Table, lang: str) -> str:
+def laid_out(renderer: Renderer, t: Table, lang: str) -> str:
     """The ``#room-main`` element of a table (its layout around its sections)."""
     status, spectator = t.shape[0], t.shape[1]
-    return fragment(
+    return renderer.fragment(
         lang,
         "fragments/room_main.html",
         sections=t.sections,
@@ -90,28 +91,18 @@ def laid_out(t: Table, lang: str) -> str:
     )
 
 
-def game_table(payload: dict[str, Any], seat: int | None, lang: str = ENGLISH) -> str:
+def game_table(renderer: Renderer, payload: dict[str, Any], seat: int | None, lang: str = ENGLISH) -> str:
     """The game's sections of a table alone, laid out (a replay's table: no moves, no room),
     none of them kept (a record may be uploaded: its text must not stay in the process)."""
     seen = Seen(payload, seat, None, lang)
     presenter = PRESENTERS.get(payload["room"]["game"], generic)
-    t = table_of(PAGES[lang].env, lang, (), presenter.CLASSES, presenter.parts(seen), keep=False)
-    module = PAGES[lang].env.get_template("fragments/game_table.html").module
+    t = table_of(renderer.env(lang), lang, (), presenter.CLASSES, presenter.parts(seen), None)
+    module = renderer.env(lang).get_template("fragments/game_table.html").module
     return str(module.laid(t.sections, t.felt, t.boards))  # type: ignore[attr-defined]
 
 
-def main_fragment(payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH) -> str:
-    """The ``#room-main`` element for this seat's payload, ready to be swapped in by id."""
-    return laid_out(table(payload, seat, token, lang), lang)
-
-
-def room_fragment(
-    info: RoomInfo,
-    live: LiveGame | None,
-    seat: int | None,
-    token: str | None,
-    connected: frozenset[int] = frozenset(),
-    lang: str = ENGLISH,
+def main_fragment(
+    renderer: Renderer, payload: dict[str, Any], seat: int | None, token: str | None, lang: str = ENGLISH
 ) -> str:
-    """:func:`main_fragment` of the seat's view of the room, built afresh."""
-    return main_fragment(seat_view(info, live, seat, connected), seat, token, lang)
+    """The ``#room-main`` element for this seat's payload, ready to be swapped in by id."""
+    return laid_out(renderer, table(renderer, payload, seat, token, lang), lang)
