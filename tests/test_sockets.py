@@ -67,15 +67,14 @@ async def test_sockets_past_the_caps_are_closed_with_a_reason(sqlite_url):
                 async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as other:
                     assert (await until_version(other, 0))["seat"] == 1, "another seat has its own cap"
                 await first.close()
-                seat = 0 if token else None
                 # inside on purpose: the server frees a closed socket's place after the client's close returns,
-                # and no endpoint counts one seat's sockets
-                while app.state.sockets.open(room_id, seat) > 1:
+                # and no endpoint counts one room's sockets (the second is the only one left open)
+                while app.state.sockets.in_room(room_id) > 1:
                     await asyncio.sleep(0.02)
                 async with connect(url, additional_headers=headers) as again:
                     assert (await until_version(again, 0))["version"] == 0, "a closed socket frees its place"
         # inside on purpose (as above): every socket's place freed before the server stops
-        while app.state.sockets.open(room_id, 0) or app.state.sockets.open(room_id, None):
+        while app.state.sockets.in_room(room_id):
             await asyncio.sleep(0.02)
 
 

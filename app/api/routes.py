@@ -68,7 +68,7 @@ from app.rooms import records
 from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import MIN_JOIN_KEY_LENGTH
-from app.rooms.model import MAX_KEY_LENGTH
+from app.rooms.model import MAX_KEY_LENGTH, Move
 from app.rooms.play import Play
 from app.rooms.storage import RoomKey
 from app.rooms.views import Payloads, encode, legal_actions
@@ -476,7 +476,8 @@ async def reply_to_move(
 ) -> Response:
     read_action((await rooms.room(room_id)).game, body.action)
     seat = await auth.seat_in(rooms, room_id)
-    version, duplicate = await play.act(room_id, seat, body.action, body.version, body.idempotency_key)
+    move = Move.read(body.action, body.version, body.idempotency_key)
+    version, duplicate = await play.act(room_id, seat, move)
     return await reply(rooms, payloads, room_id, seat, version if duplicate else None)
 
 

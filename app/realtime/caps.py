@@ -41,9 +41,6 @@ class SocketCaps:
             if not self._rooms[room_id]:
                 del self._rooms[room_id]
 
-    def open(self, room_id: str, seat: int | None) -> int:
-        return self._open[(room_id, seat)]
-
     def in_room(self, room_id: str) -> int:
         """Connections open to the room, seats' and spectators'."""
         return self._rooms.get(room_id, 0)

@@ -21,6 +21,7 @@ from app.games.registry import GAMES
 from app.realtime.metrics import REQUEST_STARTED
 from app.rooms.errors import Conflict, RoomError
 from app.rooms.live_games import LiveGames
+from app.rooms.model import Move
 from app.rooms.play import Play
 from app.rooms.watchers import RoomWatcher
 
@@ -56,7 +57,7 @@ class BotRunner(RoomWatcher):
             self.rooms.metrics.thought(info.game, time.perf_counter() - thinking)
             REQUEST_STARTED.set(time.perf_counter())  # the bot's move is timed from here (GET /metrics)
             try:
-                await self.play.act(room_id, seat, action, version, as_bot=True)
+                await self.play.act(room_id, seat, Move.read(action, version), as_bot=True)
             except Conflict:
                 continue
             except RoomError as exc:

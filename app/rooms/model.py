@@ -155,6 +155,28 @@ def nested_deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move, read once where it comes in (a program's body, a click's fields) or as a bot
+    chose it: its action (an object no deeper than an action needs), the version of the view
+    it was chosen from, and its idempotency key. ``Play.act`` and what follows take it as read;
+    only the engine rules on the action itself (``Game.play``: listed, or its fields read by
+    its type's schema)."""
+
+    action: Action
+    version: int
+    key: str | None = None
+
+    @classmethod
+    def read(cls, action: Any, version: Any, key: Any = None) -> Move:
+        """The move of these fields, or BadRequest naming the first one that is not right."""
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise BadRequest("version must be the whole number of the view you acted on")
+        check_action(action)
+        check_key(key)
+        return cls(action, version, key)
+
+
 @dataclass
 class RoomInfo:
     """Public facts about a room: safe to show anyone (the seed stays out until the end)."""

@@ -19,10 +19,10 @@ from app.games.base import IllegalAction
 from app.games.registry import GAMES
 from app.reading import canonical_json
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Illegal, KeyReused, RoomError, Stale
+from app.rooms.errors import Conflict, Illegal, KeyReused, RoomError, Stale
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import take_back
-from app.rooms.model import RoomInfo, advance, check_action, check_key, check_version
+from app.rooms.model import Move, RoomInfo, advance, check_version
 
 
 def first_result(earlier: ActionRecord, action: Any, version: int, current: int) -> int:
@@ -39,37 +39,25 @@ class Play:
     def __init__(self, rooms: LiveGames):
         self.rooms = rooms
 
-    async def act(
-        self,
-        room_id: str,
-        seat: int,
-        action: Any,
-        version: Any,
-        idempotency_key: str | None = None,
-        as_bot: bool = False,
-    ) -> tuple[int, bool]:
-        """Apply one action for ``seat``; returns (new version, whether it was a resend).
+    async def act(self, room_id: str, seat: int, move: Move, as_bot: bool = False) -> tuple[int, bool]:
+        """Apply one move for ``seat``; returns (new version, whether it was a resend).
         ``as_bot``: a bot's move, refused if the seat's owner has taken the seat back."""
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise BadRequest("version must be the whole number of the view you acted on")
-        check_action(action)
-        check_key(idempotency_key)
         if not as_bot:  # the player is back: a stand-in the turn timer seated gives the seat back
             await take_back(self.rooms, room_id, seat)
         async with self.rooms.lock(room_id):
             info = await self.rooms.room(room_id)
             try:
-                return await self.apply(info, seat, action, version, idempotency_key, as_bot), False
+                return await self.apply(info, seat, move.action, move.version, move.key, as_bot), False
             except RoomError:
-                if not idempotency_key:
+                if not move.key:
                     raise
                 async with self.rooms.db.read() as session:  # refused: perhaps a resend
-                    earlier = await storage.keyed_move(session, room_id, seat, idempotency_key)
+                    earlier = await storage.keyed_move(session, room_id, seat, move.key)
                 if earlier is None:
                     raise
-                stored = GAMES[info.game].stored_form(action)  # a campaign's cards in order, say
+                stored = GAMES[info.game].stored_form(move.action)  # a campaign's cards in order, say
                 current = (await self.rooms.room(room_id)).version
-                return first_result(earlier, stored, version, current), True
+                return first_result(earlier, stored, move.version, current), True
 
     async def apply(
         self, info: RoomInfo, seat: int, action: Any, version: int, idempotency_key: str | None, as_bot: bool

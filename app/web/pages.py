@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -24,7 +25,7 @@ from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.reading import canonical_json, whole_number
 from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
-from app.rooms.model import RoomInfo, check_action
+from app.rooms.model import Move, RoomInfo
 from app.rooms.play import Play
 from app.web.delivery import Deliver, Delivery
 from app.web.render import fragment, has_template, language_of, page, speaker
@@ -376,12 +377,12 @@ async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
         action = parse_json(str(form.get("action", "")))
     except ValueError:
         raise BadRequest("that request was malformed") from None
-    check_action(action)  # before the resend key writes it as JSON
     version = form_number(form.get("version"))
     if version is None:
         raise BadRequest("that request was malformed")
+    move = Move.read(action, version)  # (read before the resend key writes its action as JSON)
     try:
-        await play.act(room_id, seat, action, version, resend_key(version, action))
+        await play.act(room_id, seat, replace(move, key=resend_key(version, action)))
     except Stale:
         raise Stale(SUPERSEDED) from None
 
