@@ -69,6 +69,22 @@ async def test_every_refused_form_click_is_answered_and_changes_nothing(client):
     assert after["version"] == 0, "no refused click changed the game"
 
 
+async def test_a_click_is_read_by_the_games_action_types_as_a_programs_move_is(client):
+    """One reader of a move's shape for every edge (``app.api.shapes.read_action``): a click and a
+    program's move with a field the action's type does not have are refused alike, naming it."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    mine = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
+    padded = {**mine["legal_actions"][0]["action"], "colour": 1}
+    by_api = await client.post(
+        f"/api/rooms/{room_id}/actions", json={"action": padded, "version": 0}, headers=auth(tokens[seat])
+    )
+    assert by_api.status_code == 422 and "action.colour" in by_api.text
+    by_click = await click(client, room_id, tokens[seat], {"action": json.dumps(padded), "version": "0"})
+    assert by_click.headers.get("x-refused") == "1" and "action.colour" in by_click.text
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
 async def test_a_form_click_lands_once_and_answers_the_table(client):
     room_id, tokens = await create_started_room(client, "troika", 2)
     seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]

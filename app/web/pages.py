@@ -19,6 +19,7 @@ from starlette.datastructures import UploadFile
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
 from app.api.deps import lobby as lobby_service
 from app.api.routes import SeatInPath
+from app.api.shapes import read_action
 from app.games.base import MAX_DECK_BYTES, N_, say, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
@@ -381,6 +382,7 @@ async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
     if version is None:
         raise BadRequest("that request was malformed")
     move = Move.read(action, version)  # (read before the resend key writes its action as JSON)
+    read_action((await play.rooms.room(room_id)).game, move.action)  # its shape, as a program's move
     try:
         await play.act(room_id, seat, replace(move, key=resend_key(version, action)))
     except Stale:
