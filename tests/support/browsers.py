@@ -1,5 +1,6 @@
 """Playwright fixtures shared by the browser tests: Debian's Chromium (never a downloaded
-browser) and a live server on a fresh SQLite database."""
+browser) and a live server on a fresh SQLite database, whose errors are printed with the test's
+output (a failing test shows the server's traceback)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.support.servers import free_port, server_process
+from app.bench.servers import ARENA, process
+from tests.support.servers import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -33,8 +35,11 @@ def browser():
 
 @pytest.fixture
 def live(sqlite_url):
-    with server_process(sqlite_url, free_port()) as (_, base):
-        yield base
+    with process(ARENA, {"DATABASE_URL": sqlite_url}, port=free_port(), access_log=True) as server:
+        yield server.base
+        said = server.output()
+        if "Traceback" in said:
+            print(f"--- the server's output, from its first traceback ---\n{said[said.index('Traceback') :][:8000]}")
 
 
 SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
