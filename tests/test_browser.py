@@ -135,3 +135,24 @@ def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser
         expect(tab.locator("#table-state")).to_have_attribute("data-status", "finished")
         expect(tab.locator("#final-result .winner-banner")).to_contain_text(re.compile("wins|Shared win"))
         assert tab.locator("#round-results h3").count() == 3
+
+
+def test_a_name_typed_to_take_a_seat_survives_the_live_updates(browser, live):
+    """A guest on the invite page types a name while the table is redrawn live (another player
+    takes a seat meanwhile, or the page's socket opens late and sends the whole table): the name
+    is still in the field, and "Take a seat" seats them under it."""
+    api = httpx.Client(base_url=live)
+    made = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
+    room = made["room"]["id"]
+    guest = browser.new_context(base_url=live).new_page()
+    guest.goto(f"/rooms/{room}")
+    expect(guest.locator("#connection")).to_have_attribute("data-state", "live")
+    guest.get_by_label("Your name").fill("Bruno")
+    form_before = guest.locator("#room-main form[action$='/join']").element_handle()
+    api.post(f"/api/rooms/{room}/seats", json={"name": "Carla"})
+    expect(guest.locator(".seat-list")).to_contain_text("Carla")
+    assert not form_before.evaluate("form => form.isConnected"), "the form was not redrawn: this proves nothing"
+    expect(guest.get_by_label("Your name")).to_have_value("Bruno")
+    guest.get_by_role("button", name="Take a seat").click()
+    expect(guest.locator(".seat-list")).to_contain_text("Bruno")
+    assert "/seat/" in guest.url

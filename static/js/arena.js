@@ -1,7 +1,8 @@
 // Small page helpers: the connection indicator and the socket's reconnection, copy-to-clipboard,
 // absolute invite links, the room details folded on a phone and in play, the turn timer's
-// countdown and clearing the chat box once a message is sent, unless it was refused (no inline
-// handlers: the Content-Security-Policy forbids them).
+// countdown, clearing the chat box once a message is sent, unless it was refused, and keeping
+// what a reader types into the table's forms across its live redraws (no inline handlers: the
+// Content-Security-Policy forbids them).
 (function () {
   function setConnection(state, label) {
     var el = document.getElementById("connection");
@@ -54,6 +55,25 @@
     var summary = event.target.closest && event.target.closest("#room-details > summary");
     if (summary) detailsOpen = !summary.parentElement.open;
   });
+  // What a reader types into a text field of the table (a name to take a seat with) outlives
+  // the table's live redraws, which replace the field: kept as it is typed, by the field's form
+  // and name, and put back into the same field of the redrawn table while that one is empty.
+  var typed = {};
+  var TEXT_FIELDS = "#room-main form input:not([type]), #room-main form input[type=text]";
+  function fieldKey(input) {
+    return (input.form.getAttribute("action") || input.form.getAttribute("hx-post") || "") + " " + input.name;
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches(TEXT_FIELDS)) typed[fieldKey(event.target)] = event.target.value;
+  });
+  function putBackTyped() {
+    document.querySelectorAll(TEXT_FIELDS).forEach(function (input) {
+      var value = typed[fieldKey(input)];
+      if (value && !input.value) input.value = value;
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", putBackTyped);
+  document.addEventListener("htmx:wsAfterMessage", putBackTyped);
   function afterUpdate() { absolutize(); roomDetails(); }
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);
   document.addEventListener("htmx:afterSwap", afterUpdate);
