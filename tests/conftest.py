@@ -21,6 +21,7 @@ import pytest
 os.environ.setdefault("EXTRA_GAMES", "tests.toy.game")
 from app.config import Settings
 from app.main import create_app
+from tests.support.databases import start_migrated
 from tests.support.rendering import RENDERER
 
 pytest_plugins = ["tests.support.browsers"]
@@ -82,6 +83,7 @@ async def running_app(database_url: str, **settings):
     """An app with its lifespan entered, and an httpx client talking to it in-process (as host
     ``arena.test``, which these test settings allow)."""
     settings.setdefault("allowed_hosts", "arena.test")
+    start_migrated(database_url)
     app = create_app(Settings(database_url=database_url, **settings), renderer=RENDERER)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

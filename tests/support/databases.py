@@ -2,10 +2,18 @@
 up to an older revision and a room row as those migrations knew it (``database_at``,
 ``insert_room``), a room's action log checked to replay to its stored state (``log_is_sound``),
 the real errors a SQLite file raises, a full one's included (``sqlite_error``,
-``disk_full_error``), and the two backends a test runs on (``BACKENDS``: the Postgres case is
-marked ``postgres``)."""
+``disk_full_error``), the two backends a test runs on (``BACKENDS``: the Postgres case is
+marked ``postgres``), and a new SQLite database started at the newest schema
+(``start_migrated``)."""
 
 from __future__ import annotations
+
+import atexit
+import shutil
+import sqlite3
+import tempfile
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -14,11 +22,32 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session, select
 
 from app.config import to_driver_url
-from app.db.engine import alembic_config
+from app.db.engine import alembic_config, migrate
 from app.db.models import ActionRecord, Room, utcnow
 from app.games.registry import GAMES
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+MIGRATED: list[Path] = []  # the database this test process migrated, once it has (start_migrated)
+
+
+def start_migrated(database_url: str) -> None:
+    """Give a SQLite database whose file is not made yet the newest schema, as a copy of one
+    this test process migrated once: running the migrations took 0.09 s of the 0.12 s a test's
+    app takes to start, some 600 times a run. The app still migrates at its start (nothing left
+    to do); the tests of the migrations, and the servers tests start as processes, begin from
+    an empty file, as a new server does."""
+    if not database_url.startswith("sqlite"):
+        return
+    path = Path(database_url.split(":///", 1)[1])
+    if path.exists():
+        return
+    if not MIGRATED:
+        folder = Path(tempfile.mkdtemp(prefix="arena-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        migrate(f"sqlite:///{folder / 'arena.db'}")
+        MIGRATED.append(folder / "arena.db")
+    with closing(sqlite3.connect(MIGRATED[0])) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
 
 
 def database_at(request, backend: str, sqlite_url: str, revision: str):

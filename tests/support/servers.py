@@ -13,6 +13,7 @@ import uvicorn
 from app.bench.servers import free_port, process
 from app.config import Settings
 from app.main import create_app
+from tests.support.databases import start_migrated
 
 __all__ = ["free_port", "in_process_server", "server_process"]
 
@@ -29,6 +30,7 @@ def server_process(database_url: str, port: int, **settings: str):
 @asynccontextmanager
 async def in_process_server(database_url: str, **settings):
     """Serve a fresh app with uvicorn in this event loop; yields (base URL, app)."""
+    start_migrated(database_url)
     app = create_app(Settings(database_url=database_url, **settings))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False)
