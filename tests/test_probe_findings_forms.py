@@ -2,7 +2,7 @@
 
 20: an uploaded record's names and room id are checked as a room's own are (a 300 KB name made
 a replay page of 80 MB), a replay page stays within a small multiple of its record's size, and
-no uploaded text reaches the process-wide cache of named log lines. 21: a seat in a form's
+no uploaded text reaches the process-wide cache of named log lines, nor the renderer's cards. 21: a seat in a form's
 path is strict digits, as in the API. 23: the forms that need no token refuse a post another
 site's page sent, and let this site's own through. 24: a seat's pages (whose URL is the
 credential) are never stored by a cache; the language cookie is Secure under https; the
@@ -74,6 +74,20 @@ async def test_an_uploaded_records_names_and_room_are_checked_as_a_rooms_own(cli
         assert r.status_code == 303, (fine, r.text[-400:])
 
 
+async def test_no_card_of_an_uploaded_record_is_kept_by_the_renderer(client):
+    record = await finished_record(client, "vem-ai-a-troika", 2, seed=3)
+    location = (await upload(client, record)).headers["location"].split("?")[0]
+    cards = client.app.state.renderer.cards  # (inside: what is checked is the cache's content)
+    cards.clear()
+    for step in (0, len(record["actions"]) // 2, len(record["actions"])):
+        page = await client.get(f"{location}?step={step}&as=everyone", headers=HTML)
+        assert page.status_code == 200 and "vem-card" in page.text
+    assert len(cards) == 0
+    room, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
+    assert (await client.get(f"/rooms/{room}/seat/{tokens[0]}")).status_code == 200
+    assert len(cards) > 0, "a room of this server's own keeps its cards"
+
+
 async def test_a_replay_page_stays_within_a_small_multiple_of_its_record(client):
     """The probe's record (two names of 300 KB) is refused; with the largest names a record
     may hold, on every table of a step, the page stays within four times the record plus the
@@ -112,7 +126,7 @@ async def test_no_uploaded_text_reaches_the_shared_cache_of_named_log_lines(clie
     assert model._cached_named.cache_info().currsize == cached
     assert model.named("Seat 1 plays", ((1, "Ana"),)) == "Ana plays"  # the cache is used again after
     assert model._cached_named.cache_info().currsize == cached + 1
-    with model.uncached_names():
+    with model.uncached():
         assert model.named("Seat 1 waits", ((1, "Ana"),)) == "Ana waits"
     assert model._cached_named.cache_info().currsize == cached + 1
     assert Replay.of(record).names == {0: "Uploaded Ana", 1: "Uploaded Bo"}

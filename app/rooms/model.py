@@ -66,9 +66,9 @@ def named_value(value: Any, names: Names) -> Any:
 
 def named(text: str, names: Names) -> str:
     """One log line with its seat mentions named: cached for the rooms of this server (every
-    view repeats the log's tail), never within ``uncached_names`` (a replay of an uploaded
-    record: what a stranger uploads must not fill, or stay in, a cache the whole process shares)."""
-    return _cached_named(text, names) if _naming_cached.get() else name_mentions(text, names)
+    view repeats the log's tail), never within ``uncached`` (a replay of an uploaded record:
+    what a stranger uploads must not fill, or stay in, a cache the whole process shares)."""
+    return _cached_named(text, names) if caching() else name_mentions(text, names)
 
 
 def name_mentions(text: str, names: Names) -> str:
@@ -77,17 +77,24 @@ def name_mentions(text: str, names: Names) -> str:
 
 
 _cached_named = lru_cache(maxsize=8192)(name_mentions)
-_naming_cached: ContextVar[bool] = ContextVar("naming_cached", default=True)
+_caching: ContextVar[bool] = ContextVar("caching", default=True)
 
 
 @contextmanager
-def uncached_names() -> Iterator[None]:
-    """Within this block (in this task), log lines are named afresh, with no cache."""
-    reset = _naming_cached.set(False)
+def uncached() -> Iterator[None]:
+    """Within this block (in this task), nothing made is kept in a cache the server shares: log
+    lines are named afresh, cards rendered afresh (``app.web.render.Renderer.memo``)."""
+    reset = _caching.set(False)
     try:
         yield
     finally:
-        _naming_cached.reset(reset)
+        _caching.reset(reset)
+
+
+def caching() -> bool:
+    """Whether what this task makes may be kept in the caches the server shares (not within
+    :func:`uncached`)."""
+    return _caching.get()
 
 
 @overload

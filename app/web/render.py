@@ -37,7 +37,7 @@ from app.games.base import Message, say, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.reading import canonical_json
-from app.rooms.model import named
+from app.rooms.model import caching, named
 from app.web.sections import Kept, slot
 
 TEMPLATES_DIR = project_file("templates")
@@ -169,7 +169,9 @@ class Renderer:
         key = (context.name, macro.name, args, tuple(card.items()), context.get("lang"))
         html = self.cards.get(key)
         if html is None:
-            html = self.cards[key] = macro(card, *args)
+            html = macro(card, *args)
+            if caching():  # (not a replay's: a record may be uploaded, its deck a stranger's)
+                self.cards[key] = html
         return html
 
     def page(

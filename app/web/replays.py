@@ -29,7 +29,7 @@ from app.api.deps import Replaying, Reviewing, Rooms
 from app.games.base import say
 from app.reading import whole_number
 from app.rooms.errors import BadRequest
-from app.rooms.model import uncached_names
+from app.rooms.model import uncached
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.rooms.reviews import Reviews
@@ -68,9 +68,10 @@ def replay_page(
     request: Request, replay: Replay, base: str, source: dict[str, Any], review: dict[str, Any] | None = None
 ) -> Response:
     """The replay page at the step and viewpoint the query names (a step past the end is the
-    end), its log lines named with no cache (``uncached_names``: a record may be uploaded),
+    end), its log lines named and its cards rendered with no cache (``uncached``: a record may
+    be uploaded),
     with the review of the seat it is shown as, if any."""
-    with uncached_names():
+    with uncached():
         return replay_page_of(request, replay, base, source, review)
 
 
