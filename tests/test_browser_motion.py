@@ -152,9 +152,11 @@ def test_a_vem_card_placed_from_the_hand_glides_onto_the_own_board(browser, live
     room, tokens = started_room(api, "vem-ai-a-troika", 3)
     action = play_until(api, room, tokens, lambda a: a["type"] == "place" and set(a) == {"type", "card"}, seed=5)
     page = page_at(browser, live, f"/rooms/{room}/seat/{tokens[0]}", motion)
-    card = f'#your-hand .vem-card[data-id="{action["card"]}"]'
-    button = f'#your-hand .hand-card:has(.vem-card[data-id="{action["card"]}"]) .card-moves form:first-child button'
-    landed = f'#player-0 .vem-card[data-id="{action["card"]}"]'
+    # by data-key: a Group card and a Leader may have the same data-id (each kind numbers its own)
+    key = f"group:{action['card']}"
+    card = f'#your-hand .vem-card[data-key="{key}"]'
+    button = f'#your-hand .hand-card:has(.vem-card[data-key="{key}"]) .card-moves form:first-child button'
+    landed = f'#player-0 .vem-card[data-key="{key}"]'
     glides = played(page, card, button, landed, f"motion-vem-{motion}")
     assert page.locator(landed).count() == 1 and page.locator(card).count() == 0
     check_glide(glides, motion, page)
