@@ -40,10 +40,17 @@ def test_a_form_htmx_has_not_bound_is_posted_by_the_browser_and_played(browser, 
     page = browser.new_context(base_url=live).new_page()
     page.goto(path)
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
-    # a copy of the form, put in its place: htmx has not processed it, as a form just swapped in
-    page.eval_on_selector(TURN_UP, "b => { const f = b.form; f.outerHTML = f.outerHTML; }")
+    # a copy of the form, put in its place: htmx has not processed it, as a form just swapped in;
+    # clicked in the same task (a live redraw in between would put back a form htmx has bound)
     with page.expect_navigation():
-        page.locator(TURN_UP).click()
+        page.locator(TURN_UP).evaluate(
+            """b => {
+                const f = b.form, parent = f.parentNode, at = [...parent.children].indexOf(f);
+                f.outerHTML = f.outerHTML;
+                const copy = [...parent.children[at].querySelectorAll("button")];
+                copy.find(c => c.textContent === b.textContent).click();
+            }"""
+        )
     assert page.url == live + path
     wait_for_version(page, 1)
     assert api.get(f"/api/rooms/{room}/view").json()["version"] == 1

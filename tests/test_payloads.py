@@ -8,9 +8,11 @@ import json
 import random
 from dataclasses import replace
 
+import app.rooms.views as views
 from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, apply_recorded, with_names
+from app.rooms.model import named_args as real_named_args
 from app.rooms.views import JSON, LOG_TAIL, Made, Payloads, encode, legal_actions, seat_view, seat_views
 from tests.support.registered import seated
 from tests.support.tables import room
@@ -142,6 +144,32 @@ def test_each_seat_is_shown_the_log_as_it_may_read_it_each_line_made_once():
     assert private_seen, "the game logged lines that only some seats may read"
 
 
+def test_a_build_after_a_move_makes_only_the_new_log_lines_and_other_names_make_them_all(monkeypatch):
+    """A room's next build uses the log lines its last build made (``NamedLines``: a log only
+    grows), each only while its entry is the same, and a change of a player's name makes every
+    line afresh; the payloads are what a build from nothing gives."""
+    made: list[dict] = []
+    monkeypatch.setattr(views, "named_args", lambda args, names: made.append(args) or real_named_args(args, names))
+    payloads = Payloads(rooms=None, social=None)
+    info, live = room()
+    info = replace(info, seats={s: f"P{s}" for s in range(4)})
+    for _ in range(12):
+        info = move(info, live)
+    encoded(payloads, info, live, None, frozenset())
+    first = len(made)
+    assert first > 0
+    info = move(info, live)
+    logged = len(live.state["log"]) - len(GAMES[SLUG].setup(4, {}, "x")["log"])
+    text = encoded(payloads, info, live, None, frozenset())
+    new_lines = len(made) - first
+    assert 0 < new_lines < first, (new_lines, first)  # the move's own lines, not the whole tail again
+    assert text == encode(seat_view(info, live, None)), "as built from nothing"
+    renamed = replace(info, seats={**info.seats, 1: "Renamed"})
+    text = encoded(payloads, renamed, live, None, frozenset())
+    assert text == encode(seat_view(renamed, live, None))
+    assert len(made) - first - new_lines >= min(LOG_TAIL, logged), "other names: every line of the tail made again"
+
+
 def test_a_build_serves_a_room_alike_by_value_whatever_objects_hold_it(monkeypatch):
     """A build is matched by what the room is (its facts, game version and presence), not by
     which objects hold it: the same room read again (a cache reloaded, a game rebuilt from its
@@ -178,7 +206,8 @@ def test_a_build_keeps_its_payloads_as_text_and_hands_out_fresh_copies():
     assert first == json.loads(json.dumps(seat_view(info, live, 1, connected)))
     first["view"]["hand"].clear()
     assert built.payload(1)["view"]["hand"], "a caller's change to its copy is not seen by the next"
-    assert set(vars(built)) == {"snapshot", "info", "live", "texts"}
+    assert set(vars(built)) == {"snapshot", "info", "live", "named", "texts"}
+    assert built.named and all(type(line) is bytes for line in built.named.values())
     assert built.texts and all(isinstance(text, str) for text in built.texts.values())
 
 

@@ -14,11 +14,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 from typing import Any, overload
 
 from app.games.base import Action, Game, State, freeze, public_options, say, thaw
@@ -65,36 +62,9 @@ def named_value(value: Any, names: Names) -> Any:
 
 
 def named(text: str, names: Names) -> str:
-    """One log line with its seat mentions named: cached for the rooms of this server (every
-    view repeats the log's tail), never within ``uncached`` (a replay of an uploaded record:
-    what a stranger uploads must not fill, or stay in, a cache the whole process shares)."""
-    return _cached_named(text, names) if caching() else name_mentions(text, names)
-
-
-def name_mentions(text: str, names: Names) -> str:
+    """One log line (or label) with its "Seat N" mentions replaced by the players' names."""
     lookup = dict(names)
     return SEAT_MENTION.sub(lambda match: lookup.get(int(match.group(1)), match.group(0)), text)
-
-
-_cached_named = lru_cache(maxsize=8192)(name_mentions)
-_caching: ContextVar[bool] = ContextVar("caching", default=True)
-
-
-@contextmanager
-def uncached() -> Iterator[None]:
-    """Within this block (in this task), nothing made is kept in a cache the server shares: log
-    lines are named afresh, cards rendered afresh (``app.web.render.Renderer.memo``)."""
-    reset = _caching.set(False)
-    try:
-        yield
-    finally:
-        _caching.reset(reset)
-
-
-def caching() -> bool:
-    """Whether what this task makes may be kept in the caches the server shares (not within
-    :func:`uncached`)."""
-    return _caching.get()
 
 
 @overload

@@ -36,10 +36,15 @@ def seat_view(
 
 
 def seat_views(
-    info: RoomInfo, live: LiveGame | None, seats: Iterable[int | None], connected: frozenset[int] = frozenset()
+    info: RoomInfo,
+    live: LiveGame | None,
+    seats: Iterable[int | None],
+    connected: frozenset[int] = frozenset(),
+    named: NamedLines | None = None,
 ) -> dict[int | None, dict[str, Any]]:
     """:func:`seat_view` for several seats, sharing what they have in common (the room's facts,
-    the engine's public part of the views); the payloads are read-only."""
+    the engine's public part of the views); the payloads are read-only. ``named``: the room's
+    log lines made by earlier builds, to use again (and to add this build's to)."""
     seats = list(seats)
     room = info.public()
     present = sorted(connected)
@@ -67,7 +72,7 @@ def seat_views(
     awaited, public = (game.to_act(state), game.public_to_act(state)) if in_play else (set(), set())
     outcome = game.outcome(state)
     shown = game.views(state, seats)
-    lines = LogLines(state.get("log", []), info.seats)
+    lines = LogLines(state.get("log", []), info.seats, named)
     payloads = {}
     for seat in seats:
         legal = labelled_legal_actions(game, state, seat, awaited, lines.names)
@@ -88,14 +93,36 @@ def seat_views(
     return payloads
 
 
+class NamedLines(dict[int, bytes]):
+    """A room's log lines as made for its readers (:meth:`LogLines.line`), by their place in the
+    log, as JSON text, for the players' ``names`` they were made with. A logged entry never
+    changes and a room's log only grows (the engine contract: ``app.games.base.moving_copy``),
+    so a room's build after a move makes only the lines that are new. One per room (``Built``:
+    each build hands it on to the next), bounded by the room's log and gone with its build;
+    nothing is shared between rooms. Text, not objects: a held container is one more for every
+    garbage collection to walk (``Built``)."""
+
+    def __init__(self, names: Names):
+        super().__init__()
+        self.names = names
+
+
 class LogLines:
     """The log as the seats of one change are shown it. Each line a seat may read is made once
     (its English text, the seats it mentions named, without ``to``: ``visible_log`` then
     ``with_names``) and shared, read-only, by every seat that may read it; most lines are
-    public, so a room's seats and spectators no longer each say the same 30 lines again."""
+    public, so a room's seats and spectators no longer each say the same 30 lines again. The
+    room's earlier builds' lines come from ``named`` (:class:`NamedLines`), which keeps this
+    build's too; other names empty it first."""
 
-    def __init__(self, log: list[dict[str, Any]], names: dict[int, str]):
+    def __init__(self, log: list[dict[str, Any]], names: dict[int, str], named: NamedLines | None = None):
         self.log, self.names = log, tuple(sorted(names.items()))  # (Names)
+        if named is None:
+            named = NamedLines(self.names)
+        elif named.names != self.names:  # a seat's player changed: every line is made afresh
+            named.clear()
+            named.names = self.names
+        self.named = named
         self.made: dict[int, dict[str, Any]] = {}
         self.public = sum(1 for entry in log if entry["to"] is None)
         self.private = [entry["to"] for entry in log if entry["to"] is not None]
@@ -115,10 +142,15 @@ class LogLines:
     def line(self, index: int) -> dict[str, Any]:
         line = self.made.get(index)
         if line is None:
-            entry = self.log[index]
-            line = {key: value for key, value in entry.items() if key != "to"}
-            line["args"] = named_args(line["args"], self.names)
-            line = {"text": spoken(line), **line}
+            kept = self.named.get(index)
+            if kept is None:
+                entry = self.log[index]
+                line = {key: value for key, value in entry.items() if key != "to"}
+                line["args"] = named_args(line["args"], self.names)
+                line = {"text": spoken(line), **line}
+                self.named[index] = orjson.dumps(line)
+            else:
+                line = orjson.loads(kept)
             self.made[index] = line
         return line
 
@@ -210,6 +242,7 @@ class Built:
     snapshot: Snapshot
     info: RoomInfo
     live: LiveGame | None
+    named: NamedLines | None = None  # the room's log lines made so far (handed on to the next build)
     texts: dict[Made, Any] = field(default_factory=dict)
 
     @property
@@ -229,7 +262,8 @@ class Built:
         text = self.texts.get(Made(JSON, seat))
         if text is None:
             wanted = [seat, *(s for s in sorted(self.connected) if s != seat and Made(JSON, s) not in self.texts)]
-            for each, payload in seat_views(self.info, self.live, wanted, self.connected).items():
+            views = seat_views(self.info, self.live, wanted, self.connected, self.named)
+            for each, payload in views.items():
                 self.texts[Made(JSON, each)] = encode(payload)
             text = self.texts[Made(JSON, seat)]
         return text
@@ -287,7 +321,8 @@ class Payloads:
         snapshot = Snapshot.of(info, live, connected)
         built = self._built.get(info.id)
         if built is None or built.snapshot != snapshot:
-            built = self._built[info.id] = Built(snapshot, info, live)
+            named = NamedLines(names_of(info)) if built is None else built.named
+            built = self._built[info.id] = Built(snapshot, info, live, named)
         else:  # alike: a text still to make is made from what the reader holds, as it is now
             built.info, built.live = info, live
         return built.made(key, make)

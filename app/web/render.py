@@ -16,7 +16,8 @@ as the payload has it, or their translation.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -37,7 +38,7 @@ from app.games.base import Message, say, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.reading import canonical_json
-from app.rooms.model import caching, named
+from app.rooms.model import named
 from app.web.sections import Kept, slot
 
 TEMPLATES_DIR = project_file("templates")
@@ -70,6 +71,18 @@ def quick_gettext(catalog: gettext.NullTranslations) -> Callable[..., Markup]:
 
 
 RENDERING: ContextVar[list[Context] | None] = ContextVar("rendering", default=None)
+KEEPING_CARDS: ContextVar[bool] = ContextVar("keeping_cards", default=True)
+
+
+@contextmanager
+def uncached() -> Iterator[None]:
+    """Within this block (in this task), no card rendered is kept in the renderer's memo
+    (:meth:`Renderer.memo`): a replay's, whose record may be uploaded, its deck a stranger's."""
+    reset = KEEPING_CARDS.set(False)
+    try:
+        yield
+    finally:
+        KEEPING_CARDS.reset(reset)
 
 
 class ReleasingTemplate(jinja2.Template):
@@ -170,7 +183,7 @@ class Renderer:
         html = self.cards.get(key)
         if html is None:
             html = macro(card, *args)
-            if caching():  # (not a replay's: a record may be uploaded, its deck a stranger's)
+            if KEEPING_CARDS.get():  # (not within ``uncached``)
                 self.cards[key] = html
         return html
 

@@ -29,11 +29,10 @@ from app.api.deps import Replaying, Reviewing, Rooms
 from app.games.base import say
 from app.reading import whole_number
 from app.rooms.errors import BadRequest
-from app.rooms.model import uncached
 from app.rooms.records import RecordError
 from app.rooms.replays import MAX_RECORD_BYTES, Replay
 from app.rooms.reviews import Reviews
-from app.web.render import language_of, page, renderer_of, said_to, speaker
+from app.web.render import language_of, page, renderer_of, said_to, speaker, uncached
 from app.web.security import refuse_cross_site
 from app.web.tables import game_table
 
@@ -68,9 +67,9 @@ def replay_page(
     request: Request, replay: Replay, base: str, source: dict[str, Any], review: dict[str, Any] | None = None
 ) -> Response:
     """The replay page at the step and viewpoint the query names (a step past the end is the
-    end), its log lines named and its cards rendered with no cache (``uncached``: a record may
-    be uploaded),
-    with the review of the seat it is shown as, if any."""
+    end), with the review of the seat it is shown as, if any. Nothing of it is kept by the
+    server: its cards are rendered afresh (``uncached``), as its sections are
+    (``game_table``), and its log lines are named by no cache (a record may be uploaded)."""
     with uncached():
         return replay_page_of(request, replay, base, source, review)
 

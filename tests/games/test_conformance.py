@@ -11,6 +11,7 @@ an option of the contract's "int" kind takes only a JSON integer.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -73,6 +74,17 @@ def test_random_playouts_end_and_replay_identically(slug, n, options):
             rebuilt = game.apply(rebuilt, seat, json.loads(json.dumps(action)))
         assert json.dumps(rebuilt, sort_keys=True) == json.dumps(final, sort_keys=True)
         assert json.loads(json.dumps(final)) == final
+
+
+@pytest.mark.parametrize(("slug", "n", "options"), CASES)
+def test_the_log_only_grows_and_a_logged_line_never_changes(slug, n, options):
+    """Each action appends to the log and leaves what was logged as it was: the rooms' views
+    make a logged line once and use it again at every later version (``NamedLines``)."""
+    game = GAMES[slug]
+    states, _ = playout(game, n, f"log-{slug}-{n}", random.Random(3), options)
+    for before, after in itertools.pairwise(states):
+        assert after["log"][: len(before["log"])] == before["log"]
+    assert len(states[-1]["log"]) > len(states[0]["log"])
 
 
 @pytest.mark.parametrize(("slug", "n", "options"), CASES)
