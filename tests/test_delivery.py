@@ -42,10 +42,10 @@ class Counting:
             views_module.encode,
         )
 
-        def counted_seat_views(info, live, seats, connected=frozenset()):
+        def counted_seat_views(info, live, seats, connected=frozenset(), named=None):
             seats = list(seats)
             self.counts.update(("payload", seat) for seat in seats)
-            return seat_views(info, live, seats, connected)
+            return seat_views(info, live, seats, connected, named)
 
         def counted_table(renderer, payload, seat, token, lang="en"):
             self.counts["html", seat] += 1
