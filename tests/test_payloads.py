@@ -13,7 +13,7 @@ from app.games.base import visible_log
 from app.games.registry import GAMES
 from app.rooms.model import LiveGame, RoomInfo, apply_recorded, with_names
 from app.rooms.model import named_args as real_named_args
-from app.rooms.views import JSON, LOG_TAIL, Made, Payloads, encode, legal_actions, seat_view, seat_views
+from app.rooms.views import JSON, LINES_KEPT, LOG_TAIL, Made, Payloads, encode, legal_actions, seat_view, seat_views
 from tests.support.registered import seated
 from tests.support.tables import room
 
@@ -168,6 +168,11 @@ def test_a_build_after_a_move_makes_only_the_new_log_lines_and_other_names_make_
     text = encoded(payloads, renamed, live, None, frozenset())
     assert text == encode(seat_view(renamed, live, None))
     assert len(made) - first - new_lines >= min(LOG_TAIL, logged), "other names: every line of the tail made again"
+    for _ in range(60):
+        info = move(info, live)
+        encoded(payloads, info, live, None, frozenset())
+    kept = payloads._built[info.id].named  # (inside: what is checked is what the build holds)
+    assert kept and min(kept) >= len(live.state["log"]) - LINES_KEPT, "only the latest lines are kept"
 
 
 def test_a_build_serves_a_room_alike_by_value_whatever_objects_hold_it(monkeypatch):

@@ -23,6 +23,7 @@ from app.rooms.social import Social
 
 T = TypeVar("T")
 LOG_TAIL = 30
+LINES_KEPT = 2 * LOG_TAIL  # a room's latest log lines kept from build to build (NamedLines)
 ROOMS_HELD = 256  # rooms whose latest payloads are kept (a move's readers all come within ms)
 JSON = "json"  # the payload as JSON text (``Made.kind``)
 
@@ -98,8 +99,9 @@ class NamedLines(dict[int, bytes]):
     log, as JSON text, for the players' ``names`` they were made with. A logged entry never
     changes and a room's log only grows (the engine contract: ``app.games.base.moving_copy``),
     so a room's build after a move makes only the lines that are new. One per room (``Built``:
-    each build hands it on to the next), bounded by the room's log and gone with its build;
-    nothing is shared between rooms. Text, not objects: a held container is one more for every
+    each build hands it on to the next), holding lines of the last ``LINES_KEPT`` places of the
+    log only (an older line a tail still shows is made again) and gone with its build; nothing
+    is shared between rooms. Text, not objects: a held container is one more for every
     garbage collection to walk (``Built``)."""
 
     def __init__(self, names: Names):
@@ -122,6 +124,10 @@ class LogLines:
         elif named.names != self.names:  # a seat's player changed: every line is made afresh
             named.clear()
             named.names = self.names
+        oldest = len(log) - LINES_KEPT
+        if named and min(named) < oldest:
+            for index in [index for index in named if index < oldest]:
+                del named[index]
         self.named = named
         self.made: dict[int, dict[str, Any]] = {}
         self.public = sum(1 for entry in log if entry["to"] is None)
