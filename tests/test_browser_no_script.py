@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from tests.support.browser_games import started_room, wait_for_version
 
-TURN_UP = "#room-main form.act button:has-text('Turn one up')"
+TURN_UP_TEXT = "Turn one up"
+TURN_UP = f"#room-main form.act button:has-text('{TURN_UP_TEXT}')"
 
 
 def mover_page(api: httpx.Client) -> tuple[str, str]:
@@ -40,17 +41,25 @@ def test_a_form_htmx_has_not_bound_is_posted_by_the_browser_and_played(browser, 
     page = browser.new_context(base_url=live).new_page()
     page.goto(path)
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
-    # a copy of the form, put in its place: htmx has not processed it, as a form just swapped in;
-    # clicked in the same task (a live redraw in between would put back a form htmx has bound)
+    # a copy of the form, put in its place: htmx has not processed it, as a form just swapped in.
+    # The button is found, its form copied and the copy clicked in one task of the page: a live
+    # redraw in between would put back a form htmx has bound, or leave a handle found earlier
+    # outside the page (its copy then not connected, so the browser cancels its submission).
     with page.expect_navigation():
-        page.locator(TURN_UP).evaluate(
-            """b => {
+        copied = page.evaluate(
+            """text => {
+                const b = [...document.querySelectorAll("#room-main form.act button")]
+                    .find(c => c.textContent.includes(text));
                 const f = b.form, parent = f.parentNode, at = [...parent.children].indexOf(f);
                 f.outerHTML = f.outerHTML;
-                const copy = [...parent.children[at].querySelectorAll("button")];
-                copy.find(c => c.textContent === b.textContent).click();
-            }"""
+                const copy = [...parent.children[at].querySelectorAll("button")]
+                    .find(c => c.textContent === b.textContent);
+                copy.click();
+                return copy.isConnected && copy !== b;
+            }""",
+            TURN_UP_TEXT,
         )
+    assert copied, "the button clicked was a copy htmx had not bound, in the page"
     assert page.url == live + path
     wait_for_version(page, 1)
     assert api.get(f"/api/rooms/{room}/view").json()["version"] == 1
