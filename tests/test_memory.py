@@ -82,13 +82,13 @@ async def test_finished_games_are_let_go_and_the_rooms_in_play_kept(sqlite_url, 
         assert app.state.bots._tasks == {} and app.state.timers._tasks == {}
         # Rate-limit records (the limits library's memory storage) expire with their window.
         storage = social.throttle._limiter.storage
-        assert len(storage.storage) >= FINISHED  # each host's chat line, and the room creations ...
+        assert len(storage.events) >= FINISHED  # each host's chat line, and the room creations ...
         later = time.time() + 3 * 3600
         monkeypatch.setattr("limits.aio.storage.memory.time.time", lambda: later)  # (three hours on)
         await social.throttle.chatting("another room", 0)  # a hit runs the storage's expiry
         for _ in range(50):
             await asyncio.sleep(0.01)
-        assert storage.storage and all("another room" in key for key in storage.storage)  # ... gone
+        assert storage.events and all("another room" in key for key in storage.events)  # ... gone
         # A finished room let go is rebuilt from its log when asked for.
         view = (await client.get(f"/api/rooms/{finished[0]}/view")).json()
         assert view["status"] == "finished" and view["outcome"] is not None

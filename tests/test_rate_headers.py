@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from app.rooms.errors import TooMany
+from app.rooms.throttle import Throttle
 from tests.conftest import auth, create_started_room, running_app
 
 ITEM = re.compile(r'^"([a-z]+-\d+s)";(\w)=(\d+);(\w)=(\d+)$')
@@ -60,6 +64,28 @@ async def test_a_chat_line_tells_the_seat_what_is_left_of_its_own_limit(client):
     other = await client.post(url, json={"text": "mine"}, headers=auth(tokens[1]))
     assert fields(other.headers["ratelimit"])["chat-10s"]["r"] == 4, "each seat has its own"
     assert "ratelimit" not in (await client.get(url)).headers
+
+
+async def test_a_limit_holds_over_any_stretch_of_its_window_not_only_its_fixed_ones(monkeypatch):
+    """Five chat lines a seat in any 10 s: three just before a whole ten seconds and two just
+    after leave no room for a sixth (a sliding-window counter's estimate let it through), and
+    one more passes only once the first of the five is 10 s old."""
+    clock = [1_000_009.5]
+    monkeypatch.setattr("limits.aio.storage.memory.time.time", lambda: clock[0])
+    monkeypatch.setattr("app.rooms.throttle.time.time", lambda: clock[0])
+    throttle = Throttle()
+    for at in (1_000_009.5, 1_000_009.6, 1_000_009.7, 1_000_010.1, 1_000_010.2):
+        clock[0] = at
+        await throttle.chatting("room", 0)
+    clock[0] = 1_000_010.3
+    with pytest.raises(TooMany) as refused:
+        await throttle.chatting("room", 0)
+    assert refused.value.headers["Retry-After"] == "10"  # ceil(1_000_019.5 - 1_000_010.3)
+    clock[0] = 1_000_019.4  # the first line is 9.9 s old: still five in the last 10 s
+    with pytest.raises(TooMany):
+        await throttle.chatting("room", 0)
+    clock[0] = 1_000_019.6
+    await throttle.chatting("room", 0)
 
 
 async def test_a_hint_carries_the_fields_and_one_answered_again_counts_nothing(sqlite_url):

@@ -1,9 +1,11 @@
 """Rate limits, per server instance: chat lines and hints per seat, rooms created per client
 address.
 
-Built on the ``limits`` library: sliding-window counters kept in memory, each dropped by the
-library once its window has passed, so the records held are bounded by who sent something
-recently. A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would
+Built on the ``limits`` library's moving window kept in memory: the time of each counted call,
+dropped by the library once its window has passed, so the records held are bounded by who sent
+something recently, and a limit holds exactly over any stretch of its length (a sliding-window
+counter only estimates the stretch that straddles two of its fixed windows, and let a sixth
+chat line through in 10 s when the estimate fell just short). A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would
 pass. Every answer of a rate-limited call, a 429 or not, can carry the IETF
 ``RateLimit-Policy`` and ``RateLimit`` fields (draft-ietf-httpapi-ratelimit-headers,
 :meth:`Throttle.quota`): each window a policy of its own (``"chat-10s";q=5;w=10``) and what is
@@ -21,7 +23,7 @@ from typing import NoReturn
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 from app.games.base import Message, say
@@ -38,7 +40,7 @@ class Throttle:
 
     def __init__(self, rooms: str = ROOM_CREATION_LIMIT):
         self._limits = {"chat": parse_many(CHAT_LIMIT), "hints": parse_many(HINT_LIMIT), "rooms": parse_many(rooms)}
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     async def chatting(self, room_id: str, seat: int) -> None:
         await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, seat)
