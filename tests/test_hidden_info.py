@@ -4,7 +4,6 @@ under the server; the seed and seat tokens appear nowhere before the end; logs s
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 
@@ -13,6 +12,7 @@ import pytest
 from app.games.registry import GAMES
 from app.logs import redact
 from tests.conftest import auth, create_started_room, play_random_moves
+from tests.support.dumps import dumped
 from tests.support.rendering import room_fragment
 from tests.support.rooms import plant
 from tests.support.troika_worlds import call_worlds
@@ -54,7 +54,7 @@ async def test_no_answer_depends_on_what_the_viewer_cannot_see(client, slug, sea
             seen = await everything_seen_by(client, room_id, token)
             redealt = game.randomize_hidden(before, seat, rng)
             plant(client, room_id, live, redealt)
-            changed += json.dumps(redealt, sort_keys=True) != json.dumps(before, sort_keys=True)
+            changed += dumped(redealt) != dumped(before)
             try:
                 assert await everything_seen_by(client, room_id, token) == seen, (
                     f"seat {seat} sees something it should not"

@@ -19,6 +19,7 @@ import pytest
 
 from app.games.base import IllegalAction, OptionSpec, resolve_options
 from app.games.registry import GAMES
+from tests.support.dumps import dumped
 
 # every game at every player count with its default options, and each game's other rule sets
 RULE_SETS = {"vem-ai-a-troika": [{"advanced": True}]}
@@ -44,10 +45,10 @@ def playout(game, n, seed, r, options):
         legal = game.legal_actions(state, seat)
         assert legal, f"seat {seat} is to act but has no legal action"
         action = r.choice(legal)
-        before = json.dumps(state, sort_keys=True)
+        before = dumped(state)
         state = game.apply(state, seat, action)
         assert game.follow(states[-1], seat, action) == state, "follow (a playout's apply) differs from apply"
-        assert json.dumps(states[-1], sort_keys=True) == before, "apply or follow mutated its input"
+        assert dumped(states[-1]) == before, "apply or follow mutated its input"
         actions.append((seat, action))
         states.append(state)
     else:
@@ -72,7 +73,7 @@ def test_random_playouts_end_and_replay_identically(slug, n, options):
         rebuilt = game.setup(n, options, seed)
         for seat, action in actions:
             rebuilt = game.apply(rebuilt, seat, json.loads(json.dumps(action)))
-        assert json.dumps(rebuilt, sort_keys=True) == json.dumps(final, sort_keys=True)
+        assert dumped(rebuilt) == dumped(final)
         assert json.loads(json.dumps(final)) == final
 
 
@@ -113,7 +114,7 @@ def test_a_seat_is_awaited_exactly_when_it_has_a_legal_action(slug, n, options):
 def test_illegal_actions_are_refused_without_change(slug, n, options):
     game = GAMES[slug]
     state = game.setup(n, options, f"illegal-{slug}-{n}")
-    before = json.dumps(state, sort_keys=True)
+    before = dumped(state)
     waiting = [s for s in range(n) if s not in game.to_act(state)]
     for seat in waiting:
         with pytest.raises(IllegalAction):
@@ -121,7 +122,7 @@ def test_illegal_actions_are_refused_without_change(slug, n, options):
     for bad in ({"type": "no-such-action"}, {}, {"type": 3}):
         with pytest.raises(IllegalAction):
             game.apply(state, min(game.to_act(state)), bad)
-    assert json.dumps(state, sort_keys=True) == before
+    assert dumped(state) == before
 
 
 @pytest.mark.parametrize(("slug", "n", "options"), CASES)
@@ -136,12 +137,12 @@ def test_views_hide_what_the_seat_cannot_see(slug, n, options):
             continue
         for seat in [None, *range(n)]:
             view = game.view(state, seat)
-            text = json.dumps(view, sort_keys=True)
+            text = dumped(view)
             assert seed not in text, "a view reveals the seed before the end"
             for _ in range(3):
                 other = game.randomize_hidden(state, seat, r)
-                resampled_something |= json.dumps(other, sort_keys=True) != json.dumps(state, sort_keys=True)
-                assert json.dumps(game.view(other, seat), sort_keys=True) == text, (
+                resampled_something |= dumped(other) != dumped(state)
+                assert dumped(game.view(other, seat)) == text, (
                     f"seat {seat}'s view depends on information it cannot see"
                 )
     assert resampled_something, "randomize_hidden never changed anything: the test proves nothing"
@@ -156,7 +157,7 @@ def test_views_of_a_whole_room_are_each_seats_view(slug, n, options):
         together = game.views(state, seats)
         assert list(together) == seats
         for seat in seats:
-            assert json.dumps(together[seat], sort_keys=True) == json.dumps(game.view(state, seat), sort_keys=True)
+            assert dumped(together[seat]) == dumped(game.view(state, seat))
     dealt = game.views(states[0], [0, 1])
     private = [{key: value for key, value in dealt[seat].items() if key != "you"} for seat in (0, 1)]
     assert private[0] != private[1], "two seats were dealt the same view: their own parts are missing"
@@ -171,7 +172,7 @@ def test_fixed_parts_of_the_state_never_change(slug, n, options):
     states, _ = playout(game, n, f"fixed-{slug}-{n}", random.Random(5), options)
     for key in game.fixed_keys:
         assert all(key in state for state in states)
-        assert all(json.dumps(state[key]) == json.dumps(states[0][key]) for state in states), key
+        assert all(dumped(state[key]) == dumped(states[0][key]) for state in states), key
 
 
 def test_a_whole_number_option_takes_only_a_json_integer():

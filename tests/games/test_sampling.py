@@ -10,20 +10,16 @@ A last test checks that the samplers really re-deal hidden cards.
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from app.games.registry import GAMES
+from tests.support.dumps import dumped
 
 CASES = [(slug, n) for slug, game in sorted(GAMES.items()) for n in range(game.min_players, game.max_players + 1)]
 STATES_PER_PLAYOUT = 12
 KS = (2, 3, 17)
-
-
-def dump(data) -> str:
-    return json.dumps(data, sort_keys=True)
 
 
 def playout_states(game, n, seed, r):
@@ -45,14 +41,14 @@ def test_a_sample_depends_only_on_what_the_seat_knows(slug, n):
         for state in playout_states(game, n, f"sampling-{slug}-{n}-{i}", random.Random(i)):
             for seat in [None, *range(n)]:
                 twin = game.randomize_hidden(state, seat, random.Random(1))
-                seen = dump(game.view(state, seat))
-                assert dump(game.view(twin, seat)) == seen
+                seen = dumped(game.view(state, seat))
+                assert dumped(game.view(twin, seat)) == seen
                 for k in KS:
                     sample = game.randomize_hidden(state, seat, random.Random(k))
-                    assert dump(sample) == dump(game.randomize_hidden(twin, seat, random.Random(k))), (
+                    assert dumped(sample) == dumped(game.randomize_hidden(twin, seat, random.Random(k))), (
                         f"seat {seat}'s sample depends on information it cannot see"
                     )
-                    assert dump(game.view(sample, seat)) == seen
+                    assert dumped(game.view(sample, seat)) == seen
 
 
 @pytest.mark.parametrize(("slug", "n"), CASES)
@@ -79,14 +75,14 @@ def test_the_sampler_re_deals_other_hands(slug, n):
     states = playout_states(game, n, f"sampling-redeal-{slug}-{n}", random.Random(3))
     state = max(states[1:-1], key=lambda s: sum(map(len, hidden_hands(slug, s, 0))))
     r = random.Random(4)
-    deals = {dump(hidden_hands(slug, game.randomize_hidden(state, 0, r), 0)) for _ in range(30)}
+    deals = {dumped(hidden_hands(slug, game.randomize_hidden(state, 0, r), 0)) for _ in range(30)}
     assert len(deals) > 5, "the other hands are (nearly) never re-dealt"
     mine = {
-        dump(game.randomize_hidden(state, 0, r)["hands" if slug != "vem-ai-a-troika" else "players"][0])
+        dumped(game.randomize_hidden(state, 0, r)["hands" if slug != "vem-ai-a-troika" else "players"][0])
         for _ in range(5)
     }
     truth = state["hands"][0] if slug != "vem-ai-a-troika" else state["players"][0]
-    assert mine == {dump(truth)}, "the seat's own cards must never change"
+    assert mine == {dumped(truth)}, "the seat's own cards must never change"
 
 
 def test_triatri_deal_by_matching_respects_every_void():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -12,6 +11,7 @@ from app.games.base import IllegalAction, spoken, visible_log
 from app.games.troika import GAME
 from app.games.troika.rules import ROUNDS, TILES
 from app.games.troika.score import best_split, call_problems, can_leave
+from tests.support.dumps import dumped
 from tests.support.troika_states import REVEAL, TROIKA, discard, final_round, make, play, take_down, take_up
 from tests.support.troika_worlds import call_worlds
 
@@ -198,7 +198,7 @@ def test_pass_only_when_no_option_is_possible():
 
 def test_refusals_give_clear_reasons_and_leave_state_unchanged():
     state = make(3, unmarked=(4,))
-    before = json.dumps(state, sort_keys=True)
+    before = dumped(state)
     with pytest.raises(IllegalAction, match="not your turn"):
         GAME.apply(state, 1, REVEAL)
     with pytest.raises(IllegalAction, match="first turn a face-down tile"):
@@ -208,7 +208,7 @@ def test_refusals_give_clear_reasons_and_leave_state_unchanged():
     acted = play(state, (0, REVEAL))
     with pytest.raises(IllegalAction, match="already turned a tile up"):
         GAME.apply(acted, 0, REVEAL)
-    assert json.dumps(state, sort_keys=True) == before
+    assert dumped(state) == before
 
 
 def test_action_values_are_taken_only_in_their_listed_form():

@@ -11,6 +11,7 @@ import pytest
 from app.games.base import IllegalAction, spoken
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
+from tests.support.dumps import dumped
 from tests.support.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
 
 
@@ -408,11 +409,11 @@ def test_an_attack_on_ones_own_table_is_refused_however_strong():
     """Only an opponent's Group may be attacked: Revisão beats Expesso's defence on Seat 1's
     table, and the same attack on Seat 0's own Expesso is neither listed nor taken."""
     state = arrange(2, hands={0: ["Revisão"]}, tables={0: ["Expesso"], 1: ["Pensionistas"]})
-    before = json.dumps(state, sort_keys=True)
+    before = dumped(state)
     assert [a for a in GAME.legal_actions(state, 0) if a["type"] == "attack" and a["target"] == G["Expesso"]] == []
     with pytest.raises(IllegalAction, match="you can only attack an opponent's Group on the table"):
         GAME.apply(state, 0, attack("Expesso", "Revisão"))
-    assert json.dumps(state, sort_keys=True) == before
+    assert dumped(state) == before
     state["players"][0]["table"], state["players"][1]["table"] = [G["Pensionistas"]], [G["Expesso"]]
     taken = GAME.apply(state, 0, attack("Expesso", "Revisão"))
     assert names(taken["players"][0]["table"]) == ["Pensionistas", "Expesso"]

@@ -12,6 +12,7 @@ import pytest
 from app.games.base import IllegalAction, spoken, visible_log
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
+from tests.support.dumps import dumped
 from tests.support.vem_scenarios import ELECTIONS, E, G, act, adv, arrange, end_round, listed
 
 PASS = {"type": "pass"}
@@ -429,7 +430,7 @@ def test_the_reaction_window_is_the_same_whether_or_not_a_seat_holds_advogados()
         views.append([GAME.view(state, seat) for seat in (None, 0, 2)])
         assert GAME.view(state, 0)["awaiting"] == [1, 2]  # seat 2's answer is not shown
     for a, b in zip(*views, strict=True):
-        assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+        assert dumped(a) == dumped(b)
 
 
 def test_opting_out_for_the_round_answers_later_windows_at_once_and_in_secret():
@@ -456,9 +457,9 @@ def test_advanced_hidden_information_holds_through_random_games():
             if state["reaction"] is not None or state["stage"] == "precampaign":
                 seen_window = True
                 for seat in [None, *range(n)]:
-                    text = json.dumps(GAME.view(state, seat), sort_keys=True)
+                    text = dumped(GAME.view(state, seat))
                     other = GAME.randomize_hidden(state, seat, r)
-                    assert json.dumps(GAME.view(other, seat), sort_keys=True) == text
+                    assert dumped(GAME.view(other, seat)) == text
             seat = r.choice(sorted(GAME.to_act(state)))
             state = act(state, seat, r.choice(GAME.legal_actions(state, seat)))
         assert seen_window
