@@ -2,7 +2,7 @@
 inputs and language, shared by every seat that sees it alike: another player's board, the
 piles, an attack, the Elections, the log, the room's head) are exactly what rendering them
 afresh gives: whole games of random moves are rendered at every few versions for every seat
-and a spectator, in both languages, once with the kept sections and once with each section
+and a spectator, in each language in turn, once with the kept sections and once with each section
 rendered anew, and the two must be the same bytes. A section whose inputs miss something it
 shows would be served stale, to another seat or at a later version, and differ here."""
 
@@ -47,16 +47,18 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options):
     info, live = room_of(slug, players, options)
     seats = [*range(players), None]
     compared = kept_before = host_buttons = 0
+    languages = set()
     for step in range(MOVES):
         if step % EVERY == 0:
             away = step // EVERY % players  # the host sees buttons for an absent player
             payloads = seat_views(info, live, seats, frozenset(range(players)) - {away})
-            for lang in LANGUAGES:
-                kept = rendered(kept_by, payloads, seats, lang)
-                fresh = [rendered(afresh(plain), payloads, [seat], lang)[0] for seat in seats]
-                assert fresh == kept, f"version {live.version}, {lang}"
-                compared += len(seats)
-                host_buttons += "data-away=" in kept[0]
+            lang = [*LANGUAGES][step // EVERY % len(LANGUAGES)]  # each language in turn
+            kept = rendered(kept_by, payloads, seats, lang)
+            fresh = [rendered(afresh(plain), payloads, [seat], lang)[0] for seat in seats]
+            assert fresh == kept, f"version {live.version}, {lang}"
+            compared += len(seats)
+            languages.add(lang)
+            host_buttons += "data-away=" in kept[0]
         state = live.state
         awaited = sorted(game.to_act(state))
         if not awaited:
@@ -64,7 +66,7 @@ def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options):
         seat = rng.choice(awaited)
         advance(game, live, seat, game.apply(state, seat, rng.choice(game.legal_actions(state, seat))))
         kept_before = max(kept_before, len(kept_by.sections.own))
-    assert compared >= 10 * len(seats) and host_buttons > 0
+    assert compared >= 5 * len(seats) and host_buttons > 0 and languages == set(LANGUAGES)
     assert 0 < kept_before <= SECTIONS_HELD
 
 
