@@ -41,8 +41,8 @@ def test_a_render_leaves_no_cycle_holding_its_payload(slug, players, options):
     render_all(info, live, players, "en")  # templates compiled, caches warm
     renders = found = 0
     languages = set()
-    gc.collect()
-    gc.disable()
+    gc.freeze()  # what the process held before: out of the count, and not walked again (a
+    gc.disable()  # collection of a test worker's whole heap took a second or more)
     try:
         for step in range(5000):
             if step % EVERY == 0:  # in each language in turn
@@ -57,6 +57,7 @@ def test_a_render_leaves_no_cycle_holding_its_payload(slug, players, options):
         found = gc.collect()
     finally:
         gc.enable()
+        gc.unfreeze()
     assert not game.to_act(live.state), "the game was played to its end"
     assert renders >= 5 * (players + 1) and languages == set(LANGUAGES)
     assert found <= LEFT_PER_RENDER * renders, f"{found / renders:.0f} objects left per render"
