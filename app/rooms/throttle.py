@@ -5,13 +5,14 @@ Built on the ``limits`` library's moving window kept in memory: the time of each
 dropped by the library once its window has passed, so the records held are bounded by who sent
 something recently, and a limit holds exactly over any stretch of its length (a sliding-window
 counter only estimates the stretch that straddles two of its fixed windows, and let a sixth
-chat line through in 10 s when the estimate fell just short). A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would
-pass. Every answer of a rate-limited call, a 429 or not, can carry the IETF
-``RateLimit-Policy`` and ``RateLimit`` fields (draft-ietf-httpapi-ratelimit-headers,
-:meth:`Throttle.quota`): each window a policy of its own (``"chat-10s";q=5;w=10``) and what is
-left of it (``r``, with ``t`` the seconds until it is whole again). The client address is the
-one the server reports: behind a reverse proxy that is the proxy's, unless uvicorn is told to
-trust the proxy's ``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``); a header a client could set
+chat line through in 10 s when the estimate fell just short). A refusal is a 429 whose
+``Retry-After`` says how many seconds until one more would pass. Every answer of a rate-limited
+call, a 429 or not, can carry the IETF ``RateLimit-Policy`` and ``RateLimit`` fields
+(draft-ietf-httpapi-ratelimit-headers, :meth:`Throttle.quota`): each window a policy of its own
+(``"chat-10s";q=5;w=10``) and what is left of it (``r``, with ``t`` the seconds until it is
+whole again). The client address is the one the server reports: behind a reverse proxy that is
+the proxy's, unless uvicorn is told to trust the proxy's ``X-Forwarded-For``
+(``FORWARDED_ALLOW_IPS``); a header a client could set
 itself is never read here.
 """
 
