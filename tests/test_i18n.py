@@ -22,6 +22,7 @@ from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.games.vem_ai_troika.deck import bonuses_message
 from app.i18n import LOCALES, choose, from_accept_language, translations
+from app.web.render import CompiledTemplates, Renderer
 from tests.conftest import create_started_room
 from tests.support.rendering import room_fragment
 
@@ -298,3 +299,21 @@ def test_a_card_with_several_variable_values_says_them_joined_by_semicolons():
         "+1 Poder por cada Grupo (azul) que controla; +2 Votos se controlar Juízes"
     )
     assert bonuses_message({}) is None
+
+
+def test_a_template_is_compiled_once_for_every_language(monkeypatch):
+    """The languages' environments share their compiled templates (``CompiledTemplates``): the
+    second language loads the first's code, compiling nothing, and still speaks its own words."""
+    compiled = CompiledTemplates()
+    renderer = Renderer(compiled=compiled)
+    english = renderer.fragment("en", "fragments/chat_log.html", messages=[], seat=None)
+    kept = dict(compiled.codes)
+    assert kept, "the first language's compile is kept"
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("a template was compiled again for a second language")
+
+    monkeypatch.setattr(renderer.env("pt-PT"), "compile", compile_again)
+    portuguese = renderer.fragment("pt-PT", "fragments/chat_log.html", messages=[], seat=None)
+    assert "No messages yet." in english and "Ainda não há mensagens." in portuguese
+    assert compiled.codes == kept

@@ -20,6 +20,7 @@ from app.web import tables
 from app.web.render import Renderer
 from app.web.sections import SECTIONS_HELD, Kept
 from tests.support.registered import seated
+from tests.support.rendering import fresh_renderer
 from tests.support.tables import room_of
 
 GAMES_PLAYED = [(slug, players, {}) for slug, players in seated(3)]  # every game, then Vem aí's variants
@@ -41,7 +42,7 @@ def afresh(renderer: Renderer) -> Renderer:
 
 @pytest.mark.parametrize(("slug", "players", "options"), GAMES_PLAYED)
 def test_kept_sections_are_what_rendering_afresh_gives(slug, players, options):
-    kept_by, plain = Renderer(), Renderer()
+    kept_by, plain = fresh_renderer(), fresh_renderer()
     game = GAMES[slug]
     rng = random.Random(f"{slug}-{players}-{options}")
     info, live = room_of(slug, players, options)
@@ -89,7 +90,7 @@ def test_a_section_seen_alike_is_rendered_once_for_every_reader():
     (its hand, its moves), never the public ones again."""
     info, live = room_of("vem-ai-a-troika", 4, {})
     payloads = seat_views(info, live, [0, 1, None])
-    renderer = Renderer()
+    renderer = fresh_renderer()
 
     def renders(payload: dict, seat: int | None) -> int:
         before = len(renderer.sections.own)

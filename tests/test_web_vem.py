@@ -196,14 +196,14 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     within its bound."""
     from app.rooms.views import seat_view
     from app.web import tables
-    from app.web.render import Renderer
+    from tests.support.rendering import fresh_renderer
 
     room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
     info, live = await client.app.state.rooms.game_state(room_id)
     live.hold(sofia_attacks())
     payload = seat_view(info, live, 1)
     card = payload["view"]["hand"][0]
-    renderer = Renderer()
+    renderer = fresh_renderer()
 
     def power_shown(html: str) -> set[str]:  # the Power on the card's element (its data-id's tag)
         return set(re.findall(rf'data-id="{card["id"]}"[^>]*? data-power="(\d+)"', html))
@@ -214,6 +214,6 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     assert power_shown(tables.main_fragment(renderer, payload, 1, tokens[1])) == {str(card["power"] + 7)}
     tables.main_fragment(renderer, payload, 1, tokens[1], "pt-PT")  # each language keeps its own cards
     assert {key[-1] for key in renderer.cards} >= {"en", "pt-PT"}
-    bounded = Renderer(cards_held=3)
+    bounded = fresh_renderer(cards_held=3)
     tables.main_fragment(bounded, payload, 1, tokens[1])
     assert len(bounded.cards) == 3, "the memo keeps the last 3 cards, no more"

@@ -126,9 +126,28 @@ def has_template(name: str) -> bool:
 PIECES = ", ".join(selector for entry in ENTRIES.values() for selector in entry.pieces)
 
 
-def environment(lang: str, memo: Callable[..., Any]) -> jinja2.Environment:
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in memory by name and source checksum (Jinja's bytecode cache),
+    shared by the environments of every language: they are configured alike and compile the same
+    code, so a template is compiled once, not once per language. Tests share one among all
+    their renderers."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.codes.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)  # (Jinja compiles afresh if the source changed)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.codes[bucket.key] = bucket.bytecode_to_string()
+
+
+def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates) -> jinja2.Environment:
     """The Jinja environment of one language: its translations installed once, for good;
-    ``memo`` is the renderer's card cache (:meth:`Renderer.memo`)."""
+    ``memo`` is the renderer's card cache (:meth:`Renderer.memo`), ``compiled`` where compiled
+    templates are kept."""
     # auto_reload off: templates are files of the installed package, and checking their
     # modification time on every render cost ~5% of the server's time under load (issue 14)
     env = jinja2.Environment(
@@ -136,6 +155,7 @@ def environment(lang: str, memo: Callable[..., Any]) -> jinja2.Environment:
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
         auto_reload=False,
+        bytecode_cache=compiled,
     )
     env.template_class = ReleasingTemplate
     env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks: whitespace collapsed, as extracted
@@ -163,12 +183,15 @@ class Renderer:
     """The app's renderer: a Jinja environment per language, and what has been rendered with
     them, kept by value in bounded caches (least recently used first to go): cards
     (:meth:`memo`) and table sections (``app.web.sections.Kept``). One per app (``create_app``);
-    tests share one per process, so that each template is compiled once."""
+    tests share one per process, and their other renderers its compiled templates."""
 
-    def __init__(self, cards_held: int = CARDS_HELD, sections: Kept | None = None):
+    def __init__(
+        self, cards_held: int = CARDS_HELD, sections: Kept | None = None, compiled: CompiledTemplates | None = None
+    ):
         self.cards: LRUCache[tuple[Any, ...], Any] = LRUCache(cards_held)
         self.sections = sections or Kept()
-        self.pages = {lang: Jinja2Templates(env=environment(lang, self.memo)) for lang in LANGUAGES}
+        compiled = compiled or CompiledTemplates()
+        self.pages = {lang: Jinja2Templates(env=environment(lang, self.memo, compiled)) for lang in LANGUAGES}
 
     def env(self, lang: str) -> jinja2.Environment:
         return self.pages[lang].env
