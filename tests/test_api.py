@@ -14,6 +14,7 @@ from app.games.registry import BUILT_IN, GAMES, load
 from app.rooms.errors import Stale
 from app.rooms.model import LiveGame, check_version
 from tests.conftest import auth, create_started_room, play_random_moves
+from tests.support.document import served_document
 
 
 async def test_games_are_listed_with_seat_ranges_and_options(client):
@@ -32,6 +33,7 @@ async def test_healthz_and_openapi(client):
     assert (await client.get("/healthz")).json() == {"status": "ok"}
     spec = (await client.get("/openapi.json")).json()
     assert "/api/rooms/{room_id}/actions" in spec["paths"]
+    assert spec == served_document(), "the document the schema tests share is the one served"
 
 
 async def test_lobby_lists_open_rooms_and_join_fills_seats_in_order(client):

@@ -19,12 +19,13 @@ from fastapi.dependencies.models import Dependant
 
 from app.main import create_app
 from tests.conftest import create_started_room
+from tests.support.document import served_document
 
 MALFORMED = "use 'Authorization: Bearer <seat token>'"
 
 
-async def test_the_schema_documents_the_seat_token_as_a_bearer_scheme(client):
-    schema = (await client.get("/openapi.json")).json()
+def test_the_schema_documents_the_seat_token_as_a_bearer_scheme():
+    schema = served_document()
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     for path, method in [
         ("/api/rooms/{room_id}/actions", "post"),

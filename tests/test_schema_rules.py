@@ -12,12 +12,13 @@ from pydantic import BaseModel
 
 from app.api import answers, routes
 from tests.conftest import auth
+from tests.support.document import served_document
 
 KEY = "0b7c2d4e-9f18-4a3b-8c5d-6e7f8a9b0c1d"
 
 
-async def schemas_of(client) -> dict:
-    return (await client.get("/openapi.json")).json()["components"]["schemas"]
+def schemas_of() -> dict:
+    return served_document()["components"]["schemas"]
 
 
 def integer(schema: dict) -> dict:
@@ -35,8 +36,8 @@ def api_models() -> set[str]:
     }
 
 
-async def test_every_seat_field_is_numbered_0_to_4_and_a_room_has_2_to_5_seats(client):
-    schemas = await schemas_of(client)
+def test_every_seat_field_is_numbered_0_to_4_and_a_room_has_2_to_5_seats():
+    schemas = schemas_of()
     seats = [
         (name, field)
         for name in api_models() & set(schemas)
@@ -55,7 +56,7 @@ async def test_every_seat_field_is_numbered_0_to_4_and_a_room_has_2_to_5_seats(c
 
 
 async def test_the_schema_says_a_name_or_a_bot_and_the_server_refuses_the_rest(client):
-    join = (await schemas_of(client))["JoinRoom"]
+    join = schemas_of()["JoinRoom"]
     assert join["if"] == {"not": {"required": ["bot"]}} and join["then"] == {"required": ["name"]}
     assert join["dependentSchemas"] == {"bot": {"not": {"required": ["name"]}}}
     assert join["dependentRequired"] == {"seat": ["bot"]}
@@ -78,8 +79,8 @@ async def test_the_schema_says_a_name_or_a_bot_and_the_server_refuses_the_rest(c
     ("schema", "field"),
     [("CreateRoom", "name"), ("JoinRoom", "name"), ("ChatLine", "text")],
 )
-async def test_names_and_chat_lines_are_published_as_text_with_no_control_character(client, schema, field):
-    pattern = re.compile((await schemas_of(client))[schema]["properties"][field]["pattern"])
+def test_names_and_chat_lines_are_published_as_text_with_no_control_character(schema, field):
+    pattern = re.compile(schemas_of()[schema]["properties"][field]["pattern"])
     for fine in ("Ana", "Zé Maria", "good luck!", "a\tb", "two\nlines", "🂡"):
         assert pattern.fullmatch(fine), fine  # (whitespace is folded into spaces by the server)
     for refused in ("", "a\x00b", "bell\x07", "esc\x1b[0m", "del\x7f", "c1\x9b"):
@@ -92,8 +93,8 @@ async def test_the_server_refuses_the_control_characters_the_pattern_refuses(cli
         assert r.status_code == 400, (bad, r.text)
 
 
-async def test_keys_are_published_with_their_lengths_and_pattern(client):
-    schemas = await schemas_of(client)
+def test_keys_are_published_with_their_lengths_and_pattern():
+    schemas = schemas_of()
     bounds = {
         name: (
             schemas[name]["properties"]["idempotency_key"]["minLength"],
@@ -106,11 +107,11 @@ async def test_keys_are_published_with_their_lengths_and_pattern(client):
     assert pattern.fullmatch(KEY) and not pattern.fullmatch("tab\tkey") and not pattern.fullmatch("nul\x00")
 
 
-async def test_bounds_are_written_as_json_schema_says_them(client):
+def test_bounds_are_written_as_json_schema_says_them():
     """Every bound in the document, a query's or a body's, is ``minimum``/``maximum`` (or their
     exclusive forms, or lengths), never pydantic's own ``ge``/``le``/``gt``/``lt``; and the
     query bounds are there (a page's ``limit``)."""
-    document = (await client.get("/openapi.json")).json()
+    document = served_document()
     found: list[str] = []
     bounded = 0
 

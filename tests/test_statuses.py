@@ -12,6 +12,7 @@ from pathlib import Path
 from app.api.errors import MEANINGS, ErrorAnswer
 from app.rooms.errors import RoomError
 from tests.conftest import auth, create_started_room, running_app
+from tests.support.document import served_document
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 # the codes answered outside app.rooms.errors: FastAPI's validation, the body limit, the boundary
@@ -54,8 +55,8 @@ def test_the_readme_table_lists_every_status_and_code_the_server_answers():
     assert readme_table(README.parent / "docs" / "api.md") == table, "docs/api.md's error table says the same"
 
 
-async def test_the_openapi_document_lists_only_the_tables_statuses_in_the_one_error_shape(client):
-    document = (await client.get("/openapi.json")).json()
+def test_the_openapi_document_lists_only_the_tables_statuses_in_the_one_error_shape():
+    document = served_document()
     assert "HTTPValidationError" not in document["components"]["schemas"]
     assert document["components"]["schemas"]["ErrorAnswer"]["additionalProperties"] is False
     declared = set()
