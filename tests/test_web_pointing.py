@@ -35,6 +35,8 @@ def kind(token: str) -> str:
 
 def unresolved(html: str) -> tuple[list[str], set[str]]:
     """The tokens on this page that name nothing on its table, and the kinds of those that do."""
+    if "data-points" not in html:  # no option names anything: nothing to look for (parsing is most of the time)
+        return [], set()
     main = lxml.html.fromstring(html).get_element_by_id("room-main")
     cards = {
         el.get("data-id") for el in main.xpath(f".//*[{CLASS % 'felt'}]//*[{CLASS % 'vem-card'} and {CLASS % 'group'}]")
