@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.answers import Hint, Review
+from app.api.contract import operation_id
 from app.api.deps import Auth, Hinting, Limits, Reviewing, Rooms
 from app.api.errors import answers
 from app.api.quotas import RATE_LIMIT, with_headers
@@ -18,7 +19,7 @@ from app.api.streams import WholeNumber
 from app.games.base import say
 from app.rooms.errors import BadRequest
 
-router = APIRouter()
+router = APIRouter(generate_unique_id_function=operation_id)  # (the app adds its routes as they are)
 
 
 @router.get(

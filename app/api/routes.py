@@ -40,6 +40,7 @@ from app.api.answers import (
     SeatNumber,
 )
 from app.api.answers import Chat as ChatAnswer
+from app.api.contract import operation_id
 from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
 from app.api.errors import answers
 from app.api.events import Follower
@@ -73,7 +74,7 @@ from app.rooms.play import Play
 from app.rooms.storage import RoomKey
 from app.rooms.views import Payloads, encode, legal_actions
 
-router = APIRouter()
+router = APIRouter(generate_unique_id_function=operation_id)  # (the app adds its routes as they are)
 
 
 def ascii_digits(value: object) -> object:

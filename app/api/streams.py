@@ -34,6 +34,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import Receive, Scope, Send
 
 from app.api.answers import EventBatch
+from app.api.contract import operation_id
 from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Configured, Lobbying, Rooms
 from app.api.errors import answers
 from app.api.events import ENDED, Events, Follower, Revoked, with_change
@@ -46,7 +47,7 @@ from app.rooms.errors import BadRequest, Forbidden, TooManyStreams
 from app.rooms.live_games import LiveGames
 from app.rooms.views import Payloads
 
-router = APIRouter()
+router = APIRouter(generate_unique_id_function=operation_id)  # (the app adds its routes as they are)
 log = logging.getLogger(__name__)
 
 MAX_WAIT = 60
