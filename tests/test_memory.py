@@ -80,15 +80,18 @@ async def test_finished_games_are_let_go_and_the_rooms_in_play_kept(sqlite_url, 
             assert not any(room_id in cache._values for room_id in finished)
         assert not bus._subscribers
         assert app.state.bots._tasks == {} and app.state.timers._tasks == {}
-        # Rate-limit records (the limits library's memory storage) expire with their window.
-        storage = social.throttle._limiter.storage
-        assert len(storage.events) >= FINISHED  # each host's chat line, and the room creations ...
+        # Rate-limit records (the limits library's memory storages) expire with their window.
+        chats = social.throttle._limiters["chat"].storage  # (moving windows: each line's time)
+        creations = social.throttle._limiters["rooms"].storage  # (sliding-window counters)
+        assert len(chats.events) >= FINISHED and creations.storage  # each host's chat line, the rooms ...
         later = time.time() + 3 * 3600
         monkeypatch.setattr("limits.aio.storage.memory.time.time", lambda: later)  # (three hours on)
-        await social.throttle.chatting("another room", 0)  # a hit runs the storage's expiry
+        await social.throttle.chatting("another room", 0)  # a hit runs its storage's expiry
+        await social.throttle.creating_room("198.51.100.7")
         for _ in range(50):
             await asyncio.sleep(0.01)
-        assert storage.events and all("another room" in key for key in storage.events)  # ... gone
+        assert chats.events and all("another room" in key for key in chats.events)  # ... gone
+        assert creations.storage and all("198.51.100.7" in key for key in creations.storage)
         # A finished room let go is rebuilt from its log when asked for.
         view = (await client.get(f"/api/rooms/{finished[0]}/view")).json()
         assert view["status"] == "finished" and view["outcome"] is not None
