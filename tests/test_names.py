@@ -46,15 +46,14 @@ async def test_log_lines_and_move_labels_name_the_players_in_their_args(client, 
     rng, mentions = random.Random(5), set()
     labels_naming = False
     for _ in range(150):
-        spectator = (await client.get(f"/api/rooms/{room_id}/view")).json()
-        if spectator["status"] != "playing":
-            break
         movers = []
         for seat, token in enumerate(tokens):
             payload = (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()
             check_named(said_items(payload), mentions)
             labels_naming |= any(set(strings(a["args"])) & NAMES for a in payload["legal_actions"])
             movers += [seat] if payload["legal_actions"] else []
+        if payload["status"] != "playing":
+            break
         seat = rng.choice(movers)
         legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[seat]))).json()
         check_named([{"text": a["label"], **a} for a in legal["legal_actions"]], mentions)
