@@ -70,7 +70,8 @@ async def test_a_chat_line_tells_the_seat_what_is_left_of_its_own_limit(client):
 async def test_a_limit_holds_over_any_stretch_of_its_window_not_only_its_fixed_ones(monkeypatch):
     """Five chat lines a seat in any 10 s: three just before a whole ten seconds and two just
     after leave no room for a sixth (a sliding-window counter's estimate let it through), and
-    one more passes only once the first of the five is 10 s old."""
+    one more passes only once the first of the five is 10 s old. A room created just before a
+    whole minute is still counted just after it (the counter said 10 left)."""
     clock = [1_000_009.5]
     monkeypatch.setattr("limits.aio.storage.memory.time.time", lambda: clock[0])
     monkeypatch.setattr("app.rooms.throttle.time.time", lambda: clock[0])
@@ -87,6 +88,10 @@ async def test_a_limit_holds_over_any_stretch_of_its_window_not_only_its_fixed_o
         await throttle.chatting("room", 0)
     clock[0] = 1_000_019.6
     await throttle.chatting("room", 0)
+    clock[0] = 1_000_019.9  # a room created just before a whole minute (and ten seconds) ...
+    await throttle.creating_room("203.0.113.5")
+    clock[0] = 1_000_020.1  # ... is still counted just after it
+    assert fields((await throttle.quota("rooms", "203.0.113.5"))["RateLimit"])["rooms-60s"]["r"] == 9
 
 
 async def test_a_hint_carries_the_fields_and_one_answered_again_counts_nothing(sqlite_url):

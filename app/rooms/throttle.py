@@ -1,15 +1,14 @@
 """Rate limits, per server instance: chat lines and hints per seat, rooms created per client
 address.
 
-Built on the ``limits`` library, kept in memory and dropped by the library once a window has
-passed, so the records held are bounded by who sent something recently. A seat's limits (chat,
-hints), whose numbers their refusals state, use its moving window: the time of each counted
-call, so a limit holds exactly over any stretch of its length (a sliding-window counter only
-estimates a stretch that straddles two of its fixed windows, and let a sixth chat line through
-in 10 s when the estimate fell just short). Room creation, per address over windows of up to an
-hour, uses the sliding-window counter: two numbers a window, where the moving window keeps up
-to a hundred times an address and sweeps them all, key by key, as calls come (2,000 addresses:
-0.2 s of CPU a sweep, against 0.01 s).
+Built on the ``limits`` library's moving window, kept in memory: the time of each counted call,
+dropped by the library once its window has passed, so the records held are bounded by who sent
+something recently, and a limit holds exactly over any stretch of its length, as its refusal
+and its ``RateLimit`` field say. (Its sliding-window counter only estimates a stretch that
+straddles two of its fixed windows: it let a sixth chat line through in 10 s, and a room
+created just before a whole minute was counted as none just after it.) The library sweeps a
+storage's records, key by key, as calls come (2,000 keys: 0.2 s of CPU a sweep), so a seat's
+limits and the addresses' room creations are kept apart, each swept on its own.
 
 A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would pass. Every
 answer of a rate-limited call, a 429 or not, can carry the IETF ``RateLimit-Policy`` and
@@ -29,7 +28,7 @@ from typing import NoReturn
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter, RateLimiter, SlidingWindowCounterRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 from app.games.base import Message, say
@@ -46,12 +45,8 @@ class Throttle:
 
     def __init__(self, rooms: str = ROOM_CREATION_LIMIT):
         self._limits = {"chat": parse_many(CHAT_LIMIT), "hints": parse_many(HINT_LIMIT), "rooms": parse_many(rooms)}
-        exact = MovingWindowRateLimiter(MemoryStorage())
-        self._limiters: dict[str, RateLimiter] = {
-            "chat": exact,
-            "hints": exact,
-            "rooms": SlidingWindowCounterRateLimiter(MemoryStorage()),
-        }
+        seats = MovingWindowRateLimiter(MemoryStorage())
+        self._limiters = {"chat": seats, "hints": seats, "rooms": MovingWindowRateLimiter(MemoryStorage())}
 
     async def chatting(self, room_id: str, seat: int) -> None:
         await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, seat)
