@@ -1,29 +1,91 @@
-"""The expert bot: the strong bot's race (:mod:`app.bots.search`), with steady rollouts.
+"""The expert bot: the strong bot's rollouts, spent on more moves and by a plan for the budget.
 
-The candidates, the sampled worlds shared by all of them (common random numbers), the
-successive halving, the horizon and the evaluation are the strong bot's; only the rollouts
-differ. Every seat plays on with the game policy's own first choice (``Heuristics.greedy``)
-instead of the policy that explores one time in ten. With the deal of a world fixed, a rollout
-then depends on the move being tried and nothing else, so two candidates raced in the same
-world differ by what their moves do rather than by which rollout happened to explore. A
-rollout costs what the strong bot's costs, so both are compared at the same number of
-rollouts; measured so, the two are level in every game (docs/bots.md, "The ladder").
+The strong bot races its few candidates and halves them after 3, 6, 12, ... worlds, a
+schedule made for a few dozen rollouts: at the room's budget, a thousand or more, it has
+settled on two moves after a dozen rollouts and spends the rest telling those two apart. The
+expert races a wider field, the game's ``WIDTH`` best moves by its heuristic ranking, and
+splits the budget (time, or rollouts with an iteration cap) evenly over ``ceil(log2 n)``
+rounds: in each round every move still in the race is played in the same fresh worlds
+(common random numbers, as in the strong bot's race), and at the round's end the worse half
+is dropped, so the last round compares the best two with a quarter or more of the budget
+(sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts, horizon and
+evaluation are the strong bot's (:mod:`app.bots.search`); a move the game's candidates
+play without searching (Troika's safe call) is played so here too. The measured gain is in
+docs/bots.md, "The ladder".
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
+import itertools
+import math
+import time
 
 from app.bots import search
 from app.games.base import Action, State
 
+WIDTH = 8
+
 
 def choose(turn: search.Turn) -> Action:
-    """The strong bot's choice, raced with rollouts that never explore."""
-    greedy = turn.heuristics.greedy
+    """The move with the best mean over the worlds of the last round it took part in."""
+    if len(turn.legal) == 1:
+        return turn.legal[0]
+    first = turn.world()
+    field = contenders(turn, first)
+    if len(field) == 1:
+        return field[0]
+    totals = [0.0] * len(field)
+    alive = list(range(len(field)))
+    rounds = math.ceil(math.log2(len(field)))
+    plan = Plan(turn, rounds)
+    worlds = itertools.chain([first], iter(turn.world, None))  # a fresh world each time, never None
+    for round_ in range(rounds):
+        for world in worlds:
+            search.race(turn, world, field, alive, totals)
+            plan.spend(len(alive))
+            if plan.round_over(round_, len(alive)):
+                break
+        alive = sorted(alive, key=lambda j: (-totals[j], j))[: (len(alive) + 1) // 2]
+    return field[alive[0]]
 
-    def steady(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        return greedy(state, seat, legal)
 
-    return search.choose(replace(turn, heuristics=replace(turn.heuristics, policy=steady)))
+def contenders(turn: search.Turn, world: State) -> list[Action]:
+    """The game's ``WIDTH`` best-ranked moves, fewer where an iteration cap cannot pay for one
+    world in each round, or the one move its candidates name when they name only one."""
+    heuristics = turn.heuristics
+    candidates = heuristics.candidates(world, turn.seat, turn.legal) or turn.legal
+    if len(candidates) == 1:
+        return candidates
+    ranked = heuristics.ranked(world, turn.seat, turn.legal) if heuristics.ranked else candidates
+    width = min(WIDTH, len(ranked))
+    while turn.max_iterations is not None and width > 1 and least_cost(width) > turn.max_iterations:
+        width -= 1
+    return ranked[:width]
+
+
+def least_cost(moves: int) -> int:
+    """The rollouts of one world in each round of a race of ``moves`` moves (8: 8 + 4 + 2)."""
+    cost, alive = 0, moves
+    while alive > 1:
+        cost, alive = cost + alive, (alive + 1) // 2
+    return cost
+
+
+class Plan:
+    """How much of the budget each round may use: with an iteration cap, round ``r`` (from 0)
+    ends once ``cap * (r + 1) / rounds`` rollouts are spent or the next world would pass it;
+    without one, once the same share of the search's time is gone. Every round plays at least
+    one world."""
+
+    def __init__(self, turn: search.Turn, rounds: int) -> None:
+        self.cap, self.rounds, self.used = turn.max_iterations, rounds, 0
+        self.start, self.seconds = time.perf_counter(), turn.budget_s * search.TIME_SHARE
+
+    def spend(self, rollouts: int) -> None:
+        self.used += rollouts
+
+    def round_over(self, round_: int, next_world: int) -> bool:
+        share = (round_ + 1) / self.rounds
+        if self.cap is not None:
+            return self.used + next_world > self.cap * share
+        return time.perf_counter() >= self.start + self.seconds * share

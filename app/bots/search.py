@@ -37,20 +37,22 @@ class Heuristics:
         ``legal``); reads only what ``seat`` knows, so any sampled state gives the same list.
     policy(state, seat, legal, rng): a quick move for rollouts (may use the sampled state); now
         and then (one time in ten) it explores, playing a lesser move.
-    greedy(state, seat, legal): the policy's own first choice, never exploring.
     evaluate(state, seat): how good a state that is not over looks for ``seat``, in [0, 1].
     horizon: rollout length in actions before ``evaluate`` takes over.
     trim(state): drop, in place, bulky parts of a sampled state that rollouts never read.
     seats(state): the number of seats of a state.
+    ranked(state, seat, legal): every legal move, best first by the same measure as
+        ``candidates``, for a game whose candidates keep only the best few (the expert bot races
+        more of them); None where ``candidates`` is that whole list already.
     """
 
     candidates: Callable[[State, int, list[Action]], list[Action]]
     policy: Callable[[State, int, list[Action], random.Random], Action]
-    greedy: Callable[[State, int, list[Action]], Action]
     evaluate: Callable[[State, int], float]
     horizon: int
     trim: Callable[[State], None] = lambda state: None
     seats: Callable[[State], int] = lambda state: state["num_players"]
+    ranked: Callable[[State, int, list[Action]], list[Action]] | None = None
 
 
 @dataclass(frozen=True)
@@ -97,14 +99,7 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     race, then those halving dropped (each by its mean over the worlds it saw). ``keep``, a move
     of the seat (a move played, to compare with the best), is raced too and never dropped, so
     it meets every world the best meets; without it the race is the one ``choose`` runs."""
-    game, heuristics, seat, legal, rng, max_iterations = (
-        turn.game,
-        turn.heuristics,
-        turn.seat,
-        turn.legal,
-        turn.rng,
-        turn.max_iterations,
-    )
+    heuristics, seat, legal, max_iterations = turn.heuristics, turn.seat, turn.legal, turn.max_iterations
     deadline = turn.deadline()
     world = turn.world()
     ranked = heuristics.candidates(world, seat, legal) or legal
@@ -120,9 +115,8 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     seen = [0] * len(ranked)
     worlds = used = 0
     while True:
-        stream = rng.getrandbits(64)
+        race(turn, world, ranked, alive, totals)
         for j in alive:
-            totals[j] += simulate(game, heuristics, world, seat, ranked[j], random.Random(stream))
             seen[j] += 1
         worlds += 1
         used += len(alive)
@@ -138,6 +132,14 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     dropped = [j for j in range(len(ranked)) if j not in alive]
     order = sorted(alive, key=lambda j: (-totals[j], j)) + sorted(dropped, key=lambda j: (-totals[j] / seen[j], j))
     return [Estimate(ranked[j], totals[j] / seen[j], seen[j]) for j in order]
+
+
+def race(turn: Turn, world: State, moves: list[Action], alive: list[int], totals: list[float]) -> None:
+    """Play every move of ``moves`` whose index is in ``alive`` in ``world``, all with one random
+    stream drawn from the turn's, and add each value to its total."""
+    stream = turn.rng.getrandbits(64)
+    for j in alive:
+        totals[j] += simulate(turn.game, turn.heuristics, world, turn.seat, moves[j], random.Random(stream))
 
 
 def halving_point(worlds: int) -> bool:

@@ -146,4 +146,4 @@ def evaluate(state: State, seat: int) -> float:
     return logistic(margin(state["gems"], state["supply"], seat) / spread)
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=HORIZON)
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON)

@@ -158,10 +158,20 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
 
 
 def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
-    ranked = sorted(zip(scores(state, seat, legal), range(len(legal)), strict=True), key=lambda p: (-p[0], p[1]))
-    if legal[ranked[0][1]]["type"] == "troika" and ranked[0][0] > 0:
-        return [legal[ranked[0][1]]]  # leaving the planet safely is never searched away
-    return [legal[i] for _, i in ranked[:CANDIDATES]]
+    order = scored(state, seat, legal)
+    best, top = order[0]
+    if legal[top]["type"] == "troika" and best > 0:
+        return [legal[top]]  # leaving the planet safely is never searched away
+    return [legal[i] for _, i in order[:CANDIDATES]]
+
+
+def ranked(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    return [legal[i] for _, i in scored(state, seat, legal)]
+
+
+def scored(state: State, seat: int, legal: list[Action]) -> list[tuple[float, int]]:
+    """(score, index in ``legal``) of every move, best first (ties: the listed order)."""
+    return sorted(zip(scores(state, seat, legal), range(len(legal)), strict=True), key=lambda p: (-p[0], p[1]))
 
 
 def usefulness(value: int, tiles: list[int]) -> float:
@@ -195,10 +205,6 @@ def quick_order(state: State, seat: int, legal: list[Action]) -> list[int]:
     """Indices of ``legal``, best first by :func:`quick_score` (ties: the listed order)."""
     values = [quick_score(state, seat, action) for action in legal]
     return sorted(range(len(legal)), key=lambda i: -values[i])
-
-
-def greedy(state: State, seat: int, legal: list[Action]) -> Action:
-    return legal[quick_order(state, seat, legal)[0]]
 
 
 def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -254,5 +260,5 @@ def evaluate(state: State, seat: int) -> float:
 
 
 HEURISTICS = Heuristics(
-    candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=HORIZON, trim=trim
+    candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, trim=trim, ranked=ranked
 )

@@ -417,10 +417,6 @@ def candidates(state: State, seat: int, legal: list[Action]) -> list[Action]:
     return [action for _, action in options(state, seat, legal)[:CANDIDATES]]
 
 
-def greedy(state: State, seat: int, legal: list[Action]) -> Action:
-    return options(state, seat, legal)[0][1]
-
-
 def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
     ranked = options(state, seat, legal)
     if len(ranked) > 1 and rng.random() < 0.1:
@@ -431,8 +427,8 @@ def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> 
 HEURISTICS = Heuristics(
     candidates=candidates,
     policy=policy,
-    greedy=greedy,
     evaluate=evaluate,
     horizon=HORIZON,
     seats=lambda state: len(state["players"]),
+    ranked=lambda state, seat, legal: [action for _, action in options(state, seat, legal)],
 )

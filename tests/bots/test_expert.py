@@ -1,5 +1,6 @@
-"""The expert bot's steady rollouts: each game's ``greedy`` is its policy's own first choice,
-and the expert's race plays it in every rollout, never the exploring policy."""
+"""The expert bot's race: a wider field than the strong bot's, the budget split evenly over the
+rounds of sequential halving, an iteration cap never passed, and a clearly better move found
+wherever the heuristic ranks it in the field."""
 
 from __future__ import annotations
 
@@ -11,45 +12,128 @@ import pytest
 from app.bots import HEURISTICS, expert, search
 from app.games.registry import GAMES
 
-
-class Steady(random.Random):
-    """A stream under which a policy never explores (its draw is never below one in ten)."""
-
-    def random(self) -> float:
-        return 0.5
+MOVES = [{"type": "move", "index": i} for i in range(12)]
 
 
-def positions(slug, count=40):
+def synthetic_turn(cap, best=None, ranked=True, seed=0):
+    """A turn over twelve made-up moves that the heuristic ranks in their listed order, with
+    candidates the first four (as the strong bot's); ``best`` names the move worth most."""
+    heuristics = search.Heuristics(
+        candidates=lambda state, seat, legal: legal[:4],
+        policy=lambda state, seat, legal, rng: legal[0],
+        evaluate=lambda state, seat: 0.5,
+        horizon=1,
+        ranked=(lambda state, seat, legal: list(legal)) if ranked else None,
+    )
+    game = GAMES["troika"]  # never played: the tests replace the rollouts
+    return search.Turn(game, heuristics, 0, MOVES, lambda r: {"log": []}, random.Random(seed), 1.0, cap)
+
+
+@pytest.fixture
+def rollouts(monkeypatch):
+    """Every rollout the search makes, as the index of the move rolled out: a noisy value, 0.3
+    more for move ``best`` when the test sets one."""
+    made: list[int] = []
+    settings = {"best": None}
+
+    def simulate(game, heuristics, state, seat, action, rng):
+        made.append(action["index"])
+        return rng.random() * 0.6 + (0.3 if action["index"] == settings["best"] else 0.0)
+
+    monkeypatch.setattr(search, "simulate", simulate)
+    return made, settings
+
+
+def test_the_field_is_eight_moves_wide_where_strong_races_four(rollouts):
+    made, _ = rollouts
+    expert.choose(synthetic_turn(300))
+    assert sorted(set(made)) == list(range(expert.WIDTH)) == list(range(8))
+    made.clear()
+    search.choose(synthetic_turn(300))
+    assert sorted(set(made)) == [0, 1, 2, 3]
+
+
+def test_without_a_ranking_the_field_is_the_candidates(rollouts):
+    made, _ = rollouts
+    expert.choose(synthetic_turn(300, ranked=False))
+    assert sorted(set(made)) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("best", [0, 5, 7])
+def test_a_clearly_better_move_wins_wherever_it_is_ranked_in_the_field(rollouts, best):
+    made, settings = rollouts
+    settings["best"] = best
+    for seed in range(5):
+        assert expert.choose(synthetic_turn(300, seed=seed)) == MOVES[best]
+    settings["best"] = 9  # outside the field: the expert cannot find it
+    assert expert.choose(synthetic_turn(300)) != MOVES[9]
+
+
+def test_the_budget_is_split_evenly_over_the_rounds(rollouts, monkeypatch):
+    made, _ = rollouts
+    fields: list[int] = []
+    race = search.race
+
+    def counted(turn, world, moves, alive, totals):
+        fields.append(len(alive))
+        race(turn, world, moves, alive, totals)
+
+    monkeypatch.setattr(search, "race", counted)
+    expert.choose(synthetic_turn(240))
+    # three rounds of 80 rollouts: 10 worlds of 8 moves, 20 of 4, 40 of 2
+    assert fields == [8] * 10 + [4] * 20 + [2] * 40
+    assert len(made) == 240
+
+
+@pytest.mark.parametrize("cap", [*range(0, 20), 239, 241, 1000])
+def test_an_iteration_cap_is_never_passed_and_nearly_spent(rollouts, cap):
+    made, _ = rollouts
+    move = expert.choose(synthetic_turn(cap))
+    assert move in MOVES
+    assert len(made) <= cap
+    if cap >= expert.least_cost(2):
+        assert len(made) > cap - 2, "the last round, of two moves, stops only when a world no longer fits"
+    if cap < expert.least_cost(8):
+        assert len(set(made)) < 8  # too small a cap for one world in each round of eight moves
+
+
+def test_least_cost_is_one_world_in_each_round():
+    assert [expert.least_cost(n) for n in (1, 2, 3, 4, 5, 8, 9)] == [0, 2, 5, 6, 10, 14, 19]
+
+
+def test_a_move_the_candidates_name_alone_is_played_without_searching(rollouts):
+    made, _ = rollouts
+    turn = synthetic_turn(300)
+    alone = replace(turn.heuristics, candidates=lambda state, seat, legal: legal[3:4])
+    assert expert.choose(replace(turn, heuristics=alone)) == MOVES[3]
+    assert made == []
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_expert_plays_a_legal_move_and_is_reproducible_with_a_cap(slug):
     game, rng = GAMES[slug], random.Random(slug)
     state = game.setup(2, {}, f"expert-{slug}")
-    seen = []
-    while game.outcome(state) is None and len(seen) < count:
+    checked = 0
+    while game.outcome(state) is None and checked < 6:
         seat = min(game.to_act(state))
         legal = game.legal_actions(state, seat)
-        seen.append((state, seat, legal))
+        if len(legal) > 2:
+            choices = [
+                expert.choose(
+                    search.Turn(
+                        game,
+                        HEURISTICS[slug],
+                        seat,
+                        legal,
+                        lambda r: game.randomize_hidden(state, seat, r),
+                        random.Random(7),
+                        1.0,
+                        40,
+                    )
+                )
+                for _ in range(2)
+            ]
+            assert choices[0] in legal and choices[0] == choices[1]
+            checked += 1
         state = game.follow(state, seat, rng.choice(legal))
-    return seen
-
-
-@pytest.mark.parametrize("slug", sorted(GAMES))
-def test_greedy_is_the_policys_choice_when_it_does_not_explore(slug):
-    heuristics = HEURISTICS[slug]
-    for state, seat, legal in positions(slug):
-        move = heuristics.greedy(state, seat, legal)
-        assert move in legal
-        assert move == heuristics.policy(state, seat, legal, Steady(0))
-
-
-@pytest.mark.parametrize("slug", sorted(GAMES))
-def test_the_expert_rolls_out_with_greedy_only(slug):
-    def exploring(state, seat, legal, rng):
-        raise AssertionError("the expert's rollouts called the exploring policy")
-
-    game, heuristics = GAMES[slug], replace(HEURISTICS[slug], policy=exploring)
-    state, seat, legal = next(p for p in positions(slug) if len(p[2]) > 1)
-    turn = search.Turn(
-        game, heuristics, seat, legal, lambda r: game.randomize_hidden(state, seat, r), random.Random(3), 1.0, 24
-    )
-    assert expert.choose(turn) in legal
-    with pytest.raises(AssertionError, match="exploring policy"):
-        search.choose(turn)
+    assert checked == 6

@@ -28,4 +28,4 @@ def evaluate(state: State, seat: int) -> float:
     return (scores[seat] + 1) / (sum(scores) + len(scores))
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, greedy=greedy, evaluate=evaluate, horizon=12)
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=12)
