@@ -11,7 +11,8 @@ Levels
 ``strong``  searches: determinized Monte Carlo over sampled states, rollouts played by a cheap
             per-game policy and cut at a horizon where a per-game evaluation takes over
             (:mod:`app.bots.search`; heuristics in the module its game's entry names, ``app/bots/<game>.py``).
-``expert``  runs the strong bot's search with rollouts that never explore (:mod:`app.bots.expert`).
+``expert``  races more of the moves with the strong bot's rollouts, its budget split evenly
+            over rounds of sequential halving (:mod:`app.bots.expert`).
             Its rating against the others, per game, is the ladder's (:mod:`app.bots.ratings`,
             docs/bots.md).
 

@@ -1,13 +1,14 @@
-"""The bots as a coach: a hint for the move to play now, and the assessment of a move played,
-both the strong bot's search (:func:`app.bots.search.estimate`) over the worlds a seat's
-sampler draws.
+"""The bots as a coach: a hint for the move to play now, the strong bot's search
+(:func:`app.bots.search.estimate`), and the assessment of a move played, the expert bot's
+(:func:`app.bots.expert.estimate`), both over the worlds a seat's sampler draws.
 
 Like a seated bot, the coach is handed a seat, its legal actions and a sampler of full states
 consistent with what that seat knows (built by the engine's ``randomize_hidden``), never the
 true state: its answers depend on the seat's information set and the random stream only, so a
-hint or a review says nothing another seat keeps hidden. The strong bot coaches because it is
-the strongest level on the ladder (docs/bots.md) and because its flat race compares moves on
-common worlds, which is what a gain between two moves needs. Values are the search's: the
+hint or a review says nothing another seat keeps hidden. A review is the expert's, the level
+that beats the strong bot at the room's budget (docs/bots.md, "The ladder"), and a hint the
+strong bot's, the level the room option promises learners. Both races compare moves on common
+worlds, which is what a gain between two moves needs. Values are the search's: the
 seat's expected score in [0, 1] (a share of the win, a little for a better place, or the game's
 evaluation where a rollout stops), shown to people as points out of 100.
 """
@@ -19,11 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.bots import HEURISTICS, search
+from app.bots import HEURISTICS, expert, search
 from app.games.base import Action, Game, Message, State, same_json, say
 from app.games.registry import GAMES
 
-LEVEL = "strong"  # the level that coaches: its search, at the budget its caller gives
+HINT_LEVEL = "strong"  # the level whose search gives hints, at the budget its caller gives
+REVIEW_LEVEL = "expert"  # the level whose search assesses a review's decisions
 Sampler = Callable[[random.Random], State]
 
 
@@ -54,7 +56,7 @@ class Assessment:
 def turn(
     game: Game, seat: int, legal: list[Action], sampler: Sampler, rng: random.Random, rollouts: int
 ) -> search.Turn:
-    """The strong bot's turn with a budget of ``rollouts`` (reproducible: no clock)."""
+    """A searching bot's turn with a budget of ``rollouts`` (reproducible: no clock)."""
     return search.Turn(game, HEURISTICS[game.slug], seat, legal, sampler, rng, 0.0, rollouts)
 
 
@@ -94,8 +96,8 @@ def hint(
 def assess(
     game: Game, seat: int, legal: list[Action], played: Action, sampler: Sampler, rng: random.Random, rollouts: int
 ) -> Assessment:
-    """The move ``played`` by ``seat`` against the strong bot's preferred move."""
-    ranked = search.estimate(turn(game, seat, legal, sampler, rng, rollouts), keep=played)
+    """The move ``played`` by ``seat`` against the expert bot's preferred move."""
+    ranked = expert.estimate(turn(game, seat, legal, sampler, rng, rollouts), keep=played)
     best = ranked[0]
     mine = next(e for e in ranked if same_json(e.action, played))
     return Assessment(played, best.action, mine.value, best.value)

@@ -21,32 +21,52 @@ import math
 import time
 
 from app.bots import search
-from app.games.base import Action, State
+from app.games.base import Action, State, same_json
 
 WIDTH = 8
 
 
 def choose(turn: search.Turn) -> Action:
-    """The move with the best mean over the worlds of the last round it took part in."""
+    """The move left when the last round has halved the field."""
     if len(turn.legal) == 1:
         return turn.legal[0]
+    return estimate(turn)[0].action
+
+
+def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estimate]:
+    """The field raced, best first: the move :func:`choose` plays, then the others by the round
+    they were dropped in (later first) and their mean there. ``keep``, a move of the seat (a move
+    played, to compare with the best), joins the field if it is not in it and is never dropped,
+    so it meets every world the best meets; a cap too small for it may then be passed by one
+    world a round."""
     first = turn.world()
     field = contenders(turn, first)
+    kept = next((j for j, action in enumerate(field) if keep is not None and same_json(action, keep)), None)
+    if keep is not None and kept is None:
+        field, kept = [*field, keep], len(field)
     if len(field) == 1:
-        return field[0]
-    totals = [0.0] * len(field)
-    alive = list(range(len(field)))
+        return [search.Estimate(field[0], 0.0, 0)]
+    totals, seen = [0.0] * len(field), [0] * len(field)
+    alive, dropped = list(range(len(field))), list[int]()
     rounds = math.ceil(math.log2(len(field)))
     plan = Plan(turn, rounds)
     worlds = itertools.chain([first], iter(turn.world, None))  # a fresh world each time, never None
     for round_ in range(rounds):
         for world in worlds:
             search.race(turn, world, field, alive, totals)
+            for j in alive:
+                seen[j] += 1
             plan.spend(len(alive))
             if plan.round_over(round_, len(alive)):
                 break
-        alive = sorted(alive, key=lambda j: (-totals[j], j))[: (len(alive) + 1) // 2]
-    return field[alive[0]]
+        ordered = sorted(alive, key=lambda j: (-totals[j], j))
+        alive = ordered[: (len(alive) + 1) // 2]
+        dropped = ordered[len(alive) :] + dropped
+        if kept in dropped:
+            dropped.remove(kept)
+            alive.append(kept)
+    order = sorted(alive, key=lambda j: (-totals[j] / seen[j], j)) + dropped
+    return [search.Estimate(field[j], totals[j] / seen[j], seen[j]) for j in order]
 
 
 def contenders(turn: search.Turn, world: State) -> list[Action]:

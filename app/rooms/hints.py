@@ -76,7 +76,7 @@ class Hints:
         return {
             "version": version,
             "seat": seat,
-            "level": coach.LEVEL,
+            "level": coach.HINT_LEVEL,
             "suggestion": labelled(found.action, label(found.action), names),
             "reason": {"text": spoken(reason), **reason},
         }

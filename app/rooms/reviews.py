@@ -136,7 +136,7 @@ class Reviews:
             "status": "none" if row is None else row.status,
             "done": 0 if row is None else row.done,
             "total": 0 if row is None else row.total,
-            "level": coach.LEVEL,
+            "level": coach.REVIEW_LEVEL,
             "moves": [
                 {
                     "step": m["step"],

@@ -1,5 +1,6 @@
-"""The coach (app/bots/coach.py) over the strong bot's race: the move a hint suggests is the move
-the strong bot plays, and an assessment races the move played on the same worlds as the best."""
+"""The coach (app/bots/coach.py): the move a hint suggests is the move the strong bot plays, and
+a review's assessment is the expert bot's race, with the move played on the same worlds as the
+best."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 
 import pytest
 
-from app.bots import choose, coach, search
+from app.bots import choose, coach, expert, search
 from app.games.base import same_json
 from app.games.registry import GAMES
 
@@ -31,7 +32,7 @@ def positions(slug: str, seats: int, count: int):
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
-def test_a_hint_is_the_strong_bots_move_and_a_played_move_meets_the_best_ones_worlds(slug):
+def test_a_hint_is_the_strong_bots_move_and_an_assessment_the_expert_bots_race(slug):
     game, found = positions(slug, 2, 4)
     assert len(found) == 4
     for state, seat, legal in found:
@@ -40,11 +41,13 @@ def test_a_hint_is_the_strong_bots_move_and_a_played_move_meets_the_best_ones_wo
         hinted = coach.hint(game, seat, legal, sampler, random.Random(1), ROLLOUTS, game.label)
         assert same_json(hinted.action, played)  # the same race, the same seed: the same move
         worst = legal[-1]
-        ranked = search.estimate(coach.turn(game, seat, legal, sampler, random.Random(2), ROLLOUTS), keep=worst)
-        kept = [e for e in ranked if same_json(e.action, worst)]
-        assert len(kept) == 1 and kept[0].worlds == ranked[0].worlds > 0  # never dropped by the halving
-        assert ranked[0].value >= max(e.value for e in ranked if e.worlds == ranked[0].worlds)
-        own = coach.assess(game, seat, legal, played, sampler, random.Random(1), ROLLOUTS)
-        assert own.gain == 0.0 and same_json(own.best, played)  # its own choice, in its own race: nothing lost
+        for race in (search.estimate, expert.estimate):  # the hints' and the reviews'
+            ranked = race(coach.turn(game, seat, legal, sampler, random.Random(2), ROLLOUTS), keep=worst)
+            kept = [e for e in ranked if same_json(e.action, worst)]
+            assert len(kept) == 1 and kept[0].worlds == ranked[0].worlds > 0  # never dropped by the halving
+            assert ranked[0].value >= max(e.value for e in ranked if e.worlds == ranked[0].worlds)
+        reviewed = choose("expert", game, seat, game.view(state, seat), legal, sampler, random.Random(1), 1.0, ROLLOUTS)
+        own = coach.assess(game, seat, legal, reviewed, sampler, random.Random(1), ROLLOUTS)
+        assert own.gain == 0.0 and same_json(own.best, reviewed)  # its own choice, in its own race: nothing lost
         assessed = coach.assess(game, seat, legal, worst, sampler, random.Random(2), ROLLOUTS)
         assert assessed.gain == pytest.approx(max(0.0, assessed.best_value - assessed.played_value))

@@ -4,6 +4,7 @@ wherever the heuristic ranks it in the field."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -61,7 +62,7 @@ def test_without_a_ranking_the_field_is_the_candidates(rollouts):
 
 @pytest.mark.parametrize("best", [0, 5, 7])
 def test_a_clearly_better_move_wins_wherever_it_is_ranked_in_the_field(rollouts, best):
-    made, settings = rollouts
+    _, settings = rollouts
     settings["best"] = best
     for seed in range(5):
         assert expert.choose(synthetic_turn(300, seed=seed)) == MOVES[best]
@@ -125,7 +126,7 @@ def test_the_expert_plays_a_legal_move_and_is_reproducible_with_a_cap(slug):
                         HEURISTICS[slug],
                         seat,
                         legal,
-                        lambda r: game.randomize_hidden(state, seat, r),
+                        lambda r, state=state, seat=seat: game.randomize_hidden(state, seat, r),
                         random.Random(7),
                         1.0,
                         40,
@@ -137,3 +138,27 @@ def test_the_expert_plays_a_legal_move_and_is_reproducible_with_a_cap(slug):
             checked += 1
         state = game.follow(state, seat, rng.choice(legal))
     assert checked == 6
+
+
+def test_a_kept_move_outside_the_field_meets_every_world_and_is_never_dropped(rollouts):
+    made, settings = rollouts
+    settings["best"] = 2
+    ranked = expert.estimate(synthetic_turn(240), keep=MOVES[10])
+    by_move = {e.action["index"]: e for e in ranked}
+    assert sorted(by_move) == [*range(8), 10]
+    worlds = made.count(2)
+    assert ranked[0].action == MOVES[2] and ranked[0].worlds == worlds
+    assert by_move[10].worlds == worlds == made.count(10)
+    assert ranked[0].value - by_move[10].value > 0.2  # the 0.3 the best is worth, less the noise
+    assert min(e.worlds for e in ranked) < worlds  # the others were dropped along the way
+
+
+def test_the_estimate_lists_the_choice_first_then_the_later_dropped(rollouts):
+    _, settings = rollouts
+    settings["best"] = 6
+    ranked = expert.estimate(synthetic_turn(240))
+    assert ranked[0].action == expert.choose(synthetic_turn(240)) == MOVES[6]
+    assert [e.worlds for e in ranked] == sorted((e.worlds for e in ranked), reverse=True)
+    assert [e.worlds for e in ranked] == [70, 70, 30, 30, 10, 10, 10, 10]  # the worlds a move met, all rounds
+    for a, b in itertools.pairwise(ranked[1:]):
+        assert a.worlds > b.worlds or a.value >= b.value  # within a round, by mean
