@@ -98,7 +98,7 @@ def test_a_finished_games_review_on_its_replay_at_laptop_and_phone_sizes(browser
     expect(page.locator("#replay-review")).to_contain_text("None of Bruno's moves cost anything", timeout=10_000)
     expect(page.locator("#review-progress")).to_have_count(0)
 
-    # the seat's own review, asked for through the API and made by the strong bot
+    # the seat's own review, asked for through the API and made by the expert bot
     assert api.post(f"/api/rooms/{room}/review", headers=auth(tokens[0])).status_code == 202
     for _ in range(600):
         review = api.get(f"/api/rooms/{room}/review?seat=0").json()

@@ -1,6 +1,6 @@
 """Post-game reviews (issue 29, point 4): after the end a seat asks for the review of its own
 moves; it is made in the background, with its progress, and kept; it marks the 3 to 5 moves that
-cost the most against the strong bot's preferred move; it never uses what the seat could not
+cost the most against the expert bot's preferred move; it never uses what the seat could not
 see at the time; the replay page shows it as that seat's, in the reader's language."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ async def test_the_replay_shows_the_review_its_progress_and_its_marks_in_the_rea
         shown = (await client.get(f"{base}?step={first['step']}&as=0", headers=HTML)).text
         assert shown.count('<li class="current" aria-current="step"><a href') == 1
         assert (
-            f"Ana played “{first['played']['label']}”; the strong bot preferred “{first['preferred']['label']}”"
+            f"Ana played “{first['played']['label']}”; the expert bot preferred “{first['preferred']['label']}”"
             in shown
         )
         assert 'id="review-here"' in shown and 'list="review-marks"' in shown
@@ -168,4 +168,4 @@ async def test_the_replay_shows_the_review_its_progress_and_its_marks_in_the_rea
         portuguese = (
             await client.get(f"{base}?step={first['step']}&as=0", headers={**HTML, "accept-language": "pt-PT"})
         ).text
-        assert "Revisão das jogadas de Ana" in portuguese and "o bot forte preferia" in portuguese
+        assert "Revisão das jogadas de Ana" in portuguese and "o bot especialista preferia" in portuguese

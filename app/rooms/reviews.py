@@ -1,5 +1,5 @@
 """Post-game reviews: after a game ends, a player asks for a review of their seat's moves; the
-strong bot goes through each decision of that seat with what the seat knew then, and marks the
+expert bot goes through each decision of that seat with what the seat knew then, and marks the
 moves that cost the most expected score against the move it prefers.
 
 A decision is a move of the seat where it had a choice (more than one legal action, or an
