@@ -162,3 +162,23 @@ def test_the_estimate_lists_the_choice_first_then_the_later_dropped(rollouts):
     assert [e.worlds for e in ranked] == [70, 70, 30, 30, 10, 10, 10, 10]  # the worlds a move met, all rounds
     for a, b in itertools.pairwise(ranked[1:]):
         assert a.worlds > b.worlds or a.value >= b.value  # within a round, by mean
+
+
+def test_without_a_cap_each_round_ends_with_its_share_of_the_time(rollouts, monkeypatch):
+    fields: list[int] = []
+    race = search.race
+
+    def counted(turn, world, moves, alive, totals):
+        fields.append(len(alive))
+        race(turn, world, moves, alive, totals)
+
+    monkeypatch.setattr(search, "race", counted)
+    spent = replace(synthetic_turn(None), budget_s=0.0)  # every round's share is over at once
+    assert expert.choose(spent) in MOVES
+    assert fields == [8, 4, 2]  # one world a round, the least a round plays
+    fields.clear()
+    clock = iter(range(1000))
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: next(clock) * 0.01)  # 10 ms a reading
+    expert.choose(replace(synthetic_turn(None), budget_s=1.0))  # 0.8 s of search: 80 readings
+    rounds = [fields.count(n) for n in (8, 4, 2)]
+    assert rounds == [27, 27, 26]  # a reading after each world: 80 of them, split evenly
