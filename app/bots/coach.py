@@ -6,8 +6,9 @@ Like a seated bot, the coach is handed a seat, its legal actions and a sampler o
 consistent with what that seat knows (built by the engine's ``randomize_hidden``), never the
 true state: its answers depend on the seat's information set and the random stream only, so a
 hint or a review says nothing another seat keeps hidden. A review is the expert's, the level
-that beats the strong bot at the room's budget (docs/bots.md, "The ladder"), and a hint the
-strong bot's, the level the room option promises learners. Both races compare moves on common
+that beat the strong bot at a few hundred rollouts a move, about what a review spends on a
+decision (docs/bots.md, "Expert against strong"), and a hint the strong bot's, the level the
+room option promises learners. Both races compare moves on common
 worlds, which is what a gain between two moves needs. Values are the search's: the
 seat's expected score in [0, 1] (a share of the win, a little for a better place, or the game's
 evaluation where a rollout stops), shown to people as points out of 100.

@@ -7,11 +7,11 @@ expert races a wider field, the game's ``WIDTH`` best moves by its heuristic ran
 splits the budget (time, or rollouts with an iteration cap) evenly over ``ceil(log2 n)``
 rounds: in each round every move still in the race is played in the same fresh worlds
 (common random numbers, as in the strong bot's race), and at the round's end the worse half
-is dropped, so the last round compares the best two with a quarter or more of the budget
+is dropped, so the last round compares the best two with a third or more of the budget
 (sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts, horizon and
 evaluation are the strong bot's (:mod:`app.bots.search`); a move the game's candidates
-play without searching (Troika's safe call) is played so here too. The measured gain is in
-docs/bots.md, "The ladder".
+play without searching (Troika's safe call) is played so here too. What it gains, at which
+budgets, is measured in docs/bots.md ("Expert against strong").
 """
 
 from __future__ import annotations

@@ -19,9 +19,8 @@ RATINGS: dict[str, dict[str, int]] = {slug: dict(entry.ratings) for slug, entry 
 
 
 def levels(slug: str) -> list[dict[str, object]]:
-    """The levels a room of the game ``slug`` can seat, weakest first (by their rating in that
-    game: ``strong`` and ``expert`` are level, and either may rate higher), with their ratings. A
-    game not on the ladder offers them in their own order, each at ``random``'s 0: no level is
-    rated above another."""
+    """The levels a room of the game ``slug`` can seat, weakest first by their rating in that
+    game, with their ratings. A game not on the ladder offers them in their own order, each at
+    ``random``'s 0: no level is rated above another."""
     rated = RATINGS.get(slug, dict.fromkeys(NAMES, 0))
     return [{"level": level, "elo": rated[level]} for level in sorted(NAMES, key=rated.__getitem__)]

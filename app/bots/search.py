@@ -41,9 +41,10 @@ class Heuristics:
     horizon: rollout length in actions before ``evaluate`` takes over.
     trim(state): drop, in place, bulky parts of a sampled state that rollouts never read.
     seats(state): the number of seats of a state.
-    ranked(state, seat, legal): every legal move, best first by the same measure as
-        ``candidates``, for a game whose candidates keep only the best few (the expert bot races
-        more of them); None where ``candidates`` is that whole list already.
+    ranked(state, seat, legal): the moves worth weighing (every legal move, or those the game's
+        rules of thumb find sensible), best first by the same measure as ``candidates``, for a
+        game whose candidates keep only the best few (the expert bot races more of them); None
+        where ``candidates`` is that whole list already.
     """
 
     candidates: Callable[[State, int, list[Action]], list[Action]]

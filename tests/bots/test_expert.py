@@ -182,3 +182,20 @@ def test_without_a_cap_each_round_ends_with_its_share_of_the_time(rollouts, monk
     expert.choose(replace(synthetic_turn(None), budget_s=1.0))  # 0.8 s of search: 80 readings
     rounds = [fields.count(n) for n in (8, 4, 2)]
     assert rounds == [27, 27, 26]  # a reading after each world: 80 of them, split evenly
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_games_ranking_orders_legal_moves_and_begins_with_its_candidates(slug):
+    game, heuristics, rng = GAMES[slug], HEURISTICS[slug], random.Random(slug)
+    state, checked = game.setup(2, {}, f"ranked-{slug}"), 0
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        candidates = heuristics.candidates(state, seat, legal)
+        ranked = heuristics.ranked(state, seat, legal) if heuristics.ranked else candidates
+        assert all(move in legal for move in ranked)  # Vem ai's may name a campaign twice (docs/bots.md)
+        if len(candidates) > 1:
+            assert ranked[: len(candidates)] == candidates
+            checked += len(legal) > len(candidates)
+        state = game.follow(state, seat, rng.choice(legal))
+    assert checked or heuristics.ranked is None  # a game with a ranking met moves its candidates leave out
