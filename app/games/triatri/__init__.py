@@ -177,7 +177,7 @@ ENTRY = GameEntry(
     GAME,
     heuristics="app.bots.triatri",
     presenter="app.web.tables.triatri",
-    ratings={"random": 0, "strong": 333, "expert": 377},
+    ratings={"random": 0, "strong": 525, "expert": 601},
     styles=("/static/css/triatri.css",),
     pieces=(".tt-card", ".gem-count", ".supply-line"),
 )
