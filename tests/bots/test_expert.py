@@ -45,6 +45,20 @@ def rollouts(monkeypatch):
     return made, settings
 
 
+@pytest.fixture
+def fields(monkeypatch):
+    """The number of moves the race plays in each world, world after world."""
+    sizes: list[int] = []
+    race = search.race
+
+    def counted(turn, world, moves, alive, totals):
+        sizes.append(len(alive))
+        race(turn, world, moves, alive, totals)
+
+    monkeypatch.setattr(search, "race", counted)
+    return sizes
+
+
 def test_the_field_is_eight_moves_wide_where_strong_races_four(rollouts):
     made, _ = rollouts
     expert.choose(synthetic_turn(300))
@@ -70,16 +84,8 @@ def test_a_clearly_better_move_wins_wherever_it_is_ranked_in_the_field(rollouts,
     assert expert.choose(synthetic_turn(300)) != MOVES[9]
 
 
-def test_the_budget_is_split_evenly_over_the_rounds(rollouts, monkeypatch):
+def test_the_budget_is_split_evenly_over_the_rounds(rollouts, fields):
     made, _ = rollouts
-    fields: list[int] = []
-    race = search.race
-
-    def counted(turn, world, moves, alive, totals):
-        fields.append(len(alive))
-        race(turn, world, moves, alive, totals)
-
-    monkeypatch.setattr(search, "race", counted)
     expert.choose(synthetic_turn(240))
     # three rounds of 80 rollouts: 10 worlds of 8 moves, 20 of 4, 40 of 2
     assert fields == [8] * 10 + [4] * 20 + [2] * 40
@@ -164,15 +170,7 @@ def test_the_estimate_lists_the_choice_first_then_the_later_dropped(rollouts):
         assert a.worlds > b.worlds or a.value >= b.value  # within a round, by mean
 
 
-def test_without_a_cap_each_round_ends_with_its_share_of_the_time(rollouts, monkeypatch):
-    fields: list[int] = []
-    race = search.race
-
-    def counted(turn, world, moves, alive, totals):
-        fields.append(len(alive))
-        race(turn, world, moves, alive, totals)
-
-    monkeypatch.setattr(search, "race", counted)
+def test_without_a_cap_each_round_ends_with_its_share_of_the_time(rollouts, fields, monkeypatch):
     spent = replace(synthetic_turn(None), budget_s=0.0)  # every round's share is over at once
     assert expert.choose(spent) in MOVES
     assert fields == [8, 4, 2]  # one world a round, the least a round plays
