@@ -21,7 +21,7 @@ import math
 import time
 
 from app.bots import search
-from app.games.base import Action, State, same_json
+from app.games.base import Action, State
 
 WIDTH = 8
 
@@ -41,9 +41,7 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
     world a round."""
     first = turn.world()
     field = contenders(turn, first)
-    kept = next((j for j, action in enumerate(field) if keep is not None and same_json(action, keep)), None)
-    if keep is not None and kept is None:
-        field, kept = [*field, keep], len(field)
+    field, kept = search.joined(field, keep)
     if len(field) == 1:
         return [search.Estimate(field[0], 0.0, 0)]
     totals, seen = [0.0] * len(field), [0] * len(field)
@@ -53,9 +51,7 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
     worlds = itertools.chain([first], iter(turn.world, None))  # a fresh world each time, never None
     for round_ in range(rounds):
         for world in worlds:
-            search.race(turn, world, field, alive, totals)
-            for j in alive:
-                seen[j] += 1
+            search.race(turn, world, field, alive, totals, seen)
             plan.spend(len(alive))
             if plan.round_over(round_, len(alive)):
                 break

@@ -106,9 +106,7 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     ranked = heuristics.candidates(world, seat, legal) or legal
     if max_iterations is not None:
         ranked = ranked[: max(1, max_iterations)]
-    kept = next((j for j, action in enumerate(ranked) if keep is not None and same_json(action, keep)), None)
-    if keep is not None and kept is None:
-        ranked, kept = [*ranked, keep], len(ranked)
+    ranked, kept = joined(ranked, keep)
     if len(ranked) == 1:
         return [Estimate(ranked[0], 0.0, 0)]
     alive = list(range(len(ranked)))
@@ -116,9 +114,7 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     seen = [0] * len(ranked)
     worlds = used = 0
     while True:
-        race(turn, world, ranked, alive, totals)
-        for j in alive:
-            seen[j] += 1
+        race(turn, world, ranked, alive, totals, seen)
         worlds += 1
         used += len(alive)
         if halving_point(worlds) and len(alive) > 2:
@@ -135,12 +131,21 @@ def estimate(turn: Turn, keep: Action | None = None) -> list[Estimate]:
     return [Estimate(ranked[j], totals[j] / seen[j], seen[j]) for j in order]
 
 
-def race(turn: Turn, world: State, moves: list[Action], alive: list[int], totals: list[float]) -> None:
+def joined(moves: list[Action], keep: Action | None) -> tuple[list[Action], int | None]:
+    """The moves to race with ``keep`` among them (added last if it is not), and its index."""
+    if keep is None:
+        return moves, None
+    kept = next((j for j, action in enumerate(moves) if same_json(action, keep)), None)
+    return (moves, kept) if kept is not None else ([*moves, keep], len(moves))
+
+
+def race(turn: Turn, world: State, moves: list[Action], alive: list[int], totals: list[float], seen: list[int]) -> None:
     """Play every move of ``moves`` whose index is in ``alive`` in ``world``, all with one random
-    stream drawn from the turn's, and add each value to its total."""
+    stream drawn from the turn's; add each value to its total and count the world it saw."""
     stream = turn.rng.getrandbits(64)
     for j in alive:
         totals[j] += simulate(turn.game, turn.heuristics, world, turn.seat, moves[j], random.Random(stream))
+        seen[j] += 1
 
 
 def halving_point(worlds: int) -> bool:

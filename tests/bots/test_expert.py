@@ -51,9 +51,9 @@ def fields(monkeypatch):
     sizes: list[int] = []
     race = search.race
 
-    def counted(turn, world, moves, alive, totals):
+    def counted(turn, world, moves, alive, totals, seen):
         sizes.append(len(alive))
-        race(turn, world, moves, alive, totals)
+        race(turn, world, moves, alive, totals, seen)
 
     monkeypatch.setattr(search, "race", counted)
     return sizes
