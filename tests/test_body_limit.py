@@ -36,13 +36,15 @@ async def async_chunks(total: int):
 async def test_bodies_over_the_limit_are_413_before_any_route_reads_them(client):
     room_id, tokens = await create_started_room(client, "troika", 2)
     big = {"version": 0, "action": {"type": "x" * 70 * KB}}
-    for path in (f"/api/rooms/{room_id}/actions", "/api/rooms/nonexistent/actions", f"/api/rooms/{room_id}/chat"):
+    paths = ("actions", "chat", "seats", "start")
+    for path in [f"/api/rooms/{room_id}/{call}" for call in paths] + ["/api/rooms/nonexistent/actions"]:
         r = await client.post(path, json=big, headers=auth(tokens[0]))
         assert r.status_code == 413, (path, r.text[:200])
         assert r.json()["error"] == "too_large" and "64 KB" in r.json()["message"]
         headers = {**auth(tokens[0]), "content-type": "application/json"}
         r = await client.post(path, content=async_chunks(70 * KB), headers=headers)
-        assert r.status_code == 413, (path, r.text[:200])
+        assert (r.status_code, r.json()["error"]) == (413, "too_large"), (path, r.text[:200])
+        assert "64 KB" in r.json()["message"]
     r = await client.post(f"/rooms/{room_id}/join", data={"name": "x" * 70 * KB}, headers=HTML)
     assert r.status_code == 413 and "<html" in r.text
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
@@ -63,6 +65,9 @@ async def test_room_creation_may_carry_a_deck_up_to_the_upload_limit(client):
     files = {"opt_deck": ("mine.json", padded + " " * 600 * KB, "application/json")}
     r = await client.post("/rooms", data=data, files=files, headers=HTML)
     assert r.status_code == 413 and "KB" in r.text
+    r = await client.post("/api/rooms", content=async_chunks(600 * KB), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (413, "too_large"), r.text[:200]
+    assert "528 KB" in r.json()["message"]
 
 
 def rss(pid: int) -> int:

@@ -4,7 +4,9 @@ Deeply nested JSON (a thousand levels fits in a 64 KB body) once reached code th
 the engine's lookup among the listed actions (whose "not in list" error prints the value), the
 browser's resend key, and Python's JSON parser for a clicked action or an uploaded deck. A
 move nested deeper than an action can be is refused at the room service's edge, whoever
-sends it, and the browser's forms parse JSON with a depth limit; the room stays playable.
+sends it, and the browser's forms parse JSON with a depth limit; the room stays playable. A
+body the framework itself cannot decode (not UTF-8, too deep for the parser) is the API's 400
+``invalid_request``, like any other body that is not JSON, on every call that takes one.
 """
 
 from __future__ import annotations
@@ -77,3 +79,20 @@ async def test_a_deeply_nested_deck_file_is_refused_as_not_json(client):
     files = {"opt_deck": ("deep.json", nested(20_000), "application/json")}
     r = await create_by_form(client, game="vem-ai-a-troika", files=files)
     assert r.status_code == 400 and "not valid JSON" in r.text, r.text[:300]
+
+
+UNDECODABLE = {
+    "not UTF-8": b"\xff{}",
+    "a number too long to read": b'{"a":' + b"9" * 5000 + b"}",
+    "nested past the parser's depth": nested(5000).encode(),
+}
+
+
+@pytest.mark.parametrize("body", UNDECODABLE.values(), ids=UNDECODABLE.keys())
+async def test_a_body_the_framework_cannot_decode_is_400_invalid_request(client, body):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    headers = {**auth(tokens[0]), "content-type": "application/json"}
+    for path in ["/api/rooms"] + [f"/api/rooms/{room_id}/{call}" for call in ("seats", "start", "chat", "actions")]:
+        r = await client.post(path, content=body, headers=headers)
+        assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), (path, r.text[:200])
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0

@@ -68,10 +68,13 @@ MEANINGS = {
 }
 
 
-# the router's refusals (``install_error_handlers``): code and message by status
-ROUTING = {
+# the refusals raised below the routes (``install_error_handlers``), by status: the code and the
+# message, or None to keep the exception's own (the body limit's names the limit)
+REFUSALS = {
+    400: ("invalid_request", "the body cannot be read as JSON"),
     404: ("not_found", "no such page or call"),
     405: ("method_not_allowed", "this call does not take that method (see Allow)"),
+    413: ("too_large", None),
 }
 
 
@@ -164,9 +167,11 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):
-        """The router's own refusals: no route at this path (404 ``not_found``), or not with
-        this method (405 ``method_not_allowed``, with ``Allow``)."""
-        code, message = ROUTING.get(exc.status_code, ("http_error", None))
+        """The refusals of the layers below the routes: no route at this path (404
+        ``not_found``), or not with this method (405 ``method_not_allowed``, with ``Allow``); a
+        body the framework cannot decode (400 ``invalid_request``: not UTF-8, nested too deep);
+        a streamed body past the limit (413 ``too_large``). No other status is raised there."""
+        code, message = REFUSALS.get(exc.status_code, ("invalid_request", None))
         if message is None:
             message = exc.detail if isinstance(exc.detail, str) else "request failed"
         headers = {"Allow": allowed(app, request)} if exc.status_code == 405 else exc.headers
