@@ -261,3 +261,21 @@ async def test_a_click_over_the_socket_is_played_and_a_refusal_goes_back_on_that
     assert "made just before your click" in stale
     assert 'id="room-main"' in stale_frame, "with the whole table, up to date, whatever the page had made of it"
     assert len(malformed) == 4 and all(m for m in malformed)
+
+
+async def test_a_json_socket_plays_no_frame_and_answers_only_with_events(sqlite_url):
+    """A program's socket (``format=json``) only sends: the move its page would have clicked,
+    and a malformed frame, are dropped; the next frame it gets is the chat line's event."""
+    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base) as client:
+        room_id, tokens = await make_room(client)
+        mover = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[mover]))).json()
+        action = json.dumps(legal["legal_actions"][0]["action"])
+        async with connect(ws_url(base, room_id, tokens[mover]), additional_headers={"Origin": base}) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 5))["event"] == "view"
+            for frame in (json.dumps({"action": action, "version": "0"}), "{oops", json.dumps({"version": 9})):
+                await ws.send(frame)
+            said = await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hi"}, headers=auth(tokens[0]))
+            assert said.status_code == 201
+            assert json.loads(await asyncio.wait_for(ws.recv(), 5))["event"] == "chat", "no flash, no view"
+        assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0, "nothing played"

@@ -108,7 +108,8 @@ def asyncapi(version: str, document: dict[str, Any]) -> dict[str, Any]:
         "info": {
             "title": "Troika Arena live socket",
             "version": version,
-            "description": "A room pushed to one viewer whenever it changes. Connect with an Origin header "
+            "description": "A room pushed to one viewer whenever it changes; it only sends (frames sent to "
+            "it are dropped: moves go through POST /api/rooms/{room_id}/actions). Connect with an Origin header "
             "of the server's own URL; a missing room or a token that holds no seat is refused at the "
             "handshake (403). The server closes with 1008 past its caps or for too many frames, 1009 "
             "for a frame too large, 1011 when it is in trouble (reconnect after a pause).",

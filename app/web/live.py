@@ -17,7 +17,8 @@ A seat's socket also carries its page's clicks: each incoming frame is one move,
 fields as JSON (``action``, ``version``: static/js/moves.js), played as the form post plays it
 (``app.web.pages.play_click``, the token checked again: a reissued link plays nothing); the
 move's result reaches this socket as everyone's, by the sections that changed, and a refusal
-goes back on this socket alone, as the flash toast. A spectator's frames are read and dropped.
+goes back on this socket alone, as the flash toast. A spectator's frames are read and dropped,
+and so are a ``format=json`` socket's: it only sends, a program's moves go through the API.
 A frame over the size limit, or a flood of frames, closes the socket. Open seat sockets count
 as presence. A failure while serving (the database down, say) closes the socket with 1011 and
 a reason.
@@ -156,7 +157,8 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
                 await ws.send_text(fragment(ws, viewer.lang, "fragments/flash.html", message=message) + table)
 
     with rooms.bus.subscribe(room_id) as subscription:
-        reader = asyncio.create_task(read_incoming(ws, max_frame_bytes, clicked if seat is not None else None))
+        plays = seat is not None and viewer.format == "html"  # a page's socket, not a program's
+        reader = asyncio.create_task(read_incoming(ws, max_frame_bytes, clicked if plays else None))
         reader.add_done_callback(lambda _: subscription.close())  # the viewer left
         try:
             if seat is not None:
@@ -199,7 +201,7 @@ async def close_on_failure(ws: WebSocket, room_id: str, exc: Exception) -> None:
 
 async def read_incoming(ws: WebSocket, limit: int, clicked: Callable[[str], Awaitable[None]] | None) -> None:
     """Read incoming frames until the client leaves, each a click (``clicked``; dropped for a
-    spectator); close the socket on a frame over the size limit or on a flood (more than
+    spectator or a JSON socket); close the socket on a frame over the size limit or on a flood (more than
     FLOOD_FRAMES frames within FLOOD_SECONDS)."""
     recent: deque[float] = deque()
     while True:
