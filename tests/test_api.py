@@ -50,21 +50,31 @@ async def test_lobby_lists_open_rooms_and_join_fills_seats_in_order(client):
 
 
 async def test_create_refuses_bad_input_with_readable_messages(client):
+    """Out of the bounds the schema states: 400 ``invalid_request``; within them but not for
+    this game (or empty once its whitespace is folded, or too long): 400 ``bad_request``."""
+    bad, invalid, unknown = (400, "bad_request"), (400, "invalid_request"), (422, "unknown_field")
     cases = [
-        ({"game": "chess", "seats": 2, "name": "A"}, 400, "unknown game"),
-        ({"game": "troika", "seats": 6, "name": "A"}, 400, "2 to 5 seats"),
-        ({"game": "troika", "seats": 3, "name": "   "}, 400, "name must not be empty"),
-        ({"game": "troika", "seats": 3, "name": "x" * 25}, 400, "at most 24"),
-        ({"game": "troika", "seats": 3, "name": "A", "options": {"colour": 1}}, 422, "unknown field: options.colour"),
-        ({"game": "troika", "seats": 3, "name": "A", "options": {"first_player": "4"}}, 400, "invalid options"),
-        ({"game": "troika", "seats": 3}, 400, "name"),  # malformed: no name
+        ({"game": "chess", "seats": 2, "name": "A"}, bad, "unknown game"),
+        ({"game": "troika", "seats": 6, "name": "A"}, invalid, "seats: Input should be less than or equal to 5"),
+        ({"game": "troika", "seats": 1, "name": "A"}, invalid, "seats: Input should be greater than or equal to 2"),
+        ({"game": "troika", "seats": 10**30, "name": "A"}, invalid, "seats"),
+        ({"game": "triatri", "seats": 5, "name": "A"}, bad, "2 to 4 seats"),
+        ({"game": "troika", "seats": 3, "name": "   "}, bad, "name must not be empty"),
+        ({"game": "troika", "seats": 3, "name": ""}, invalid, "name: must be at least one character"),
+        ({"game": "troika", "seats": 3, "name": "\x00x"}, invalid, "with no control character"),
+        ({"game": "troika", "seats": 3, "name": "x" * 25}, bad, "at most 24"),
+        ({"game": "troika", "seats": 3, "name": "A", "options": {"colour": 1}}, unknown, "options.colour"),
+        ({"game": "troika", "seats": 3, "name": "A", "options": {"first_player": "4"}}, bad, "invalid options"),
+        ({"game": "troika", "seats": 3}, invalid, "name"),  # malformed: no name
     ]
     before = len((await client.get("/api/rooms")).json())
-    for body, status, words in cases:
+    for body, (status, code), words in cases:
         r = await client.post("/api/rooms", json=body)
-        assert r.status_code == status, (body, r.text)
-        assert words in r.json()["message"]
+        assert (r.status_code, r.json()["error"]) == (status, code), (body, r.text)
+        assert words in r.json()["message"], (body, r.text)
     assert len((await client.get("/api/rooms")).json()) == before
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 5, "name": "x" * 24})  # both at the limit
+    assert r.status_code == 201, r.text
 
 
 async def test_malformed_json_and_unknown_routes_answer_json(client):

@@ -90,11 +90,13 @@ async def test_a_join_resent_with_its_key_and_name_answers_the_same_seat_and_tok
     assert (await client.post(url, json={"name": "Carla"})).status_code == 201
     view = await client.get(f"/api/rooms/{room_id}/view", headers=auth(first.json()["token"]))
     assert view.status_code == 200 and view.json()["seat"] == first.json()["seat"]
-    for short in ("k", "guessable-key"):  # a join's key stands for its token: too short to be safe
-        assert (await client.post(url, json={"name": "Duarte", "idempotency_key": short})).status_code == 400
+    for wrong in ("k", "x" * 15, "x" * 65, "x" * 15 + "\x00"):  # a join's key stands for its token: 16 to 64
+        r = await client.post(url, json={"name": "Duarte", "idempotency_key": wrong})
+        assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), (wrong, r.text)
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
     assert [s["name"] for s in seats] == ["Ana", "Bo", "Carla", None]
-    await client.post(url, json={"name": "Duarte"})
+    r = await client.post(url, json={"name": "Duarte", "idempotency_key": "x" * 64})  # the longest
+    assert r.status_code == 201, r.text
     assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))).status_code == 200
     after = await client.post(url, json={"name": "Bo", "idempotency_key": key})  # after the start too
     assert after.status_code == 201 and after.json()["token"] == first.json()["token"]

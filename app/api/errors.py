@@ -127,11 +127,15 @@ def unknown_fields(errors: Sequence[Mapping[str, Any]]) -> list[str] | None:
     return [".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")) for err in errors]
 
 
+# pydantic's words for an error, where they would not help a reader: a text field's pattern
+PLAINER = {"string_pattern_mismatch": "must be at least one character, with no control character"}
+
+
 def describe_validation(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-        parts.append(f"{where or 'request'}: {err.get('msg', 'invalid')}")
+        parts.append(f"{where or 'request'}: {PLAINER.get(err.get('type', ''), err.get('msg', 'invalid'))}")
     return "; ".join(parts) or "invalid request"
 
 

@@ -100,32 +100,28 @@ class StrictBody(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
-# What a text field may hold, as a pattern JSON Schema states (the server's own check is
-# stricter: app.rooms.model, app.rooms.social): a name or a chat line has no control character
-# but the whitespace ones (folded into single spaces); a key has none at all.
+# What a text field may hold, as a pattern JSON Schema states and the body's reading enforces
+# (400 invalid_request; the room's own check is stricter, 400 bad_request: app.rooms.model,
+# app.rooms.social): a name or a chat line has no control character but the whitespace ones
+# (folded into single spaces); a key has none at all.
 TEXT = r"^[^\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]+$"
 KEY = r"^[^\x00-\x1f\x7f-\x9f]+$"
 
 
 def printable(description: str, **field: Any) -> Any:
-    """A name's or a chat line's field, published with its pattern (the server checks it)."""
-    return Field(description=description, json_schema_extra={"pattern": TEXT}, **field)
+    """A name's or a chat line's field, with its pattern."""
+    return Field(description=description, pattern=TEXT, **field)
 
 
 def key(description: str, shortest: int = 1) -> Any:
-    """An idempotency key's field, published with its pattern and lengths (``check_key``)."""
-    return Field(
-        default=None,
-        description=description,
-        json_schema_extra={"pattern": KEY, "minLength": shortest, "maxLength": MAX_KEY_LENGTH},
-    )
+    """An idempotency key's field, with its pattern and lengths (``check_key`` checks them too)."""
+    return Field(default=None, description=description, pattern=KEY, min_length=shortest, max_length=MAX_KEY_LENGTH)
 
 
 class CreateRoom(StrictBody):
     game: str = Field(description="game slug, see GET /api/games")
-    seats: int = Field(  # (the bounds of all games, published; the room's game says its own range)
-        description="number of seats, within the game's range",
-        json_schema_extra={"minimum": FEWEST_SEATS, "maximum": MOST_SEATS},
+    seats: int = Field(  # (the bounds of all games; the room's game says its own range: bad_request)
+        description="number of seats, within the game's range", ge=FEWEST_SEATS, le=MOST_SEATS
     )
     name: str = printable("the host's display name (1 to 24 printable characters); the host takes seat 0")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
