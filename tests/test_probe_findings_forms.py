@@ -182,8 +182,8 @@ async def test_the_token_less_forms_refuse_a_cross_site_post_and_let_this_sites_
         assert r.status_code == 403, headers
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
     assert [s["name"] for s in seats] == ["Ana", None, None]
-    for headers in SAME_SITE[:2]:
-        r = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers={**HTML, **headers})
+    for name, headers in zip(("Bo", "Carla"), SAME_SITE[:2], strict=True):
+        r = await client.post(f"/rooms/{room_id}/join", data={"name": name}, headers={**HTML, **headers})
         assert r.status_code == 303, headers
         r = await client.post("/language", data={"lang": "pt-PT", "next": "/"}, headers={**HTML, **headers})
         assert r.status_code == 303 and "lang=pt-PT" in r.headers["set-cookie"], headers

@@ -15,15 +15,16 @@ from tests.conftest import auth
 from tests.support.document import served_document
 
 KEY = "0b7c2d4e-9f18-4a3b-8c5d-6e7f8a9b0c1d"
+KEYED = ("JoinRoom", "StartRoom", "SubmitAction")  # the bodies with an idempotency key
 
 
 def schemas_of() -> dict:
     return served_document()["components"]["schemas"]
 
 
-def integer(schema: dict) -> dict:
-    """The integer branch of a field's schema (``anyOf`` with null for an optional one)."""
-    return next(s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer")
+def branch(schema: dict, kind: str = "integer") -> dict:
+    """The ``kind`` branch of a field's schema (``anyOf`` with null for an optional one)."""
+    return next(s for s in schema.get("anyOf", [schema]) if s.get("type") == kind)
 
 
 def api_models() -> set[str]:
@@ -46,7 +47,7 @@ def test_every_seat_field_is_numbered_0_to_4_and_a_room_has_2_to_5_seats():
     ]
     assert len(seats) >= 15, seats
     for name, field in seats:
-        bounds = integer(schemas[name]["properties"][field])
+        bounds = branch(schemas[name]["properties"][field])
         assert (bounds["minimum"], bounds["maximum"]) == (0, 4), (name, field)
     for name, field in (("Payload", "to_act"), ("Payload", "connected"), ("PresenceEvent", "connected")):
         items = schemas[name]["properties"][field]["items"]
@@ -80,7 +81,7 @@ async def test_the_schema_says_a_name_or_a_bot_and_the_server_refuses_the_rest(c
     [("CreateRoom", "name"), ("JoinRoom", "name"), ("ChatLine", "text")],
 )
 def test_names_and_chat_lines_are_published_as_text_with_no_control_character(schema, field):
-    pattern = re.compile(schemas_of()[schema]["properties"][field]["pattern"])
+    pattern = re.compile(branch(schemas_of()[schema]["properties"][field], "string")["pattern"])
     for fine in ("Ana", "Zé Maria", "good luck!", "a\tb", "two\nlines", "🂡"):
         assert pattern.fullmatch(fine), fine  # (whitespace is folded into spaces by the server)
     for refused in ("", "a\x00b", "bell\x07", "esc\x1b[0m", "del\x7f", "c1\x9b"):
@@ -95,15 +96,10 @@ async def test_the_server_refuses_the_control_characters_the_pattern_refuses(cli
 
 def test_keys_are_published_with_their_lengths_and_pattern():
     schemas = schemas_of()
-    bounds = {
-        name: (
-            schemas[name]["properties"]["idempotency_key"]["minLength"],
-            schemas[name]["properties"]["idempotency_key"]["maxLength"],
-        )
-        for name in ("JoinRoom", "StartRoom", "SubmitAction")
-    }
+    keys = {name: branch(schemas[name]["properties"]["idempotency_key"], "string") for name in KEYED}
+    bounds = {name: (key["minLength"], key["maxLength"]) for name, key in keys.items()}
     assert bounds == {"JoinRoom": (16, 64), "StartRoom": (1, 64), "SubmitAction": (1, 64)}
-    pattern = re.compile(schemas["SubmitAction"]["properties"]["idempotency_key"]["pattern"])
+    pattern = re.compile(keys["SubmitAction"]["pattern"])
     assert pattern.fullmatch(KEY) and not pattern.fullmatch("tab\tkey") and not pattern.fullmatch("nul\x00")
 
 
@@ -129,5 +125,5 @@ def test_bounds_are_written_as_json_schema_says_them():
     walk(document, "")
     assert found == []
     limit = next(p for p in document["paths"]["/api/rooms"]["get"]["parameters"] if p["name"] == "limit")
-    assert (integer(limit["schema"])["minimum"], integer(limit["schema"])["maximum"]) == (1, 100)
+    assert (branch(limit["schema"])["minimum"], branch(limit["schema"])["maximum"]) == (1, 100)
     assert bounded > 10

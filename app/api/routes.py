@@ -571,7 +571,9 @@ async def get_record(room_id: str, rooms: Rooms):
 async def get_replay_step(
     room_id: str,
     replays: Replaying,
-    step: Annotated[WholeNumber | None, Query(description="the version to show (default: the end)")] = None,
+    step: Annotated[
+        WholeNumber | None, Query(description="the version to show (default, or past the end: the end)")
+    ] = None,
     seat: Annotated[WholeNumber | None, Query(description="whose view (default: a spectator's)")] = None,
 ):
     """A finished game at one version, as the replay page shows it (409 before the game ends):

@@ -101,6 +101,13 @@ async def close_as(session: AsyncSession, info: RoomInfo, reason: str) -> str:
     return status
 
 
+def require_new_name(info: RoomInfo, name: str) -> None:
+    """409 for a name a seat of the room holds already (in any case): the log, the chat and the
+    scores name players, and two alike could not be told apart."""
+    if any(held.casefold() == name.casefold() for held in info.seats.values()):
+        raise Conflict(say("someone in this room is already called {name}: choose another name", name=name))
+
+
 def first_free_seat(info: RoomInfo) -> int:
     if not info.free_seats:
         raise Conflict("every seat is taken")
@@ -202,6 +209,7 @@ class Lobby:
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
             require_unheld(info)
+            require_new_name(info, name)
             await storage.add_seat(session, room_id, seat, name, hash_token(token), join_key_hash=key_hash)
         return seat, token, False
 
