@@ -80,6 +80,8 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     expect(page.locator("#your-hand")).to_have_count(0)
     page.get_by_label("Show the table as").select_option(label="Bruno saw it (their hand)")
     expect(page.locator("#your-hand")).to_be_visible()
+    # (no move to make in a replay: the hand stays in the table's flow, not docked over the board)
+    assert page.locator("#your-hand").evaluate("e => getComputedStyle(e).position") == "static"
     at_step(page, last // 2)
     expect(page.locator("#replay-log li.current").first).to_be_visible()
     screenshots(page, "replay-step")
