@@ -126,7 +126,10 @@ async def test_hostile_requests_are_refused_and_change_nothing(sqlite_url):
             assert set(r.json()) >= {"error", "message"}
         assert (await client.get(f"/api/rooms/{room}")).json()["next_room"] is None
         r = await client.post(f"/api/rooms/{room}/again", headers=auth(bruno), json={"seat": 0, "token": ana})
-        assert r.status_code == 200 and r.json()["seat"] == 1  # a body cannot name another seat
+        assert (r.status_code, r.json()["message"]) == (422, "unknown field: seat, token")  # it takes no body
+        assert (await client.get(f"/api/rooms/{room}")).json()["next_room"] is None
+        r = await client.post(f"/api/rooms/{room}/again", headers=auth(bruno))
+        assert r.status_code == 200 and r.json()["seat"] == 1
         again_page = await client.get(f"/api/rooms/{room}/again")
         assert again_page.status_code == 405
 

@@ -96,3 +96,29 @@ async def test_a_body_the_framework_cannot_decode_is_400_invalid_request(client,
         r = await client.post(path, content=body, headers=headers)
         assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), (path, r.text[:200])
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
+async def test_the_calls_that_take_no_body_refuse_one_that_says_anything(client):
+    """Every body is closed, a bodyless call's too: fields are 422 ``unknown_field`` (named),
+    anything but an object 400; nothing is done. An empty body or ``{}`` is no body."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    calls = [
+        ("POST", f"/api/rooms/{room_id}/close"),
+        ("POST", f"/api/rooms/{room_id}/review"),
+        ("POST", f"/api/rooms/{room_id}/again"),
+        ("POST", f"/api/rooms/{room_id}/seats/1/reissue"),
+        ("DELETE", f"/api/rooms/{room_id}/seats/me"),
+        ("DELETE", f"/api/rooms/{room_id}/seats/1"),
+    ]
+    headers = {**auth(tokens[0]), "content-type": "application/json"}
+    for method, path in calls:
+        r = await client.request(method, path, content=b'{"seat": 0, "x": 1}', headers=headers)
+        assert (r.status_code, r.json()) == (422, {"error": "unknown_field", "message": "unknown field: seat, x"}), path
+        for body in (b"[1]", b"0", b"seat=0"):
+            r = await client.request(method, path, content=body, headers=headers)
+            assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), (path, body)
+    room = (await client.get(f"/api/rooms/{room_id}")).json()
+    assert (room["status"], room["version"]) == ("playing", 0)
+    r = await client.post(f"/api/rooms/{room_id}/seats/1/reissue", content=b"{}", headers=headers)
+    assert r.status_code == 200, r.text
+    assert (await client.post(f"/api/rooms/{room_id}/close", content=b" ", headers=headers)).status_code == 200

@@ -191,5 +191,5 @@ async def test_a_keyed_join_resent_after_its_seat_was_reissued_takes_no_other_se
     assert mine.json()["seat"] == first["seat"], "the new link still holds the seat"
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
     assert [s["name"] for s in seats] == ["Ana", "Bo", None]
-    other = await client.post(url, json={"name": "Bo", "idempotency_key": "another-key-of-16-chars"})
+    other = await client.post(url, json={"name": "Bea", "idempotency_key": "another-key-of-16-chars"})
     assert other.status_code == 201 and other.json()["seat"] == 2

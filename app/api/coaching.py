@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 
 from app.api.answers import Hint, Review
 from app.api.contract import operation_id
-from app.api.deps import Auth, Hinting, Limits, Reviewing, Rooms
+from app.api.deps import NO_BODY, Auth, Hinting, Limits, Reviewing, Rooms
 from app.api.errors import answers
 from app.api.quotas import RATE_LIMIT, with_headers
 from app.api.routes import answer
@@ -44,7 +44,8 @@ async def get_hint(room_id: str, rooms: Rooms, hints: Hinting, auth: Auth, throt
     response_model=Review,
     status_code=202,
     tags=["play"],
-    responses=answers(401, 403, 404, 409) | {200: {"model": Review, "description": "asked for before"}},
+    responses=answers(400, 401, 403, 404, 409, 422) | {200: {"model": Review, "description": "asked for before"}},
+    dependencies=[NO_BODY],
 )
 async def ask_for_review(room_id: str, rooms: Rooms, reviews: Reviewing, auth: Auth):
     """Once the game is over, ask for the review of your seat's moves: 202 when this queues it,

@@ -15,12 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import orjson
 from fastapi import Depends, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
-from app.rooms.errors import Unauthorized
+from app.rooms.errors import Unauthorized, UnknownField
 from app.rooms.hints import Hints
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
@@ -126,3 +128,23 @@ Reviewing = Annotated[Reviews, Depends(reviews)]
 Limits = Annotated[Throttle, Depends(throttle)]
 Auth = Annotated[Credentials, Depends(credentials)]
 Configured = Annotated[Settings, Depends(settings)]
+
+
+async def no_body(request: Request) -> None:
+    """The body of a call that takes none (``NO_BODY``): it may be sent empty or as ``{}``; an
+    object's fields are fields the call does not name (422 ``unknown_field``), and anything else
+    is not the call's (400 ``invalid_request``), as with every other call's body."""
+    raw = await request.body()
+    if not raw.strip():
+        return
+    try:
+        sent = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        sent = None
+    if not isinstance(sent, dict):
+        raise RequestValidationError([{"type": "no_body", "loc": ("body",), "msg": "this call takes no body"}])
+    if sent:
+        raise UnknownField(sorted(sent))
+
+
+NO_BODY = Depends(no_body)

@@ -41,7 +41,19 @@ from app.api.answers import (
 )
 from app.api.answers import Chat as ChatAnswer
 from app.api.contract import operation_id
-from app.api.deps import TOKEN_OPTIONAL, Auth, Chat, Credentials, Limits, Lobbying, Playing, Replaying, Rooms, Views
+from app.api.deps import (
+    NO_BODY,
+    TOKEN_OPTIONAL,
+    Auth,
+    Chat,
+    Credentials,
+    Limits,
+    Lobbying,
+    Playing,
+    Replaying,
+    Rooms,
+    Views,
+)
 from app.api.errors import answers
 from app.api.events import Follower
 from app.api.paging import (
@@ -332,7 +344,11 @@ async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying,
 
 
 @router.delete(
-    "/api/rooms/{room_id}/seats/me", response_model=Left, tags=["rooms"], responses=answers(401, 403, 404, 409)
+    "/api/rooms/{room_id}/seats/me",
+    response_model=Left,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 422),
+    dependencies=[NO_BODY],
 )
 async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     seat = await auth.seat_in(rooms, room_id)
@@ -341,7 +357,11 @@ async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
 
 
 @router.post(
-    "/api/rooms/{room_id}/close", response_model=RoomClosed, tags=["rooms"], responses=answers(401, 403, 404, 409)
+    "/api/rooms/{room_id}/close",
+    response_model=RoomClosed,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 422),
+    dependencies=[NO_BODY],
 )
 async def close_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: close the room. A waiting room is closed; a game in play is abandoned (it
@@ -355,7 +375,8 @@ async def close_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     "/api/rooms/{room_id}/seats/{seat}",
     response_model=Removed,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409),
+    responses=answers(400, 401, 403, 404, 409, 422),
+    dependencies=[NO_BODY],
 )
 async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only, before the start: free a seat that a bot holds."""
@@ -394,7 +415,8 @@ async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms:
     "/api/rooms/{room_id}/seats/{seat}/reissue",
     response_model=Reissued,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409),
+    responses=answers(400, 401, 403, 404, 409, 422),
+    dependencies=[NO_BODY],
 )
 async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: give the seat of an absent player (no socket or stream open) a new private
@@ -544,7 +566,11 @@ async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, au
 
 
 @router.post(
-    "/api/rooms/{room_id}/again", response_model=NextSeat, tags=["rooms"], responses=answers(401, 403, 404, 409)
+    "/api/rooms/{room_id}/again",
+    response_model=NextSeat,
+    tags=["rooms"],
+    responses=answers(400, 401, 403, 404, 409, 422),
+    dependencies=[NO_BODY],
 )
 async def play_again(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """A player of a finished game plays again with the same game, options, seats, names and
