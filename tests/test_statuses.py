@@ -1,18 +1,22 @@
 """Statuses are consistent (issue 17, point 4; issue 27): 400 for a malformed request, 422 for
 one that is well formed but refused (a field the call does not name, a move the rules refuse,
-an idempotency key reused), and only on calls that take a body, 404 for a missing room whatever the token, HEAD wherever
-GET is answered; every error has the one shape, and the README's table of statuses is the
-code's (each status and its `error` codes, answered by real requests)."""
+an idempotency key reused), and only on calls that take a body (or refuse one), 404 for a
+missing room whatever the token, HEAD wherever GET is answered; every error has the one shape,
+and the README's table of statuses is the code's (each status and its `error` codes, answered
+by real requests)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from fastapi.routing import APIRoute
+
+from app.api.deps import no_body
 from app.api.errors import MEANINGS, ErrorAnswer
 from app.rooms.errors import RoomError
 from tests.conftest import auth, create_started_room, running_app
-from tests.support.document import served_document
+from tests.support.document import document_app, served_document
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 # the codes answered outside app.rooms.errors: FastAPI's validation, the body limit, the boundary
@@ -57,6 +61,13 @@ def test_the_readme_table_lists_every_status_and_code_the_server_answers():
 
 def test_the_openapi_document_lists_only_the_tables_statuses_in_the_one_error_shape():
     document = served_document()
+    refusing_a_body = {  # the calls that take no body, and refuse one that names fields (422)
+        (route.path, method.lower())
+        for route in document_app().routes
+        if isinstance(route, APIRoute) and any(d.call is no_body for d in route.dependant.dependencies)
+        for method in route.methods
+    }
+    assert len(refusing_a_body) == 6
     assert "HTTPValidationError" not in document["components"]["schemas"]
     assert document["components"]["schemas"]["ErrorAnswer"]["additionalProperties"] is False
     declared = set()
@@ -68,7 +79,8 @@ def test_the_openapi_document_lists_only_the_tables_statuses_in_the_one_error_sh
                     schema = answer["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (path, method, status)
             if "422" in operation["responses"]:
-                assert "requestBody" in operation, (path, method, "422 is for calls that take a body")
+                taken = "requestBody" in operation or (path, method) in refusing_a_body
+                assert taken, (path, method, "422 is for calls that take a body, or refuse one")
     assert declared == set(readme_table()) - UNDECLARED
 
 

@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 import orjson
+from fastapi import FastAPI
 
 from app.config import Settings
 from app.main import create_app
@@ -17,8 +18,13 @@ from tests.support.rendering import RENDERER
 
 
 @functools.cache
+def document_app() -> FastAPI:
+    """An app with the tests' settings, never started (the document needs no database)."""
+    return create_app(Settings(database_url="sqlite://", allowed_hosts="arena.test"), renderer=RENDERER)
+
+
+@functools.cache
 def served_document() -> dict[str, Any]:
-    """``/openapi.json`` as an app with the tests' settings serves it (a JSON round trip of what
-    its route answers; the app is never started, the document needs no database)."""
-    app = create_app(Settings(database_url="sqlite://", allowed_hosts="arena.test"), renderer=RENDERER)
-    return orjson.loads(orjson.dumps(app.openapi()))
+    """``/openapi.json`` as :func:`document_app` serves it (a JSON round trip of what its route
+    answers)."""
+    return orjson.loads(orjson.dumps(document_app().openapi()))
