@@ -89,6 +89,9 @@ async def test_a_name_someone_in_the_room_holds_is_refused_in_any_case(client):
         r = await client.post(url, json={"name": taken})
         assert (r.status_code, r.json()["error"]) == (409, "conflict"), (taken, r.text)
         assert "already called" in r.json()["message"]
+    form = await client.post(f"/rooms/{room_id}/join", data={"name": "ANA"}, headers={"accept": "text/html"})
+    assert form.status_code == 409 and "already called ANA" in form.text
+    assert f'href="/rooms/{room_id}">Back to the room' in form.text  # to choose another name there
     assert (await client.post(url, json={"name": "Anabela"})).status_code == 201
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
     assert [s["name"] for s in seats] == ["Ana", bot_name, "Anabela", None]

@@ -39,8 +39,11 @@ async def test_no_replay_before_the_end_and_no_seed_or_hand_leaks(client):
         r = await client.get(f"/rooms/{room}/replay{query}", headers=HTML)
         assert r.status_code == 409, (query, r.text[:200])
         assert "the replay opens once the game has ended" in r.text and "Not possible now" in r.text
+        assert f'href="/rooms/{room}">Back to the room' in r.text
         assert info.seed not in r.text and "hand" not in r.text.lower()
     assert info.seed not in str(hands)  # the check above could fail: the seed is a long hex text
+    missing = await client.get("/rooms/nosuchroom/replay", headers=HTML)
+    assert missing.status_code == 404 and "Back to the room" not in missing.text
     assert (await client.get(f"/replay/{'0' * 64}", headers=HTML)).status_code == 404
 
 

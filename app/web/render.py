@@ -16,6 +16,7 @@ as the payload has it, or their translation.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -268,10 +269,18 @@ def said_to(connection: HTTPConnection, message: Message) -> str:
     return spoken(message, translations(language_of(connection)).gettext)
 
 
+IN_A_ROOM = re.compile(r"^/rooms/([A-Za-z0-9_-]{1,64})/")  # a room's own pages and forms
+
+
 def error_page(request: Request, status: int, message: str | Message, headers: Mapping[str, str] | None) -> Response:
-    """An error as a page (``app.api.errors.ErrorPage``), its message in the reader's language."""
+    """An error as a page (``app.api.errors.ErrorPage``), its message in the reader's language;
+    refused on a room's page or form (a name taken, a replay before the end), it links back to
+    the room's page, unless there is no such room."""
     text = said_to(request, say(message) if isinstance(message, str) else message)
-    return page(request, "error.html", {"status": status, "message": text}, status_code=status, headers=headers)
+    in_room = IN_A_ROOM.match(request.url.path)
+    room = in_room.group(1) if in_room and status != 404 else None
+    context = {"status": status, "message": text, "room": room}
+    return page(request, "error.html", context, status_code=status, headers=headers)
 
 
 def action_key(action: dict[str, Any]) -> str:
