@@ -60,6 +60,21 @@ def test_the_chat_drawer_counts_unread_lines_and_the_desktop_panel_shows_them(br
     screenshot(desk, "panel-desktop")
 
 
+def test_before_the_game_the_chat_takes_the_logs_place_in_the_panel(browser, live):
+    """A waiting room has no log: its chat starts where the log would, not halfway down."""
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"}).json()
+    path = f"/rooms/{created['room']['id']}/seat/{created['token']}"
+    for size, highest in (({"width": 1366, "height": 768}, 160), (PHONE, 1)):
+        page = seat_page(browser, live, path, size)
+        if size == PHONE:
+            page.locator("#side-toggle").click()
+        expect(page.locator("#chat")).to_be_in_viewport()
+        assert page.locator("#room-main .log").count() == 0
+        assert page.locator("#chat").bounding_box()["y"] < highest, size
+        screenshot(page, "panel-waiting-room")
+
+
 # Every animation the page starts, with its target's classes and its length.
 RECORD = """() => {
   window.glides = [];
