@@ -1,11 +1,12 @@
 // In view: a push must not leave what the player needs now above or below the screen. When the
 // game ends, its final result is scrolled to the top of the page (under the sticky bars) unless
-// it is in view already; when the turn comes to this seat and none of its moves on the table
-// is on screen (the page was left scrolled to a round's results, say), the first of them is
-// scrolled to the middle. Moves in the sticky status bar do not count: they are always on
-// screen, while the move the status line asks for may not be. Nothing scrolls while the player
-// types (the chat) or the tab is hidden, nor on a page's first load; under
-// prefers-reduced-motion it jumps instead of gliding.
+// its heading is on screen already; when the turn comes to this seat and none of its moves on
+// the table is on screen (the page was left scrolled to a round's results, say), the first of
+// them is scrolled to the middle. Moves in the sticky status bar do not count: they are always
+// on screen, while the move the status line asks for may not be. The scroll waits for the push
+// to settle (htmx settles its swaps 20 ms later, and the sticky bars are measured again), so
+// nothing moves under it afterwards. Nothing scrolls while the player types (the chat) or the
+// tab is hidden, nor on a page's first load; under prefers-reduced-motion it jumps.
 (function () {
   var still = window.matchMedia("(prefers-reduced-motion: reduce)");
   var was = null;  // the table's status and whose turn, as of the last push
@@ -14,9 +15,16 @@
     return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--sticky-h")) || 0;
   }
 
+  var SETTLED_MS = 60;
+
   function onScreen(el) {
     var box = el.getBoundingClientRect();
     return box.height > 0 && box.bottom > sticky() && box.top < innerHeight;
+  }
+
+  function topOnScreen(el) {
+    var box = el.getBoundingClientRect();
+    return box.height > 0 && box.top >= sticky() - 1 && box.top < innerHeight;
   }
 
   function typing() {
@@ -43,11 +51,15 @@
     was = now;
     if (!before || typing() || document.hidden) return;
     if (before.status === "playing" && now.status !== "playing") {
-      var result = document.getElementById("final-result");
-      if (result && !onScreen(result)) bring(result, "start");
+      setTimeout(function () {
+        var result = document.getElementById("final-result");
+        if (result && !topOnScreen(result)) bring(result, "start");
+      }, SETTLED_MS);
     } else if (now.mine && !before.mine) {
-      var moves = tableMoves();
-      if (moves.length && !moves.some(onScreen)) bring(moves[0], "center");
+      setTimeout(function () {
+        var moves = tableMoves();
+        if (moves.length && !moves.some(onScreen)) bring(moves[0], "center");
+      }, SETTLED_MS);
     }
   }
 
