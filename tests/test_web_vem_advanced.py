@@ -195,3 +195,21 @@ async def test_a_cancelled_hand_action_is_marked_where_it_was_played_and_adds_no
     played = re.search(r'<div class="played" id="attack-cards">(.*?)</div>\s*</div>', html, flags=re.S).group(1)
     assert 'class="cancelled-card"' in played and "cancelled" in text(played)
     assert f"{dis} (cancelled)" in html_lib.unescape(text(html))
+
+
+async def test_the_campaign_box_counts_the_votes_the_pre_campaign_gained(client):
+    """Expesso's Hand Action (2 Votes) and the Prime-time Interview (3): the campaign box's
+    Votes start from the table's count for this Election, as the Election will count them."""
+    state = adv(leaders=["O Pivô da Televisão", "A Sindicalista"], hands={0: ["Expesso"]}, money={0: 1})
+    state["events"] = [ELECTIONS[0]] + state["events"]
+    state = end_round(state)
+    state = GAME.apply(state, 0, {"type": "precampaign", "card": G["Expesso"]})
+    state = GAME.apply(state, 0, {"type": "table_action"})
+    state = GAME.apply(GAME.apply(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2, options={"advanced": True})
+    # Inside on purpose: an exact game state is set, which no public call can do.
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(state)
+    on_table = GAME.view(live.state, 0)["players"][0]["votes"]  # the cards' Votes (with the room's deck)
+    html = room_fragment(info, live, 0, tokens[0])
+    assert re.findall(r'data-own="(\d+)"', html) == [str(on_table + 2 + 3)]

@@ -368,6 +368,8 @@ def test_o_homem_do_povo_and_comentadores_control_a_groups_votes_face_down_until
     assert GAME.to_act(state) == {1}
     state = act(state, 1, NO)
     assert state["stage"] == "campaign"
+    shown = [GAME.view(state, 1)["players"][s]["election_votes"] for s in (0, 1)]
+    assert shown == [table_votes[0] + 4, table_votes[1] - 4]
     state = act(
         act(state, 0, {"type": "campaign", "cards": [], "money": 0}), 1, {"type": "campaign", "cards": [], "money": 0}
     )
@@ -391,8 +393,13 @@ def test_votes_gained_by_a_hand_action_and_a_table_action_count_in_the_elections
     on_table = [GAME.view(state, None)["players"][s]["votes"] for s in (0, 1)]
     state = act(state, 0, {"type": "precampaign", "card": G["Expesso"]})
     state = act(state, 0, {"type": "table_action"})
+    assert "election_votes" not in GAME.view(state, 0)["players"][0]  # (face-down cards until the campaign)
     state = act(act(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
     assert state["stage"] == "campaign"
+    # What a campaign adds to: the seat's Votes on the table for this Election, shown to everyone.
+    for viewer in (0, 1, None):
+        shown = [GAME.view(state, viewer)["players"][s]["election_votes"] for s in (0, 1)]
+        assert shown == [on_table[0] + 2 + 3, on_table[1]]
     state = act(act(state, 0, CAMPAIGN), 1, CAMPAIGN)
     election = state["election"]
     assert election["table_votes"] == election["votes"] == [on_table[0] + 2 + 3, on_table[1]]

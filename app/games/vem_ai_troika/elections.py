@@ -84,17 +84,25 @@ def spend_campaign(state: State, seat: int) -> dict[str, Any]:
     return campaign
 
 
-def table_votes(state: State, order: list[int]) -> dict[int, int]:
-    """The Votes on the table per seat, after the advanced game's Pre-Campaign: Votes moved by
-    control_votes (Consensuses unchanged) and the Votes gained by Hand and Table Actions; the
-    Pre-Campaign's effects are then spent."""
-    votes = {seat: table.metric(state, seat, "votes") + player(state, seat)["bonus_votes"] for seat in order}
+def counted_table_votes(state: State) -> list[int]:
+    """The Votes each seat counts on the table in this Election, as things stand: after the
+    advanced game's Pre-Campaign, Votes moved by control_votes (Consensuses unchanged) and the
+    Votes gained by Hand and Table Actions. All of it is public."""
+    votes = [table.metric(state, seat, "votes") + p["bonus_votes"] for seat, p in enumerate(state["players"])]
     for control in state["vote_control"]:
         holder = table.owner(state, control["group"])
         if holder is not None:
             moved = table.group_value(state, holder, control["group"], "votes")
             votes[holder] -= moved
             votes[control["candidate"]] += moved
+    return votes
+
+
+def table_votes(state: State, order: list[int]) -> dict[int, int]:
+    """The Votes on the table per seat (:func:`counted_table_votes`); the Pre-Campaign's effects
+    are then spent."""
+    counted = counted_table_votes(state)
+    votes = {seat: counted[seat] for seat in order}
     state["vote_control"] = []
     for seat in order:
         player(state, seat)["bonus_votes"] = 0

@@ -307,6 +307,7 @@ class VemPlayer(TypedDict):
     neutral: NotRequired[Literal["turn", "round"] | None]
     precampaign_count: NotRequired[int]
     precampaign_done: NotRequired[bool]
+    election_votes: NotRequired[int]  # while campaigns are committed: the Votes on the table this Election counts
 
 
 class AttackState(TypedDict):

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.games.base import State, moving_copy, seen_by
-from app.games.vem_ai_troika import attack, card_actions, score, table
+from app.games.vem_ai_troika import attack, card_actions, elections, score, table
 from app.games.vem_ai_troika.deck import bonuses_json, describe_bonuses
 from app.games.vem_ai_troika.rules import FIXED_KEYS
 from app.games.vem_ai_troika.table import COLOURS, group, player
@@ -80,6 +80,8 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
         "score_now": score.breakdown(state, seat)["total"],  # all of it is public
     }
+    if state["stage"] == "campaign":  # (the Pre-Campaign's face-down cards are revealed by now)
+        shown["election_votes"] = elections.counted_table_votes(state)[seat]
     if table.advanced(state):
         shown["leader_value"] = {key: table.leader_value(state, seat, key) for key in VALUES}
         shown["sideways"] = p["sideways"]

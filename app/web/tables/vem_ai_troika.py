@@ -214,7 +214,12 @@ def actions(
         }
     if mv.combo == "campaign":
         base = action_key({"type": "campaign", "cards": []})
-        offered["campaign"] = {"base": base, "round": v["round"], "money": me["money"], "votes": me["votes"]}
+        offered["campaign"] = {
+            "base": base,
+            "round": v["round"],
+            "money": me["money"],
+            "votes": me.get("election_votes", me["votes"]),  # with what the Pre-Campaign gained
+        }
     # A card of the reader's own table to discard or take back is a button on its board, which
     # follows the others' boards, out of view: the bar offers the same moves (issue 25 point 4).
     on_table = {c["id"] for colour in COLOURS for c in me["families"][colour]}
