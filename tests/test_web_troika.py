@@ -71,4 +71,7 @@ async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(clie
     ended = GAME.apply(succeeding, 1, TROIKA)  # Bruno's call (one tile, no Container) fails; the round ends
     breakdown = text(section(render(ended, 2), "round-results", "</section>"))
     assert "Ana call succeeded" in breakdown and "Bruno failed call" in breakdown
+    # (Bruno's tile is shown apart from any trio: nothing was sorted for a player who failed)
+    assert "Bruno failed call not sorted: failed to leave" in breakdown
+    assert "Ana call succeeded not sorted" not in breakdown
     assert "+5" in breakdown and "settled here" in breakdown
