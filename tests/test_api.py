@@ -78,14 +78,14 @@ async def test_create_refuses_bad_input_with_readable_messages(client):
 
 
 async def test_a_name_someone_in_the_room_holds_is_refused_in_any_case(client):
-    """The log, the chat and the scores name players: a second "Ana" (or " ana ") is 409 and
-    takes no seat; a bot's name is held too."""
+    """The log, the chat and the scores name players: a second "Ana" (or " ana ", or a
+    full-width one) is 409 and takes no seat; a bot's name is held too."""
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 4, "name": "Ana"})
     room_id, host = r.json()["room"]["id"], r.json()["token"]
     url = f"/api/rooms/{room_id}/seats"
     assert (await client.post(url, json={"bot": "strong"}, headers=auth(host))).status_code == 201
     bot_name = (await client.get(f"/api/rooms/{room_id}")).json()["seats"][1]["name"]
-    for taken in ("Ana", "  aNA ", bot_name.upper()):
+    for taken in ("Ana", "  aNA ", "\uff21\uff4e\uff41", bot_name.upper()):  # (full-width letters read alike)
         r = await client.post(url, json={"name": taken})
         assert (r.status_code, r.json()["error"]) == (409, "conflict"), (taken, r.text)
         assert "already called" in r.json()["message"]

@@ -114,9 +114,11 @@ async def test_the_calls_that_take_no_body_refuse_one_that_says_anything(client)
     for method, path in calls:
         r = await client.request(method, path, content=b'{"seat": 0, "x": 1}', headers=headers)
         assert (r.status_code, r.json()) == (422, {"error": "unknown_field", "message": "unknown field: seat, x"}), path
-        for body in (b"[1]", b"0", b"seat=0"):
+        for body in (b"[1]", b"0", b"seat=0", *UNDECODABLE.values()):
             r = await client.request(method, path, content=body, headers=headers)
             assert (r.status_code, r.json()["error"]) == (400, "invalid_request"), (path, body)
+        r = await client.request(method, path, content=b"{" + b" " * 70 * 1024 + b"}", headers=headers)
+        assert (r.status_code, r.json()["error"]) == (413, "too_large"), path
     room = (await client.get(f"/api/rooms/{room_id}")).json()
     assert (room["status"], room["version"]) == ("playing", 0)
     r = await client.post(f"/api/rooms/{room_id}/seats/1/reissue", content=b"{}", headers=headers)

@@ -14,6 +14,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -101,10 +102,16 @@ async def close_as(session: AsyncSession, info: RoomInfo, reason: str) -> str:
     return status
 
 
+def name_key(name: str) -> str:
+    """A name as two names that read alike compare: in any case, and in Unicode's compatibility
+    form (full-width letters are the letters)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def require_new_name(info: RoomInfo, name: str) -> None:
-    """409 for a name a seat of the room holds already (in any case): the log, the chat and the
-    scores name players, and two alike could not be told apart."""
-    if any(held.casefold() == name.casefold() for held in info.seats.values()):
+    """409 for a name a seat of the room holds already (:func:`name_key`): the log, the chat and
+    the scores name players, and two alike could not be told apart."""
+    if any(name_key(held) == name_key(name) for held in info.seats.values()):
         raise Conflict(say("someone in this room is already called {name}: choose another name", name=name))
 
 

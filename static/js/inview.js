@@ -11,11 +11,11 @@
   var still = window.matchMedia("(prefers-reduced-motion: reduce)");
   var was = null;  // the table's status and whose turn, as of the last push
 
+  var SETTLED_MS = 60;
+
   function sticky() {
     return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--sticky-h")) || 0;
   }
-
-  var SETTLED_MS = 60;
 
   function onScreen(el) {
     var box = el.getBoundingClientRect();
@@ -50,17 +50,19 @@
     var before = was;
     was = now;
     if (!before || typing() || document.hidden) return;
-    if (before.status === "playing" && now.status !== "playing") {
-      setTimeout(function () {
-        var result = document.getElementById("final-result");
-        if (result && !topOnScreen(result)) bring(result, "start");
-      }, SETTLED_MS);
-    } else if (now.mine && !before.mine) {
-      setTimeout(function () {
-        var moves = tableMoves();
-        if (moves.length && !moves.some(onScreen)) bring(moves[0], "center");
-      }, SETTLED_MS);
+    var ended = before.status === "playing" && now.status !== "playing";
+    var turnCame = now.mine && !before.mine;
+    if (ended || turnCame) setTimeout(function () { settled(ended); }, SETTLED_MS);
+  }
+
+  function settled(ended) {
+    if (ended) {
+      var result = document.getElementById("final-result");
+      if (result && !topOnScreen(result)) bring(result, "start");
+      return;
     }
+    var moves = tableMoves();
+    if (moves.length && !moves.some(onScreen)) bring(moves[0], "center");
   }
 
   document.addEventListener("htmx:wsAfterMessage", check);
