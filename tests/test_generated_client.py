@@ -78,7 +78,14 @@ def test_the_generator_warns_of_the_stream_alone_and_drops_no_schema(served):
     assert {"createRoom", "joinRoom", "startRoom", "getView", "submitAction", "getLegalActions"} <= operations
 
 
-def test_the_generated_client_plays_a_whole_game(served):
+GAMES = [("troika", {}), ("triatri", {}), ("vem-ai-a-troika", {}), ("vem-ai-a-troika", {"advanced": True})]
+
+
+@pytest.mark.parametrize("game, options", GAMES, ids=["troika", "triatri", "vem-ai-a-troika", "vem-advanced"])
+def test_the_generated_client_plays_a_whole_game_of_each_and_reads_its_record(served, game, options):
+    """Every view, list of legal actions and move of a whole game parses in the typed client,
+    and so do the record and a replay step after the end. (A Troika game has marked tiles:
+    a client generated from a ``const`` in a union raised on the first one.)"""
     base = served[0]
     arena = importlib.import_module("arena")
     api: types.SimpleNamespace = types.SimpleNamespace(
@@ -89,23 +96,34 @@ def test_the_generated_client_plays_a_whole_game(served):
                 ("rooms", "join_room"),
                 ("rooms", "start_room"),
                 ("play", "get_view"),
+                ("play", "get_legal_actions"),
                 ("play", "submit_action"),
+                ("play", "get_record"),
+                ("play", "get_replay_step"),
             ]
         }
     )
     models = importlib.import_module("arena.models")
-    anyone = arena.Client(base_url=base)
-    created = api.create_room.sync(client=anyone, body=models.CreateRoom(game="triatri", seats=2, name="Ana"))
+    anyone = arena.Client(base_url=base, raise_on_unexpected_status=True)
+    body = models.CreateRoom(game=game, seats=2, name="Ana", options=models.CreateRoomOptions.from_dict(options))
+    created = api.create_room.sync(client=anyone, body=body)
     assert isinstance(created, models.Created), created
     room_id = created.room.id
     joined = api.join_room.sync(room_id, client=anyone, body=models.JoinRoom(name="Bo"))
     assert isinstance(joined, models.Joined), joined
-    seats = [arena.AuthenticatedClient(base_url=base, token=token) for token in (created.token, joined.token)]
+    seats = [
+        arena.AuthenticatedClient(base_url=base, token=token, raise_on_unexpected_status=True)
+        for token in (created.token, joined.token)
+    ]
     assert isinstance(api.start_room.sync(room_id, client=seats[0]), models.MoveReply)
     rng, moves = random.Random(2), 0
     view = api.get_view.sync(room_id, client=anyone)
-    while view.status == "playing" and moves < 400:
+    while view.status == "playing" and moves < 1500:
         for seat in view.to_act:
+            legal = api.get_legal_actions.sync(room_id, client=seats[seat])
+            assert isinstance(legal, models.LegalActions), legal
+            if not legal.legal_actions:  # (a Vem aí seat that has answered a reaction window)
+                continue
             mine = api.get_view.sync(room_id, client=seats[seat])
             assert isinstance(mine, models.Payload) and mine.your_turn, mine
             choice = rng.choice(mine.legal_actions)
@@ -116,3 +134,7 @@ def test_the_generated_client_plays_a_whole_game(served):
             break
         view = api.get_view.sync(room_id, client=anyone)
     assert view.status == "finished" and view.outcome is not None and moves > 10
+    record = api.get_record.sync(room_id, client=anyone)
+    assert isinstance(record, models.Record) and len(record.actions) == moves, record
+    step = api.get_replay_step.sync(room_id, client=anyone, step=moves // 2, seat=0)
+    assert isinstance(step, models.ReplayStep), step
