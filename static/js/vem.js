@@ -105,6 +105,7 @@
       // with a Hand Action ticked its bonus is unknown here: the server judges the strength
       gate(form, !target ? button.dataset.needTarget : !ticks(form) ? button.dataset.needCards
         : !handActions(form).length && total <= parseInt(target.dataset.defence, 10) ? button.dataset.tooWeak : "");
+      building(form, Boolean(target) || ticks(form) > 0);
     } else if (kind === "add") {
       show(form, "total", totalText(form, parseInt(form.querySelector(".summary").dataset.own, 10) + sum(form, "power")));
       gate(form, ticks(form) ? "" : button.dataset.needCards);
@@ -112,6 +113,25 @@
       var own = parseInt(form.querySelector(".summary").dataset.own, 10);
       show(form, "total", own + sum(form, "votes") + (parseInt(action.money, 10) || 0));
     }
+  }
+
+  // While an attack is being built (a target picked or a card ticked) the other moves fold away,
+  // so the table under the sticky status keeps its room (on a phone it had a strip of 130 px);
+  // the attack's Cancel unticks it all and brings them back. Before the script runs, or without
+  // it, every move shows (static/css/vem-ai-a-troika.css).
+  function building(form, on) {
+    var actions = form.closest(".actions");
+    if (actions) actions.dataset.attack = on ? "building" : "idle";
+    var cancel = form.querySelector("[data-cancel]");
+    if (cancel) cancel.hidden = !on;
+  }
+
+  function cancel(form) {
+    controls(form).forEach(function (el) {
+      if (el.type === "checkbox" || (el.type === "radio" && el.name === "target")) el.checked = false;
+    });
+    summarize(form);
+    remember(form);
   }
 
   function remember(form) {
@@ -153,6 +173,10 @@
   // "input" fires for boxes, selects and typing alike; a "change" also fires while a focused
   // field is swapped out, when the rest of its form is already gone.
   document.addEventListener("input", onEdit);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("form.vem-combo [data-cancel]");
+    if (button) cancel(button.form);
+  });
   document.addEventListener("submit", function (event) {
     if (event.target.classList && event.target.classList.contains("vem-combo")) build(event.target);
   }, true);

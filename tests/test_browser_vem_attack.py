@@ -1,0 +1,92 @@
+"""Building an attack in Vem aí a Troika leaves the table room to pick from, in Chromium at
+1366x768 and 390x844. The seat's moves stick at the top of the screen and its hand is docked at
+the bottom; with an Organization, an Income, an Attack and a Pass on offer, the table between
+them was a strip of 164 px on the desktop and 184 px on the phone. Once a target is picked or a
+card ticked, the other moves fold away (static/js/vem.js): the strip is at least 300 px, the
+picked target and the Attack button are both in view, and the attack's Cancel unticks it all
+and brings every move back. Before anything is picked the attack's modes are folded too."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.browser_games import auth, screenshot, seat_page, started_room
+
+SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
+
+# The table's strip: from the bottom of the sticky status to the top of the docked hand.
+STRIP = """() => document.querySelector('#your-hand').getBoundingClientRect().top
+  - document.querySelector('#table-status').getBoundingClientRect().bottom"""
+
+IN_VIEW_UNCOVERED = """e => { const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.top >= 0 && r.bottom <= innerHeight && (hit === e || e.contains(hit)); }"""
+
+
+def types_of(api: httpx.Client, room: str, token: str) -> list[dict]:
+    return api.get(f"/api/rooms/{room}/legal-actions", headers=auth(token)).json()["legal_actions"]
+
+
+@pytest.fixture
+def attack_room(live):
+    """A 2-player basic game played with random moves other than attacks until seat 0 may
+    attack as well as organize, take its Income or pass: the room and seat 0's token."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2)
+    rng = random.Random(3)
+    for _ in range(300):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        offered = {item["action"]["type"] for item in types_of(api, room, tokens[0])} if 0 in view["to_act"] else set()
+        if {"attack", "income", "pass"} <= offered:
+            return room, tokens[0]
+        seat = rng.choice(view["to_act"])
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
+        if quiet:
+            body = {"version": legal["version"], "action": rng.choice(quiet)}
+            assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    pytest.fail("seat 0 was never offered an attack")
+
+
+def boxes(page: Page) -> list[bool]:
+    return [box.is_visible() for box in page.locator("#actions > .action-box").all()]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back(browser, live, attack_room, size):
+    room, token = attack_room
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{token}", size)
+    attack = page.locator("#vem-attack")
+    cancel = attack.locator("[data-cancel]")
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "idle")
+    assert all(boxes(page)) and len(boxes(page)) >= 3
+    expect(attack.locator(".modes")).to_be_hidden()
+    expect(cancel).to_be_hidden()
+
+    target = page.locator("label.target").first
+    target.click()
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
+    assert [page.locator(".attack-box").first.is_visible()] == [v for v in boxes(page) if v]  # only the attack shows
+    expect(attack.locator(".modes")).to_be_visible()
+    expect(cancel).to_be_visible()
+    target.scroll_into_view_if_needed()
+    strip = page.evaluate(STRIP)
+    assert strip >= 300, f"the table's strip is {strip} px"
+    assert target.evaluate(IN_VIEW_UNCOVERED), "the picked target is out of view or covered"
+    assert attack.locator("button[type=submit]").evaluate(IN_VIEW_UNCOVERED), "the Attack button is out of view"
+    screenshot(page, f"vem-attack-building-{size['width']}")
+
+    cancel.click()
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "idle")
+    assert all(boxes(page))
+    assert page.locator("input[form=vem-attack]:checked").count() == 0
+    expect(cancel).to_be_hidden()
+
+    # A card ticked to attack with folds the other moves away too.
+    page.locator("#your-hand label.pick:has(input[form=vem-attack])").first.click()
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
+    expect(page.locator("#actions > .action-box:not(.attack-box)").first).to_be_hidden()
