@@ -27,7 +27,8 @@ SeatCount = Annotated[int, Field(ge=FEWEST_SEATS, le=MOST_SEATS)]
 
 
 class Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # (the games' typed views take this config too: a field's docstring is its description)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Health(Closed):

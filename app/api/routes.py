@@ -109,7 +109,7 @@ class StrictBody(BaseModel):
     0.0, and a field the call does not name is refused, named (a malformed body is answered
     400 ``invalid_request``, field by field)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", use_attribute_docstrings=True)
 
 
 # What a text field may hold, as a pattern JSON Schema states and the body's reading enforces

@@ -41,14 +41,18 @@ TriATriAction = Commit | ChooseGem | PlayCard
 
 
 class Card(TypedDict):
-    colour: Colour | None  # None for a fake
-    number: int  # 0 for a fake
+    colour: Colour | None
+    """None for a fake."""
+    number: int
+    """0 for a fake."""
     fake: bool
 
 
 class HandCard(Card):
     id: int
-    playable: bool  # legal right now
+    """The card's id, to name it in a commit or a play."""
+    playable: bool
+    """Legal right now."""
 
 
 class Gems(TypedDict):
@@ -60,40 +64,58 @@ class Gems(TypedDict):
 class TriATriPlayer(TypedDict):
     seat: int
     hand_count: int
+    """How many cards it holds."""
     gems: Gems
-    committed: bool  # during the reveal only
-    revealed: Card | None  # its start card shown this round
-    known_cards: list[Card]  # cards it took back after a tied reveal and still holds
-    void: list[Colour]  # colours it is known to lack this round
-    score_now: int  # what its gems would score if the game ended now
+    """The gems it has won, by colour."""
+    committed: bool
+    """During the reveal only."""
+    revealed: Card | None
+    """Its start card shown this round."""
+    known_cards: list[Card]
+    """Cards it took back after a tied reveal and still holds."""
+    void: list[Colour]
+    """Colours it is known to lack this round."""
+    score_now: int
+    """What its gems would score if the game ended now."""
 
 
 class Gem(TypedDict):
     colour: Colour
     source: Literal["supply", "own"]
+    """supply: taken from the supply; own: one of the leader's own gems."""
 
 
 class Position(Card):
     """A card played to a trick, in position order."""
 
-    seat: int  # whom it counts for
+    seat: int
+    """Whom it counts for."""
     value: int
+    """What it counts in the trick (fixed when played; a fake counts 0)."""
     doubled: bool
+    """Its number doubled: its colour beats the colour of the card before it."""
     quadrupled: bool
+    """Its number quadrupled: a 2 that beats the colour before it."""
     swapped: bool
+    """Moved by a fake: the fake took this position, or this card the fake's (it counts for the fake's player)."""
 
 
 class LastTrick(TypedDict):
     cards: list[Position]
     winner: int
+    """The seat that won it."""
     gem: Gem
+    """The gem it won."""
 
 
 class LastReveal(TypedDict):
     round: int
-    cards: list[Card]  # per seat
+    cards: list[Card]
+    """Per seat."""
     result: Literal["start", "void", "take_back", "redeal"]
+    """start: the highest card starts the round; void, take_back, redeal: how a tie was settled."""
     starter: int | None
+    """The seat that starts, or None."""
 
 
 class TriATriScore(TypedDict):
@@ -120,18 +142,35 @@ class TriATriView(TypedDict):
     """What one seat (None: a spectator) sees of a TriATri game."""
 
     phase: Literal["reveal", "choose_gem", "play", "over"]
+    """reveal: every seat commits a start card; choose_gem: the trick's leader puts a gem in the
+    centre; play: cards are played to the trick; over: the game has ended."""
     round: int
+    """The round, 1 to 3."""
     trick_number: int
+    """The trick being played or about to be, 1 to 5."""
     you: int | None
-    hand: list[HandCard]  # the viewer's cards, sorted
-    commit: Card | None  # the viewer's own committed start card during the reveal
+    """The viewer's seat, or None for a spectator."""
+    hand: list[HandCard]
+    """The viewer's cards, sorted."""
+    commit: Card | None
+    """The viewer's own committed start card during the reveal."""
     players: list[TriATriPlayer]
-    supply: Gems  # gems left in the supply
-    current: list[int]  # seats whose input is awaited
-    leader: int | None  # None during the reveal
-    gem: Gem | None  # the gem in the centre
+    """Every seat, in seat order."""
+    supply: Gems
+    """Gems left in the supply."""
+    current: list[int]
+    """Seats whose input is awaited."""
+    leader: int | None
+    """None during the reveal."""
+    gem: Gem | None
+    """The gem in the centre."""
     trick: list[Position]
+    """The cards played to the current trick, in position order."""
     last_trick: LastTrick | None
+    """The trick won last, or None."""
     last_reveal: LastReveal | None
+    """The last start-card reveal, or None."""
     result: TriATriResult | None
-    seed: NotRequired[str]  # once the game is over
+    """None until the game is over; then the final scores."""
+    seed: NotRequired[str]
+    """Once the game is over."""

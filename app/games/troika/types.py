@@ -64,17 +64,26 @@ TroikaAction = CallTroika | Reveal | TakeUp | TakeDown | DiscardTile | TroikaPas
 class TroikaPlayer(TypedDict):
     seat: int
     hand_count: int
+    """How many tiles it holds in its hand."""
     container: list[Tile]
+    """Its Container's face-up tiles, sorted."""
     status: Literal["playing", "called", "left", "failed"]
+    """playing or called while the round runs (called: it called "Troika!"); left or failed once it is over."""
     tokens: list[int]
+    """The tokens it has won, one value each."""
     token_total: int
-    hand: list[Tile] | None  # the viewer's own, or everyone's once the game is over
+    """The sum of its tokens."""
+    hand: list[Tile] | None
+    """The viewer's own, or everyone's once the game is over."""
 
 
 class MarkedTile(TypedDict):
     id: int
-    by: int  # the seat that discarded it
-    value: Tile | None  # for the discarder, or once the game is over
+    """The id to name it by in a reveal or take_down."""
+    by: int
+    """The seat that discarded it."""
+    value: Tile | None
+    """For the discarder, or once the game is over."""
 
 
 class Trio(TypedDict):
@@ -95,7 +104,8 @@ class SeatRound(TypedDict):
     trios: list[Trio]
     trash: list[Tile]
     troika_bonus: int
-    score: int | None  # None when the seat failed
+    score: int | None
+    """None when the seat failed."""
     tokens: list[int]
 
 
@@ -104,27 +114,47 @@ class RoundRecord(TypedDict):
     first_player: int
     ended_by: Literal["table_empty", "troika"]
     players: list[SeatRound]
-    ranking: list[int]  # the round's seats, best first (who left the planet, by points)
-    places: list[int]  # each seat's place in the round (equal points share one)
+    ranking: list[int]
+    """The round's seats, best first (who left the planet, by points)."""
+    places: list[int]
+    """Each seat's place in the round (equal points share one)."""
 
 
 class TroikaView(TypedDict):
     """What one seat (None: a spectator) sees of a Troika game."""
 
     phase: Literal["turn_start", "act", "over"]
+    """turn_start: the current seat may call "Troika!" or turn a tile up; act: it takes or discards
+    a tile; over: the game has ended."""
     round: int
+    """The round, 1 to 3."""
     current: int | None
+    """The seat whose turn it is (None once the game is over)."""
     first_player: int
+    """The seat that began this round."""
     num_players: int
+    """The number of seats."""
     you: int | None
-    hand: list[Tile]  # the viewer's sorted hand, [] for a spectator
-    call_would_succeed: bool | None  # for the seat whose turn starts, when it may call
-    call_problems: list[SpokenMessage] | None  # for that seat alone: why its call would fail
+    """The viewer's seat, or None for a spectator."""
+    hand: list[Tile]
+    """The viewer's sorted hand, [] for a spectator."""
+    call_would_succeed: bool | None
+    """For the seat whose turn starts, when it may call."""
+    call_problems: list[SpokenMessage] | None
+    """For that seat alone: why its call would fail."""
     players: list[TroikaPlayer]
+    """Every seat, in seat order."""
     table_up: list[Tile]
+    """The face-up tiles on the table, sorted."""
     down_unmarked: int
+    """How many face-down tiles on the table nobody has marked."""
     down_marked: list[MarkedTile]
+    """The face-down tiles a discard marked, each by its id."""
     set_aside: int
+    """How many tiles were set aside, unseen, this round (with 2 players; else 0)."""
     rounds: list[RoundRecord]
+    """The finished rounds' breakdowns, oldest first."""
     result: OutcomeJSON | None
-    seed: NotRequired[str]  # once the game is over
+    """None until the game is over; then its outcome."""
+    seed: NotRequired[str]
+    """Once the game is over."""
