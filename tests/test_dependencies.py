@@ -64,6 +64,27 @@ async def test_a_missing_or_malformed_token_is_answered_as_before(client):
     assert (await client.get(f"/api/rooms/{room_id}/view")).status_code == 200  # a spectator needs none
 
 
+async def test_a_token_in_the_address_is_refused_where_a_header_is_read_not_taken_for_a_spectator(client):
+    """``?token=`` is the websocket's way. On a call that reads the header it is 401 with how
+    to send it (it was read as no token: a spectator's view, answered 200); a header sent with
+    it wins, and a missing room is still 404 first."""
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    in_address = "send the seat token as 'Authorization: Bearer <seat token>', not in the address"
+    for url in [f"/api/rooms/{room_id}/view", f"/api/rooms/{room_id}/legal-actions", f"/api/rooms/{room_id}/log"]:
+        answer = await client.get(url, params={"token": tokens[0]})
+        assert (answer.status_code, answer.json()) == (401, {"error": "unauthorized", "message": in_address}), url
+    move = await client.post(
+        f"/api/rooms/{room_id}/actions", params={"token": tokens[0]}, json={"version": 0, "action": {"type": "pass"}}
+    )
+    assert (move.status_code, move.json()["message"]) == (401, in_address)
+    mine = await client.get(
+        f"/api/rooms/{room_id}/view", params={"token": "x"}, headers={"Authorization": f"Bearer {tokens[1]}"}
+    )
+    assert (mine.status_code, mine.json()["seat"]) == (200, 1)
+    missing = await client.get("/api/rooms/nosuchroom/view", params={"token": tokens[0]})
+    assert missing.status_code == 404
+
+
 async def test_a_body_that_does_not_validate_is_answered_before_the_token(client):
     room_id, _ = await create_started_room(client, "troika", 3)
     answer = await client.post(f"/api/rooms/{room_id}/chat", json={"text": 5}, headers={"Authorization": "Basic x"})

@@ -323,6 +323,34 @@ async def test_version_must_be_a_json_integer(client, monkeypatch, front_door):
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
 
 
+@pytest.mark.parametrize("front_door", [True, False])
+async def test_a_malformed_move_is_told_every_problem_in_plain_words(client, monkeypatch, front_door):
+    """A misspelt field inside the action is named beside the one missing; the whole entry of
+    legal-actions sent as the action, and a body that is not JSON, say so (pydantic's words were
+    "Unable to extract tag using discriminator 'type'" and "0: JSON decode error")."""
+    if not front_door:
+        monkeypatch.setattr(MoveFrontDoor, "__call__", straight_to_the_route)
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    seat = (await client.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+    _, listed = await legal_of(client, room_id, tokens[seat])
+    url, headers = f"/api/rooms/{room_id}/actions", auth(tokens[seat])
+    said = {
+        json.dumps({"version": 0, "action": {"type": "reveal", "tiel": "unknown"}}): (
+            "action: tile: Field required; tiel: unknown field"
+        ),
+        json.dumps({"version": 0, "action": {"action": listed[0], "label": "x"}}): (
+            'action: needs a "type" naming one of the game\'s actions '
+            '(send a legal action\'s "action", not the whole entry)'
+        ),
+        json.dumps({"versoin": 0, "action": listed[0]}): "version: Field required; versoin: unknown field",
+        "{not json": "body: not valid JSON",
+    }
+    for body, message in said.items():
+        answer = await client.post(url, headers={**headers, "content-type": "application/json"}, content=body)
+        assert (answer.status_code, answer.json()) == (400, {"error": "invalid_request", "message": message}), body
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+
+
 async def test_seat_numbers_and_counts_in_bodies_are_json_integers(client):
     r = await client.post("/api/rooms", json={"game": "troika", "seats": "3", "name": "Ana"})
     assert r.status_code == 400 and "seats" in r.json()["message"], r.text

@@ -84,27 +84,30 @@ async def settings(request: HTTPConnection) -> Settings:
 @dataclass(frozen=True)
 class Credentials:
     """The seat token a request carries, if any; ``malformed``: an Authorization header that is
-    not ``Bearer <token>``."""
+    not ``Bearer <token>``; ``in_address``: no header, but a ``token`` in the query string."""
 
     token: str | None
     malformed: bool = False
+    in_address: bool = False
 
     def optional(self) -> str | None:
-        """The token, or None without one; 401 for a malformed header."""
+        """The token, or None without one; 401 for a malformed header or a token in the address."""
         if self.malformed:
             raise Unauthorized("use 'Authorization: Bearer <seat token>'")
+        if self.in_address:
+            raise Unauthorized("send the seat token as 'Authorization: Bearer <seat token>', not in the address")
         return self.token
 
     async def seat_in(self, rooms: LiveGames, room_id: str) -> int:
         """The seat this token holds in the room: 404 for a missing room whatever the token,
         then 401 without a token or with a malformed header, 403 for a token of no seat here."""
-        if self.malformed:
+        if self.malformed or self.in_address:
             await rooms.room(room_id)
         return await rooms.seat_of(room_id, self.optional())
 
     async def viewer_in(self, rooms: LiveGames, room_id: str) -> int | None:
         """:meth:`seat_in` for a call a spectator may make too: None without a token."""
-        if self.token is None and not self.malformed:
+        if self.token is None and not self.malformed and not self.in_address:
             return None
         return await self.seat_in(rooms, room_id)
 
@@ -114,7 +117,8 @@ async def credentials(
 ) -> Credentials:
     if bearer is not None and bearer.credentials.strip():
         return Credentials(bearer.credentials.strip())
-    return Credentials(None, malformed="authorization" in request.headers)
+    # (a token in the address is the websocket's way: here it is refused, not read as a spectator)
+    return Credentials(None, malformed="authorization" in request.headers, in_address="token" in request.query_params)
 
 
 Rooms = Annotated[LiveGames, Depends(rooms)]

@@ -127,16 +127,30 @@ def unknown_fields(errors: Sequence[Mapping[str, Any]]) -> list[str] | None:
     return [".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")) for err in errors]
 
 
-# pydantic's words for an error, where they would not help a reader: a text field's pattern
-PLAINER = {"string_pattern_mismatch": "must be at least one character, with no control character"}
+# pydantic's words for an error, where they would not help a reader
+PLAINER = {
+    "string_pattern_mismatch": "must be at least one character, with no control character",
+    "extra_forbidden": "unknown field",
+    "json_invalid": "not valid JSON",
+    "union_tag_not_found": 'needs a "type" naming one of the game\'s actions (send a legal action\'s "action", '
+    "not the whole entry)",
+}
+
+
+def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
+    """Each of pydantic's ``errors`` as "where: what", in plainer words where pydantic's would
+    not help; ``skip``: the steps of each place to leave out (an action's chosen type)."""
+    parts = []
+    for err in errors:
+        steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
+        where = "body" if err.get("type") == "json_invalid" else ".".join(steps)
+        what = PLAINER.get(err.get("type", ""), err.get("msg", "invalid"))
+        parts.append(f"{where}: {what}" if where else what)
+    return "; ".join(parts)
 
 
 def describe_validation(exc: RequestValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-        parts.append(f"{where or 'request'}: {PLAINER.get(err.get('type', ''), err.get('msg', 'invalid'))}")
-    return "; ".join(parts) or "invalid request"
+    return described(exc.errors()) or "invalid request"
 
 
 def allowed(app: FastAPI, request: Request) -> str:

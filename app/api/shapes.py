@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import Discriminator, Field, TypeAdapter, ValidationError
 
-from app.api.errors import unknown_fields
+from app.api.errors import described, unknown_fields
 from app.games.base import Game
 from app.games.registry import GAMES
 from app.rooms.errors import InvalidRequest, UnknownField
@@ -59,11 +59,5 @@ def read(reader: TypeAdapter[Any], action: Any) -> None:
         unknown = unknown_fields([{**err, "loc": err["loc"][1:]} for err in errors])  # (the type's tag left out)
         if unknown is not None:
             raise UnknownField([f"action.{field}" for field in unknown]) from None
-        raise InvalidRequest(f"action: {describe(exc)}") from None
-
-
-def describe(exc: ValidationError) -> str:
-    """The first problem, named by its field (the action type the tag chose is left out)."""
-    error = exc.errors(include_url=False)[0]
-    where = ".".join(str(step) for step in error["loc"][1:])
-    return f"{where}: {error['msg']}" if where else error["msg"]
+        # (each problem, named by its field: the action type the tag chose is left out)
+        raise InvalidRequest(f"action: {described(errors, skip=1)}") from None
