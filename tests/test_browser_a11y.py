@@ -15,6 +15,7 @@ from tests.support.accessibility import serious_violations
 from tests.support.browser_games import (
     DESKTOP,
     PHONE,
+    auth,
     every_page,
     random_moves,
     screenshot,
@@ -105,6 +106,16 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
     assert "status-line" in active["cls"], active
     expect(live_region).to_contain_text("waiting for")
     screenshot(page, "a11y-focus-after-move")
+    # What the other seat does is announced, from the log's new lines, before the status.
+    other = 1 - mover
+    legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[other])).json()
+    body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[other]), json=body).status_code == 200
+    wait_for_version(page, legal["version"] + 1)
+    line = api.get(f"/api/rooms/{room}/log", headers=auth(tokens[mover])).json()["log"][-1]["text"]
+    expect(live_region).to_contain_text(line)
+    status = page.locator("#room-main .status-line").inner_text()
+    assert live_region.inner_text().endswith(" ".join(status.split())), live_region.inner_text()
     # The log is reachable by keyboard.
     assert page.locator(".log-lines").get_attribute("tabindex") == "0"
     # The whole log: its own page, numbered from the first line, reached from the room.
@@ -116,3 +127,24 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
         expect(page.locator(".log-page li").first).to_contain_text("Round 1 begins")
         assert serious_violations(page) == []
         screenshot(page, "a11y-whole-log")
+
+
+def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser, live):
+    """Vem aí's status line has an id (``prompt``): a push that changes it swaps in a new one,
+    which the focus follows (it fell to the page's body, and the next Tab went past every move)."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2)
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    for seat in (0, 1):  # both choose their Leaders: the second choice starts the first turn
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+        wait_for_version(page, legal["version"] + 1)
+        if seat == 0:
+            focus = "() => { const s = document.querySelector('#room-main .status-line'); s.tabIndex = -1; s.focus(); }"
+            page.evaluate(focus)
+            before = page.locator("#room-main .status-line").inner_text()
+    expect(page.locator("#room-main .status-line")).not_to_have_text(before)
+    expect(page.locator("#room-main .status-line")).to_be_focused()

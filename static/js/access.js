@@ -1,12 +1,16 @@
 // Accessibility helpers for the room page. The status line is rendered afresh with every push,
 // and a live region swapped in is not announced, so its text is copied into #status-live, a
-// polite live region that stays. Keyboard focus: when an update replaces the control that had
+// polite live region that stays, after the log's new lines (what the others did, and what the
+// seat's own move did: the last few, once a push has settled). Keyboard focus: when an update replaces the control that had
 // the focus, the focus moves to the same control in the new table if there is one, else to the
 // first move the player can make now, else to the status line (without scrolling); a focus
 // elsewhere (the chat box, say) is left alone.
 (function () {
   var lost = null;
   var said = "";
+  var heard = null;  // the number of the last log line announced
+  var pending = null;
+  var NEWEST = 4;  // log lines announced at most, the newest
 
   function actionOf(el) {
     var form = el.form || (el.closest && el.closest("form"));
@@ -41,19 +45,44 @@
       var move = main.querySelector(".felt button:not([disabled]), .felt input:not([disabled]):not([type=hidden])");
       if (move) return move;
     }
-    var status = main.querySelector(".status-line");
-    if (status) status.setAttribute("tabindex", "-1");
-    return status || main;
+    return main.querySelector(".status-line") || main;
+  }
+
+  // A status line takes the focus without being a stop of the Tab order.
+  function focusable(el) {
+    if (el.matches(".status-line")) el.setAttribute("tabindex", "-1");
+    return el;
+  }
+
+  function squeezed(el) {
+    return el.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  // The log's lines after the last one announced, oldest first (none on the page's first load).
+  function newLines() {
+    var lines = Array.prototype.slice.call(document.querySelectorAll("#log-lines > li[value]"));
+    var numbers = lines.map(function (li) { return parseInt(li.getAttribute("value"), 10); });
+    var last = numbers.length ? Math.max.apply(null, numbers) : heard;
+    var fresh = heard === null ? [] : lines.filter(function (li, i) { return numbers[i] > heard; });
+    heard = last;
+    return fresh.reverse().slice(-NEWEST).map(squeezed);
   }
 
   function announce() {
+    pending = null;
     var region = document.getElementById("status-live");
     var status = document.querySelector("#room-main .status-line");
-    var text = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
-    if (region && text && text !== said) {
+    var text = status ? squeezed(status) : "";
+    var lines = newLines();
+    if (region && text && (lines.length || text !== said)) {
       said = text;
-      region.textContent = text;
+      region.textContent = lines.concat([text]).join(" ");
     }
+  }
+
+  // (a push swaps several sections: the announcement waits for the last of them)
+  function announceSoon() {
+    if (pending === null) pending = setTimeout(announce, 0);
   }
 
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -66,10 +95,10 @@
   document.addEventListener("htmx:oobAfterSwap", function () {
     var main = document.getElementById("room-main");
     if (lost && main && (!document.activeElement || document.activeElement === document.body)) {
-      nextFocus(main, lost).focus({ preventScroll: true });
+      focusable(nextFocus(main, lost)).focus({ preventScroll: true });
     }
     lost = null;
-    announce();
+    announceSoon();
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", announce);
   else announce();
