@@ -14,6 +14,13 @@ from playwright.sync_api import expect
 
 from tests.support.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
 
+# Where the focus is while the phone's drawer is open: in it, on the page itself (the browser's
+# own stop between rounds of Tab), or under it.
+IN_DRAWER = """() => { const e = document.activeElement;
+  if (!e || e === document.body || e === document.documentElement) return "page";
+  const what = e.tagName + " " + e.textContent.trim().slice(0, 30);
+  return e.closest('#chat, #room-main .log') ? "drawer" : "under: " + what; }"""
+
 
 def say(api: httpx.Client, room: str, token: str, text: str) -> None:
     assert api.post(f"/api/rooms/{room}/chat", headers=auth(token), json={"text": text}).status_code == 201
@@ -45,6 +52,12 @@ def test_the_chat_drawer_counts_unread_lines_and_the_desktop_panel_shows_them(br
     time = phone.locator("#chat-log li", has_text="hello").locator("time")
     assert re.fullmatch(r"\d\d:\d\d( [AP]M)?", time.inner_text()), time.inner_text()
     screenshot(phone, "panel-drawer-open")
+    # The drawer covers the phone's screen: Tab goes round what is in it, never under it.
+    places = set()
+    for _ in range(12):
+        phone.keyboard.press("Tab")
+        places.add(phone.evaluate(IN_DRAWER))
+    assert places <= {"drawer", "page"} and "drawer" in places, places  # ("page": the browser's own stop)
     phone.keyboard.press("Escape")
     expect(phone.locator("#chat")).to_be_hidden()
     expect(toggle).to_be_focused()
