@@ -21,6 +21,7 @@ from markupsafe import escape
 from app.games.base import Message, say, spoken
 from app.games.registry import GAMES
 from app.games.vem_ai_troika.deck import bonuses_message
+from app.games.vem_ai_troika.effects import effect_message
 from app.i18n import LOCALES, choose, from_accept_language, translations
 from app.web.render import CompiledTemplates, Renderer
 from tests.conftest import create_started_room
@@ -251,6 +252,21 @@ async def test_the_vem_ai_card_list_and_an_events_text_follow_the_readers_langua
     assert "que controla" in page and "you control" not in page  # the variable values, the card actions
     english = (await client.get("/rules/vem-ai-a-troika/cards")).text
     assert "The game ends once this Event has been resolved." in english
+
+
+def test_a_payment_reads_with_its_to_joined_and_place_the_verb_is_not_place_the_rank():
+    """A payment's "to" is said with its payee, so Portuguese joins the two ("ao Tesouro", never
+    "a o Tesouro"); the English reads as before. Vem aí's "Place" (a card on the table) is a
+    verb, told from a results table's "Place" by its context ("Colocar", not "Lugar")."""
+    catalog = translations("pt-PT")
+    assert (catalog.pgettext("verb", "Place"), catalog.gettext("Place")) == ("Colocar", "Lugar")
+    pt = catalog.gettext
+    to_treasury = effect_message({"do": "pay", "who": "all", "amount": 1})
+    to_government = effect_message({"do": "pay", "who": "all", "amount": 2, "to": "government"})
+    assert spoken(to_treasury) == "Every player pays 1 Mega-Euro to the Treasury."
+    assert spoken(to_government) == "Every player pays 2 Mega-Euro to the Government."
+    assert spoken(to_treasury, pt).endswith("paga 1 Mega-Euro ao Tesouro.")
+    assert spoken(to_government, pt).endswith("paga 2 Mega-Euro ao Governo.")
 
 
 async def test_a_refusal_is_said_in_the_readers_language(client):

@@ -127,23 +127,24 @@ def who_words(selector: Any) -> base.Message:
 
 
 def payee_words(selector: Any) -> base.Message:
-    """Whom an effect pays, as a message inside a sentence."""
+    """Whom an effect pays, with its "to", as a message inside a sentence (a language joins the
+    two: Portuguese's "a o" is "ao")."""
     if selector == "all":
-        return base.say("every player")
+        return base.say("to every player")
     if selector == "government":
-        return base.say("the Government")
+        return base.say("to the Government")
     ((how, what),) = selector.items()
     return {
-        ("most", "power"): base.say("the player with the most Power on the table (every tied player)"),
-        ("fewest", "power"): base.say("the player with the fewest Power on the table (every tied player)"),
-        ("most", "votes"): base.say("the player with the most Votes on the table (every tied player)"),
-        ("fewest", "votes"): base.say("the player with the fewest Votes on the table (every tied player)"),
-        ("most", "income"): base.say("the player with the most Income (every tied player)"),
-        ("fewest", "income"): base.say("the player with the fewest Income (every tied player)"),
-        ("most", "money"): base.say("the player with the most Mega-Euro in hand (every tied player)"),
-        ("fewest", "money"): base.say("the player with the fewest Mega-Euro in hand (every tied player)"),
-        ("most", "consensus"): base.say("the player with the most Consensuses (every tied player)"),
-        ("fewest", "consensus"): base.say("the player with the fewest Consensuses (every tied player)"),
+        ("most", "power"): base.say("to the player with the most Power on the table (every tied player)"),
+        ("fewest", "power"): base.say("to the player with the fewest Power on the table (every tied player)"),
+        ("most", "votes"): base.say("to the player with the most Votes on the table (every tied player)"),
+        ("fewest", "votes"): base.say("to the player with the fewest Votes on the table (every tied player)"),
+        ("most", "income"): base.say("to the player with the most Income (every tied player)"),
+        ("fewest", "income"): base.say("to the player with the fewest Income (every tied player)"),
+        ("most", "money"): base.say("to the player with the most Mega-Euro in hand (every tied player)"),
+        ("fewest", "money"): base.say("to the player with the fewest Mega-Euro in hand (every tied player)"),
+        ("most", "consensus"): base.say("to the player with the most Consensuses (every tied player)"),
+        ("fewest", "consensus"): base.say("to the player with the fewest Consensuses (every tied player)"),
     }[how, what]
 
 
@@ -170,8 +171,8 @@ def effect_message(effect: dict[str, Any]) -> base.Message:
     if do == "receive":
         return base.say("{who} receives {amount} Mega-Euro from the Treasury.", who=who, amount=effect["amount"])
     if do == "pay":
-        payee = payee_words(effect["to"]) if "to" in effect else base.say("the Treasury")
-        return base.say("{who} pays {amount} Mega-Euro to {payee}.", who=who, amount=effect["amount"], payee=payee)
+        payee = payee_words(effect["to"]) if "to" in effect else base.say("to the Treasury")
+        return base.say("{who} pays {amount} Mega-Euro {payee}.", who=who, amount=effect["amount"], payee=payee)
     if do == "discard":
         return discard_words(who, effect["count"], effect["from"])
     if do == "draw":
