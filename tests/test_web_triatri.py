@@ -14,7 +14,7 @@ from tests.support.rendering import room_fragment
 
 FAKE, FAKE_2 = 21, 22
 POSITION = re.compile(
-    r'<figure class="position([^"]*)">\s*<span class="tt-card (\w+)[^"]*" title="([^"(]*).*?'
+    r'<figure class="position([^"]*)">\s*<span class="tt-card (\w+)[^"]*"[^>]*? title="([^"(]*).*?'
     r'<span class="value"[^>]*>(.*?)</span>(.*?)</figure>',
     re.S,
 )
@@ -91,6 +91,23 @@ async def test_trick_positions_show_values_doubled_and_quadrupled(client):
         ("doubled", "blue", "blue 6", "×2 = 12", "Carla"),
     ]
     assert "green gem at stake" in text(trick) and "Duarte" in text(trick)
+
+
+async def test_cards_gems_and_counts_are_named_for_a_screen_reader(client):
+    """A card's face, a card's back, a gem and a count of gems are drawn with symbols and marks
+    hidden from screen readers: each is an image named in words (a reader heard the trick's
+    cards by their players' names alone, and the supply as "6 6 6")."""
+    html = await render(client, four_player_trick(), 3)
+    names = dict(re.findall(r'<span class="tt-card (?:\w+ )*?(\w+)\s*[^"]*" role="img" aria-label="([^"]+)"', html))
+    assert names["back"] == "a face-down card" and names["green"].startswith("green ")
+    assert (
+        re.findall(r'<span class="tt-card(?![^>]*aria-(?:label|hidden))', html) == []
+    )  # (a placeholder is hidden)
+    supply = between(html, 'id="supply"', 'id="centre"')
+    assert re.findall(r'class="count" role="img" aria-label="(\d+ \w+)"', supply) == ["6 red", "6 blue", "5 green"]
+    assert 'class="pile" aria-hidden="true"' in supply
+    counts = re.findall(r'<span class="gem-count \w+" role="img" aria-label="(\d+ \w+)"', html)
+    assert counts and all(count.split()[1] in ("red", "blue", "green") for count in counts)
 
 
 async def test_only_the_cards_that_follow_the_gem_are_buttons(client):
