@@ -148,3 +148,22 @@ def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser,
             before = page.locator("#room-main .status-line").inner_text()
     expect(page.locator("#room-main .status-line")).not_to_have_text(before)
     expect(page.locator("#room-main .status-line")).to_be_focused()
+
+
+def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start(browser, live):
+    """In the waiting room a bot seated with Enter takes its button away: the focus goes to the
+    control now in its place (the next free seat's first bot, then Start once every seat is
+    taken), where it fell to the page's body and the next Tab skipped Start."""
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{created['room']['id']}/seat/{created['token']}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    page.locator("#seats .bot-adders button").nth(1).focus()  # the second seat's second level
+    page.keyboard.press("Enter")
+    expect(page.locator("#seats li.taken")).to_have_count(2)
+    focused = page.locator("#seats .bot-adders button").first  # the last free seat's first level
+    expect(focused).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#seats li.taken")).to_have_count(3)
+    expect(page.get_by_role("button", name="Start the game")).to_be_focused()

@@ -1,9 +1,10 @@
 // Accessibility helpers for the room page. The status line is rendered afresh with every push,
 // and a live region swapped in is not announced, so its text is copied into #status-live, a
 // polite live region that stays, after the log's new lines (what the others did, and what the
-// seat's own move did: the last few, once a push has settled). Keyboard focus: when an update replaces the control that had
-// the focus, the focus moves to the same control in the new table if there is one, else to the
-// first move the player can make now, else to the status line (without scrolling); a focus
+// seat's own move did: the last few, once a push has settled). Keyboard focus: when an update
+// replaces the control that had the focus, the focus moves to the same control in the new
+// table if there is one, else to the first move the player can make now, else to the status
+// line (without scrolling), or in the waiting room to the control now in its place; a focus
 // elsewhere (the chat box, say) is left alone.
 (function () {
   var lost = null;
@@ -18,8 +19,24 @@
     return action ? action.value : null;
   }
 
+  var CONTROLS = "button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), a[href]";
+
   function keyOf(el) {
-    return { id: el.id, action: actionOf(el), name: el.name, value: el.value };
+    var section = el.closest("#room-main [id]");
+    var controls = section ? Array.prototype.slice.call(section.querySelectorAll(CONTROLS)) : [];
+    return { id: el.id, action: actionOf(el), name: el.name, value: el.value,
+             section: section && section.id, index: controls.indexOf(el) };
+  }
+
+  // In the waiting room (no status line): its main button once it is enabled (Start, once a bot
+  // takes the last free seat), else the control now where the lost one was in its section (a
+  // bot added to a seat: the next seat's first).
+  function samePlace(key) {
+    var section = key.section && document.getElementById(key.section);
+    if (!section) return null;
+    var controls = section.querySelectorAll(CONTROLS);
+    var main = section.querySelector(".button.primary:not([disabled])");
+    return main || (controls.length ? controls[Math.min(Math.max(key.index, 0), controls.length - 1)] : null);
   }
 
   function sameControl(main, key) {
@@ -45,7 +62,7 @@
       var move = main.querySelector(".felt button:not([disabled]), .felt input:not([disabled]):not([type=hidden])");
       if (move) return move;
     }
-    return main.querySelector(".status-line") || main;
+    return main.querySelector(".status-line") || samePlace(key) || main;
   }
 
   // A status line takes the focus without being a stop of the Tab order.
