@@ -217,3 +217,19 @@ async def test_a_memoised_card_shows_its_current_values_and_the_memo_is_bounded(
     bounded = fresh_renderer(cards_held=3)
     tables.main_fragment(bounded, payload, 1, tokens[1])
     assert len(bounded.cards) == 3, "the memo keeps the last 3 cards, no more"
+
+
+async def test_a_hand_cards_place_and_redraw_are_named_with_the_card(client):
+    """The buttons under each hand card show "Place" and "Redraw"; a screen reader hears the card
+    named after the word ("Place" alone, under every card, told them apart by nothing), and the
+    name still holds the word shown, for a reader who speaks it to the browser."""
+    state = arrange(hands={0: ["Patos Bravos", "Meninas Boas"], 1: ["Revisão"]}, tables={0: [], 1: []})
+    html = await render(client, state, 0)
+    moves = between(html, 'id="your-hand"', "</section>")
+    named = re.findall(r'type="submit" title="[^"]*">(\w+)<span class="sr-only"> ([^<]+)</span></button>', moves)
+    assert sorted(named) == [
+        ("Place", "Meninas Boas"),
+        ("Place", "Patos Bravos"),
+        ("Redraw", "Meninas Boas"),
+        ("Redraw", "Patos Bravos"),
+    ], named
