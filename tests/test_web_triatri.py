@@ -100,9 +100,7 @@ async def test_cards_gems_and_counts_are_named_for_a_screen_reader(client):
     html = await render(client, four_player_trick(), 3)
     names = dict(re.findall(r'<span class="tt-card (?:\w+ )*?(\w+)\s*[^"]*" role="img" aria-label="([^"]+)"', html))
     assert names["back"] == "a face-down card" and names["green"].startswith("green ")
-    assert (
-        re.findall(r'<span class="tt-card(?![^>]*aria-(?:label|hidden))', html) == []
-    )  # (a placeholder is hidden)
+    assert re.findall(r'<span class="tt-card(?![^>]*aria-(?:label|hidden))', html) == []  # (a placeholder is hidden)
     supply = between(html, 'id="supply"', 'id="centre"')
     assert re.findall(r'class="count" role="img" aria-label="(\d+ \w+)"', supply) == ["6 red", "6 blue", "5 green"]
     assert 'class="pile" aria-hidden="true"' in supply
