@@ -4,7 +4,8 @@ the bottom; with an Organization, an Income, an Attack and a Pass on offer, the 
 them was a strip of 164 px on the desktop and 184 px on the phone. Once a target is picked or a
 card ticked, the other moves fold away (static/js/vem.js): the strip is at least 300 px, the
 picked target and the Attack button are both in view, and the attack's Cancel unticks it all
-and brings every move back. Before anything is picked the attack's modes are folded too."""
+and brings every move back (pressed by keyboard, it leaves the focus on the first of them).
+Before anything is picked the attack's modes are folded too."""
 
 from __future__ import annotations
 
@@ -80,8 +81,10 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     assert attack.locator("button[type=submit]").evaluate(IN_VIEW_UNCOVERED), "the Attack button is out of view"
     screenshot(page, f"vem-attack-building-{size['width']}")
 
-    cancel.click()
+    cancel.focus()
+    page.keyboard.press("Enter")  # (by keyboard: the focus goes to the first move it brings back)
     expect(page.locator("#actions")).to_have_attribute("data-attack", "idle")
+    expect(page.locator("#actions").locator("button:not([disabled]), select").first).to_be_focused()
     assert all(boxes(page))
     assert page.locator("input[form=vem-attack]:checked").count() == 0
     expect(cancel).to_be_hidden()

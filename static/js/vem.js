@@ -126,12 +126,16 @@
     if (cancel) cancel.hidden = !on;
   }
 
+  // (the Cancel button hides itself: the focus goes to the first of the moves it brings back)
   function cancel(form) {
     controls(form).forEach(function (el) {
       if (el.type === "checkbox" || (el.type === "radio" && el.name === "target")) el.checked = false;
     });
     summarize(form);
     remember(form);
+    var actions = form.closest(".actions");
+    var first = actions && actions.querySelector("button:not([disabled]):not([hidden]), select");
+    if (first) first.focus();
   }
 
   function remember(form) {
