@@ -49,6 +49,19 @@ async def test_troika_shares_first_place_and_skips_second(client):
     assert await rendered_places(client, "troika", troika_tie()) == {0: 1, 1: 1, 2: 3}
 
 
+@pytest.mark.parametrize(
+    ("slug", "state"), [("troika", troika_tie), ("triatri", triatri_tie), ("vem-ai-a-troika", vem_tie)]
+)
+async def test_the_result_comes_before_the_table_on_the_page_as_on_the_screen(client, slug, state):
+    """The final result is shown first (room.css) and comes first in the page too, so that Tab
+    and a screen reader meet it before the table, as the eye does."""
+    room_id, _ = await create_started_room(client, slug, 3)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(state())
+    html = room_fragment(info, live, None, None)
+    assert -1 < html.index('id="final-result"') < html.index('class="felt')
+
+
 async def test_triatri_shares_second_place(client):
     assert await rendered_places(client, "triatri", triatri_tie()) == {0: 1, 1: 2, 2: 2}
 
@@ -100,6 +113,8 @@ def test_every_round_end_is_summed_up_first_and_every_name_carries_its_live_scor
             number = int(text.split("Round ")[1].split()[0])
             summaries.add(number)
             assert summary[0].getparent().get("id") == "room-main", "a child of the table, which room.css puts first"
+            felt = html.xpath("//section[contains(@class, 'felt')]")[0]
+            assert summary[0] in felt.itersiblings(preceding=True), "before the table: first for Tab too"
             names = [NAMES[s] for s in range(3)]
             assert sorted(n for n in names if n in text) == sorted(names), text
         seat = rng.choice(awaited)

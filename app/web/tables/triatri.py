@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.web.sections import AFTER, BOARD, FELT, HAND, Part
+from app.web.sections import BOARD, FELT, HAND, LEAD, Part
 from app.web.tables.standing import standing
 
 if TYPE_CHECKING:
@@ -77,9 +77,9 @@ def parts(t: Seen) -> list[Part]:
         listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "unplayable": unplayable, "at": at}))
     if v["phase"] == "reveal" and v["round"] > 1:
         summary = standing(v["round"] - 1, v["players"], names)
-        listed.append(Part("round-summary", AFTER, TEMPLATE, "standing_section", summary))
+        listed.append(Part("round-summary", LEAD, TEMPLATE, "standing_section", summary))
     if result:
-        listed.append(Part("final-result", AFTER, TEMPLATE, "final", final(t, v, result)))
+        listed.append(Part("final-result", LEAD, TEMPLATE, "final", final(t, v, result)))
     return listed
 
 

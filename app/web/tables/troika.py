@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.web.sections import AFTER, BOARD, FELT, HAND, Part
+from app.web.sections import AFTER, BOARD, FELT, HAND, LEAD, Part
 
 if TYPE_CHECKING:
     from app.web.tables import Seen
@@ -66,13 +66,13 @@ def parts(t: Seen) -> list[Part]:
         hand = [{"value": x, "discard": t.move({"type": "discard", "from": "hand", "value": x})} for x in v["hand"]]
         listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "at": at}))
     if v.get("rounds"):
-        listed.append(Part("round-summary", AFTER, TEMPLATE, "summary", summary(t, v, over)))
+        listed.append(Part("round-summary", LEAD, TEMPLATE, "summary", summary(t, v, over)))
     if v.get("result"):
         res = v["result"]
         places, scores = res["places"], res["scores"]
         rows = [{"seat": s, "place": places[s], "name": t.names[s], "score": scores[s]} for s in res["ranking"]]
         winners = [t.names[w] for w in res["winners"]]
-        listed.append(Part("final-result", AFTER, TEMPLATE, "final", {"winners": winners, "rows": rows}))
+        listed.append(Part("final-result", LEAD, TEMPLATE, "final", {"winners": winners, "rows": rows}))
     if v.get("rounds"):
         listed.append(Part("round-results", AFTER, TEMPLATE, "rounds", {"rounds": rounds(t, v["rounds"])}))
     return listed

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.web.render import action_key
-from app.web.sections import AFTER, BOARD, FELT, HAND, Part
+from app.web.sections import BOARD, FELT, HAND, LEAD, Part
 from app.web.tables.standing import standing
 
 if TYPE_CHECKING:
@@ -119,12 +119,12 @@ def parts(t: Seen) -> list[Part]:
         and not v["prompt"]
     ):
         summary = standing(v["round"] - 1, v["players"], names)
-        listed.append(Part("round-summary", AFTER, TEMPLATE, "standing_section", summary))
+        listed.append(Part("round-summary", LEAD, TEMPLATE, "standing_section", summary))
     if v["result"]:
         res = v["result"]
         rows = [{**res["players"][s], "seat": s, "place": res["places"][s], "name": names[s]} for s in res["ranking"]]
         final = {"winners": [names[w] for w in res["winners"]], "rows": rows}
-        listed.append(Part("final-result", AFTER, TEMPLATE, "final_section", final))
+        listed.append(Part("final-result", LEAD, TEMPLATE, "final_section", final))
     return listed
 
 
