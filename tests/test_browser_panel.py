@@ -71,6 +71,14 @@ def test_the_chat_drawer_counts_unread_lines_and_the_desktop_panel_shows_them(br
     expect(phone.locator("#chat-log")).to_contain_text("mine")
     expect(unread).to_be_hidden()
     screenshot(desk, "panel-desktop")
+    # Closed on the desktop, the panel's log and chat sit below the table: no Hide button there.
+    hide = desk.get_by_role("button", name="Hide the log and chat")
+    hide.click()
+    expect(desk.locator("#side-toggle")).to_have_attribute("aria-expanded", "false")
+    expect(hide).to_be_hidden()
+    expect(desk.locator("#chat")).to_be_visible()
+    desk.locator("#side-toggle").click()
+    expect(hide).to_be_visible()
 
 
 def test_before_the_game_the_chat_takes_the_logs_place_in_the_panel(browser, live):
