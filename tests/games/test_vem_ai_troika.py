@@ -534,7 +534,7 @@ def test_public_log_hides_dealt_cards_and_offers():
 
 def test_actions_have_readable_labels():
     assert GAME.describe(attack("Expesso", "Revisão")) == "Attack Expesso to control with Revisão"
-    assert GAME.describe(income(1, 2)) == "Take Income and buy 1 Deposit Title(s), 2 Mega-Euro to the Offshore"
+    assert GAME.describe(income(1, 2)) == "Take Income and buy 1 Deposit Title, 2 Mega-Euro to the Offshore"
     assert GAME.describe({"type": "place", "card": G["Expesso"], "take": G["Tabloides"]}) == (
         "Place Expesso and take Tabloides back"
     )
@@ -762,7 +762,7 @@ def test_elections_campaign_in_round_order_government_and_runner_up():
     )
     assert "Estudantes" not in json.dumps(GAME.view(state, 2), ensure_ascii=False)
     assert "Estudantes" not in public_text(state)
-    assert "Seat 1 commits 1 Group card(s) face down and 2 Mega-Euro to the campaign." in public_text(state)
+    assert "Seat 1 commits 1 Group card face down and 2 Mega-Euro to the campaign." in public_text(state)
     assert [c["name"] for c in GAME.view(state, 1)["campaign"]["cards"]] == ["Estudantes"]
     assert GAME.view(state, 1)["hand"] == []
     assert GAME.to_act(state) == {2}

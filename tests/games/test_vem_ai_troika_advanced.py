@@ -200,8 +200,8 @@ def test_gestores_de_topo_draws_a_group_card_which_only_its_player_is_shown():
     state = adv(hands={0: ["Gestores de Topo"]}, pile=["Expesso", "Claque"])
     state = act(state, 0, {"type": "hand_action", "card": G["Gestores de Topo"]})
     assert state["players"][0]["hand"] == [G["Expesso"]]
-    assert said(state, None)[-1:] == ["Seat 0 draws 1 Group card(s)."]
-    assert said(state, 0)[-2:] == ["You drew Expesso (blue, 2 Power).", "Seat 0 draws 1 Group card(s)."]
+    assert said(state, None)[-1:] == ["Seat 0 draws 1 Group card."]
+    assert said(state, 0)[-2:] == ["You drew Expesso (blue, 2 Power).", "Seat 0 draws 1 Group card."]
 
 
 def test_opus_day_swaps_a_controlled_group_with_an_opponents_of_the_same_colour():

@@ -144,7 +144,7 @@ def play(state: State, context: str, plays: list[dict[str, Any]]) -> None:
             answers[str(s)] = "no"
     state["reaction"] = {"seats": seats, "answers": answers}
     names = ", ".join(name(s) for s in seats)
-    log(state, base.say("Reactions? {players} may answer the card(s) just played.", players=names))
+    log(state, base.say("Reactions? {players} may answer what was just played.", players=names))
     if all(answer is not None for answer in answers.values()):
         close_window(state)
 

@@ -142,7 +142,11 @@ def sentence(effect: dict[str, Any]) -> base.Message:
             "Take {amount} Mega-Euro from the Treasury per {of} Group on every table.", amount=amount, of=of
         )
     if do == "draw":
-        return base.say("Draw {count} Group card(s).", count=effect["count"])
+        return (
+            base.say("Draw 1 Group card.")
+            if effect["count"] == 1
+            else base.say("Draw {count} Group cards.", count=effect["count"])
+        )
     if do == "take_money":
         return base.say("Take up to {amount} Mega-Euro from an opponent's hand.", amount=amount)
     if do == "fine":
@@ -264,7 +268,10 @@ def _draw(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]
             break
         drawn += 1
         log(state, base.say("You drew {card}.", card=group_label(state, gid)), to=[seat])
-    log(state, base.say("{player} draws {count} Group card(s).", player=name(seat), count=drawn))
+    if drawn == 1:
+        log(state, base.say("{player} draws 1 Group card.", player=name(seat)))
+    else:
+        log(state, base.say("{player} draws {count} Group cards.", player=name(seat), count=drawn))
 
 
 def _take_money(state: State, seat: int, effect: dict[str, Any], picks: dict[str, int]) -> None:

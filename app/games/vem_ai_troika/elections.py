@@ -55,15 +55,20 @@ def commit(state: State, seat: int, action: Action) -> None:
         p["hand"].remove(gid)
     p["money"] -= money
     p["campaign"] = {"cards": cards, "money": money}
-    log(
-        state,
-        base.say(
-            "{player} commits {count} Group card(s) face down and {money} Mega-Euro to the campaign.",
+    if len(cards) == 1:
+        said = base.say(
+            "{player} commits 1 Group card face down and {money} Mega-Euro to the campaign.",
+            player=name(seat),
+            money=money,
+        )
+    else:
+        said = base.say(
+            "{player} commits {count} Group cards face down and {money} Mega-Euro to the campaign.",
             player=name(seat),
             count=len(cards),
             money=money,
-        ),
-    )
+        )
+    log(state, said)
     if next_to_commit(state) is None:
         reveal(state)
 
