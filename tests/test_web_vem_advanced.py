@@ -213,3 +213,8 @@ async def test_the_campaign_box_counts_the_votes_the_pre_campaign_gained(client)
     on_table = GAME.view(live.state, 0)["players"][0]["votes"]  # the cards' Votes (with the room's deck)
     html = room_fragment(info, live, 0, tokens[0])
     assert re.findall(r'data-own="(\d+)"', html) == [str(on_table + 2 + 3)]
+    # The campaign panel shows every player's count as the Election counts it, the same number.
+    for viewer in (0, 1):
+        shown = room_fragment(info, live, viewer, tokens[viewer])
+        slot = text(shown[shown.index('id="campaign-0"') : shown.index("</figure>", shown.index('id="campaign-0"'))])
+        assert f"{on_table + 2 + 3} Votes on the table" in slot, (viewer, slot)

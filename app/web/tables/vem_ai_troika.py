@@ -369,7 +369,7 @@ def arena(t: Seen, v: dict[str, Any], n: int) -> dict[str, Any]:
                 "name": names[s],
                 "committed": v["players"][s]["committed"],
                 "size": v["players"][s]["campaign_size"],
-                "votes": v["players"][s]["votes"],
+                "votes": v["players"][s].get("election_votes", v["players"][s]["votes"]),  # as counted
                 "own": v["campaign"] if s == seat and v["campaign"] else None,
                 "awaited": s in v["awaiting"],
             }
