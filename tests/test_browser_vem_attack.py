@@ -35,22 +35,40 @@ def types_of(api: httpx.Client, room: str, token: str) -> list[dict]:
 @pytest.fixture
 def attack_room(live):
     """A 2-player basic game played with random moves other than attacks until seat 0 may
-    attack as well as organize, take its Income or pass: the room and seat 0's token."""
+    attack as well as organize, take its Income or pass: the room and seat 0's token (a game
+    that ends first is left for a new one)."""
     api = httpx.Client(base_url=live)
-    room, tokens = started_room(api, "vem-ai-a-troika", 2)
     rng = random.Random(3)
-    for _ in range(300):
-        view = api.get(f"/api/rooms/{room}/view").json()
-        offered = {item["action"]["type"] for item in types_of(api, room, tokens[0])} if 0 in view["to_act"] else set()
-        if {"attack", "income", "pass"} <= offered:
-            return room, tokens[0]
-        seat = rng.choice(view["to_act"])
-        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
-        quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
-        if quiet:
-            body = {"version": legal["version"], "action": rng.choice(quiet)}
-            assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    for _ in range(5):
+        room, tokens = started_room(api, "vem-ai-a-troika", 2)
+        for _ in range(300):
+            view = api.get(f"/api/rooms/{room}/view").json()
+            if view["status"] != "playing":
+                break
+            offered = (
+                {item["action"]["type"] for item in types_of(api, room, tokens[0])} if 0 in view["to_act"] else set()
+            )
+            if {"attack", "income", "pass"} <= offered:
+                return room, tokens[0]
+            seat = rng.choice(view["to_act"])
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+            quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
+            if quiet:
+                body = {"version": legal["version"], "action": rng.choice(quiet)}
+                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
     pytest.fail("seat 0 was never offered an attack")
+
+
+def tap_in_place(page: Page, target) -> None:
+    """A tap on ``target`` as a finger makes it (scrolled into view first, as a player would),
+    after which it is where it was on the screen: picking it folds the moves above the table."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
+    page.wait_for_timeout(100)
+    moved = abs(target.bounding_box()["y"] - box["y"])
+    assert moved < 60, f"the picked target moved {moved} px under the finger"  # (it moved 180 to 250)
 
 
 def boxes(page: Page) -> list[bool]:
@@ -69,7 +87,7 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     expect(cancel).to_be_hidden()
 
     target = page.locator("label.target").first
-    target.click()
+    tap_in_place(page, target)
     expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
     assert [page.locator(".attack-box").first.is_visible()] == [v for v in boxes(page) if v]  # only the attack shows
     expect(attack.locator(".modes")).to_be_visible()
@@ -89,7 +107,16 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     assert page.locator("input[form=vem-attack]:checked").count() == 0
     expect(cancel).to_be_hidden()
 
-    # A card ticked to attack with folds the other moves away too.
-    page.locator("#your-hand label.pick:has(input[form=vem-attack])").first.click()
+    # A card ticked to attack with folds the other moves away too, and the page stays where it
+    # is (the ticked box took the focus, and the page scrolled under the finger to keep it clear
+    # of the dock: 230 px).
+    target.scroll_into_view_if_needed()
+    before = target.bounding_box()["y"]
+    card = page.locator("#your-hand label.pick:has(input[form=vem-attack])").first.bounding_box()
+    page.mouse.click(card["x"] + card["width"] / 2, card["y"] + 20)  # (where it is: no scrolling to it first)
+    expect(page.locator("#your-hand input[form=vem-attack]:checked")).to_have_count(1)
+    page.wait_for_timeout(100)  # (two frames: the scroll that keeps the table in place)
+    moved = abs(target.bounding_box()["y"] - before)
+    assert moved < 60, f"the table moved {moved} px under the finger"
     expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
     expect(page.locator("#actions > .action-box:not(.attack-box)").first).to_be_hidden()

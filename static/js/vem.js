@@ -119,11 +119,23 @@
   // so the table under the sticky status keeps its room (on a phone it had a strip of 130 px);
   // the attack's Cancel unticks it all and brings them back. Before the script runs, or without
   // it, every move shows (static/css/vem-ai-a-troika.css).
+  // The table stays where it was on the screen as the moves fold or unfold above it (the
+  // browser's scroll anchoring does it most of the time, not always).
   function building(form, on) {
-    var actions = form.closest(".actions");
-    if (actions) actions.dataset.attack = on ? "building" : "idle";
     var cancel = form.querySelector("[data-cancel]");
     if (cancel) cancel.hidden = !on;
+    var actions = form.closest(".actions");
+    var state = on ? "building" : "idle";
+    if (!actions || actions.dataset.attack === state) return;
+    var picked = controls(form).filter(function (el) { return el.name === "target" && el.checked; })[0];
+    var kept = picked ? picked.closest("label") : document.querySelector("#room-main .felt > .table-status + *");
+    var before = kept ? kept.getBoundingClientRect().top : 0;
+    actions.dataset.attack = state;
+    if (!kept || !actions.isConnected) return;
+    requestAnimationFrame(function () {
+      var moved = kept.getBoundingClientRect().top - before;
+      if (Math.abs(moved) > 1) window.scrollBy(0, moved);
+    });
   }
 
   // (the Cancel button hides itself: the focus goes to the first of the moves it brings back)
@@ -180,6 +192,19 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("form.vem-combo [data-cancel]");
     if (button) cancel(button.form);
+  });
+  // A tap on a card's label ticks its box without giving it the focus: a focused box is kept
+  // clear of the docked hand by the page's scroll padding, and the page scrolled by a third of
+  // the screen under the player's finger (a box in the dock, or a target low on the table). The
+  // keyboard still reaches each box by Tab, and Space ticks it.
+  document.addEventListener("click", function (event) {
+    var label = event.target.closest && event.target.closest("#room-main label.pick");
+    var box = label && label.querySelector("input");
+    if (!box || box.disabled || event.target === box) return;
+    event.preventDefault();
+    box.checked = box.type === "radio" ? true : !box.checked;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.dispatchEvent(new Event("change", { bubbles: true }));
   });
   document.addEventListener("submit", function (event) {
     if (event.target.classList && event.target.classList.contains("vem-combo")) build(event.target);
