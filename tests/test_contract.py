@@ -18,9 +18,12 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.games.registry import GAMES
+from app.games.vem_ai_troika import GAME as VEM
 from tests.conftest import auth
+from tests.support.document import served_document
 from tests.support.servers import in_process_server
 from tests.support.sockets import ws_url
+from tests.support.vem_scenarios import G, act, adv
 
 pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
 
@@ -184,3 +187,16 @@ async def test_every_answer_and_push_of_a_whole_game_matches_the_published_schem
         assert socket.document["asyncapi"].startswith("3.")
         check_pushes(socket, played["frames"])
         assert contract.checked > 50
+
+
+def test_an_attacks_support_matches_the_published_view_schema():
+    """What whole random games reach only now and then, checked from an exact state: an attack's
+    declared support (a random 3-seat game met one in CI, and the schema typed its card as an id)."""
+    contract = Contract(served_document(), "vem-ai-a-troika")
+    state = adv(3, hands={0: ["Sindicatos"], 1: ["Tabloides"], 2: ["Claque"]}, tables={1: ["Pensionistas"]})
+    attack = {"type": "attack", "target": G["Pensionistas"], "mode": "control", "cards": [G["Sindicatos"]]}
+    state = act(act(state, 0, attack), 2, {"type": "support", "side": "attack", "card": G["Claque"]})
+    for seat in (None, 0, 1, 2):
+        view = VEM.view(state, seat)
+        assert view["attack"]["support"][0]["card"]["name"] == "Claque"
+        contract.check(view, contract.component("VemView"), f"the view of seat {seat}")

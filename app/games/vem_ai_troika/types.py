@@ -365,7 +365,8 @@ class Supporter(TypedDict):
 
     seat: int
     side: Literal["attack", "defence"]
-    card: int
+    card: GroupCard
+    """The card it supports with, face up."""
 
 
 class AttackState(TypedDict):
