@@ -92,6 +92,10 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     assert [page.locator(".attack-box").first.is_visible()] == [v for v in boxes(page) if v]  # only the attack shows
     expect(attack.locator(".modes")).to_be_visible()
     expect(cancel).to_be_visible()
+    # The box names what is attacked, and why its button is greyed out, in words a phone shows.
+    name = target.locator("input").get_attribute("data-name")
+    expect(attack.locator("[data-out=target]")).to_have_text(f"({name})")
+    expect(attack.locator(".why")).to_have_text("Tick at least one card from your hand")
     target.scroll_into_view_if_needed()
     strip = page.evaluate(STRIP)
     assert strip >= 300, f"the table's strip is {strip} px"

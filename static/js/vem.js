@@ -78,13 +78,16 @@
     if (out) out.textContent = text;
   }
 
-  // The submit button is disabled, with the reason as its title, while the choice cannot be legal.
+  // The submit button is disabled while the choice cannot be legal, with the reason as its
+  // title and beside it (a phone shows no title; an attack's, once something is picked).
   function gate(form, reason) {
     var button = form.querySelector("button[type=submit]");
     if (!button || button.dataset.offline) return;
     if (!("title" in button.dataset)) button.dataset.title = button.title;
     button.disabled = Boolean(reason);
     button.title = reason || button.dataset.title;
+    var why = form.querySelector("[data-out=why]");
+    if (why) why.textContent = reason || "";
   }
 
   function ticks(form) {
@@ -102,6 +105,7 @@
       var total = parseInt(mode ? mode.dataset.basePower : "0", 10) + sum(form, "power");
       show(form, "total", totalText(form, total));
       show(form, "defence", target ? target.dataset.defence : "?");
+      show(form, "target", target ? "(" + target.dataset.name + ")" : "");  // what is attacked, named
       // with a Hand Action ticked its bonus is unknown here: the server judges the strength
       gate(form, !target ? button.dataset.needTarget : !ticks(form) ? button.dataset.needCards
         : !handActions(form).length && total <= parseInt(target.dataset.defence, 10) ? button.dataset.tooWeak : "");
