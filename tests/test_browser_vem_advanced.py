@@ -196,7 +196,22 @@ def click_advanced(page: Page, action: dict) -> None:
 
 
 def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, screenshots):
+    """(A deal may end the game before every goal is reached: the goals left are sought in a
+    new game, three at most.)"""
     api = httpx.Client(base_url=live)
+    r = random.Random(5)
+    done: set[str] = set()
+    shots = []
+    for _game in range(3):
+        if done == set(GOALS):
+            break
+        play_for_goals(browser, live, api, r, done, shots, screenshots)
+    assert done == set(GOALS), f"reached only {sorted(done)}"
+    assert all(path.exists() for path in shots)
+
+
+def play_for_goals(browser, live, api, r, done, shots, screenshots) -> None:
+    """One game of the test above, by clicking, until the game ends or every goal is done."""
     room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True, "deck": goal_deck()})
 
     pages = []
@@ -206,9 +221,6 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
         expect(page.locator("#connection")).to_have_attribute("data-state", "live")
         pages.append(page)
 
-    r = random.Random(5)
-    done: set[str] = set()
-    shots = []
     for _ in range(400):
         views = [api.get(f"/api/rooms/{room}/view", headers=auth(t)).json() for t in tokens]
         if not views[0]["to_act"] or done == set(GOALS):
@@ -281,9 +293,6 @@ def test_advanced_moves_by_clicking_in_two_browser_contexts(browser, live, scree
             expect(page.locator(f"#precampaign-{seat} .vem-card.group")).to_have_count(1)
             shots += screenshots(other, "vem-advanced-precampaign")
         done.add(goal)
-
-    assert done == set(GOALS), f"reached only {sorted(done)}"
-    assert all(path.exists() for path in shots)
 
 
 def bonus_deck() -> dict:
