@@ -233,3 +233,14 @@ async def test_a_hand_cards_place_and_redraw_are_named_with_the_card(client):
         ("Redraw", "Meninas Boas"),
         ("Redraw", "Patos Bravos"),
     ], named
+
+
+async def test_a_forms_running_total_is_a_polite_live_region(client):
+    """The attack's, the defence's and the campaign's running totals change as cards are ticked:
+    each is a polite live region, so a screen reader hears the new total (it heard nothing).
+    Checked on the attack's and the defence's forms; the campaign's is built alike."""
+    attacker = arrange(hands={0: ["Patos Bravos"], 1: ["Revisão"]}, tables={0: [], 1: ["Procuradoria"]})
+    html = await render(client, attacker, 0) + await render(client, sofia_attacks(), 1)  # attack, then answer
+    assert 'id="vem-attack"' in html and 'id="vem-add"' in html
+    summaries = re.findall(r'<span class="summary"([^>]*)>', html)
+    assert summaries and all('aria-live="polite" aria-atomic="true"' in attrs for attrs in summaries), summaries
