@@ -104,10 +104,17 @@ def with_union_consts_as_enums(node: Any) -> Any:
         return [with_union_consts_as_enums(item) for item in node]
     if not isinstance(node, dict):
         return node
-    for branch in node.get("anyOf", []):
-        if isinstance(branch, dict) and "const" in branch:
-            branch["enum"] = [branch.pop("const")]
-    return {key: with_union_consts_as_enums(value) for key, value in node.items()}
+    shown = {key: with_union_consts_as_enums(value) for key, value in node.items()}
+    if isinstance(shown.get("anyOf"), list):
+        shown["anyOf"] = [as_enum(branch) for branch in shown["anyOf"]]
+    return shown
+
+
+def as_enum(branch: Any) -> Any:
+    """A ``const`` schema as a one-value ``enum`` (any other branch as it is)."""
+    if not isinstance(branch, dict) or "const" not in branch:
+        return branch
+    return {**{key: value for key, value in branch.items() if key != "const"}, "enum": [branch["const"]]}
 
 
 def asyncapi(version: str, document: dict[str, Any]) -> dict[str, Any]:

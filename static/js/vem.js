@@ -120,11 +120,11 @@
   }
 
   // While an attack is being built (a target picked or a card ticked) the other moves fold away,
-  // so the table under the sticky status keeps its room (on a phone it had a strip of 130 px);
+  // so the table under the sticky status keeps its room (on a phone it had a strip of 184 px);
   // the attack's Cancel unticks it all and brings them back. Before the script runs, or without
-  // it, every move shows (static/css/vem-ai-a-troika.css).
-  // The table stays where it was on the screen as the moves fold or unfold above it (the
-  // browser's scroll anchoring does it most of the time, not always).
+  // it, every move shows (static/css/vem-ai-a-troika.css). The table stays where it was on the
+  // screen as the moves fold or unfold above it (the browser's scroll anchoring does it most of
+  // the time, not always).
   function building(form, on) {
     var cancel = form.querySelector("[data-cancel]");
     if (cancel) cancel.hidden = !on;

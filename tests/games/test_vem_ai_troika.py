@@ -535,6 +535,8 @@ def test_public_log_hides_dealt_cards_and_offers():
 def test_actions_have_readable_labels():
     assert GAME.describe(attack("Expesso", "Revisão")) == "Attack Expesso to control with Revisão"
     assert GAME.describe(income(1, 2)) == "Take Income and buy 1 Deposit Title, 2 Mega-Euro to the Offshore"
+    assert GAME.describe(income(2)) == "Take Income and buy 2 Deposit Titles"  # (one or many: no "(s)")
+    assert GAME.describe(income(0)) == "Take Income"
     assert GAME.describe({"type": "place", "card": G["Expesso"], "take": G["Tabloides"]}) == (
         "Place Expesso and take Tabloides back"
     )

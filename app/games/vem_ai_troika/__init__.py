@@ -273,9 +273,10 @@ def label_action(deck: dict[str, Any], action: Action) -> base.Message:
     if kind == "replace":
         return base.say("Discard {card} and draw a new Group card", card=card(action["card"]))
     if kind == "income":
-        titles = {0: "", 1: base.say(" and buy 1 Deposit Title")}.get(
-            action["titles"], base.say(" and buy {count} Deposit Titles", count=action["titles"])
-        )
+        count = action["titles"]
+        titles = base.say(" and buy 1 Deposit Title") if count == 1 else ""
+        if count > 1:
+            titles = base.say(" and buy {count} Deposit Titles", count=count)
         offshore = (
             base.say(", {money} Mega-Euro to the Offshore", money=action["offshore"]) if action["offshore"] else ""
         )

@@ -536,9 +536,9 @@ def take_income(state: State, seat: int, action: Action) -> None:
     p["offshore_money"] += action["offshore"]
     paying = base.say(" paying {money} Mega-Euro from hand", money=spent) if spent else ""
     titles = ", ".join(map(str, bought))
-    buys = {0: "", 1: base.say(", buys Deposit Title {titles}{paying}", titles=titles, paying=paying)}.get(
-        len(bought), base.say(", buys Deposit Titles {titles}{paying}", titles=titles, paying=paying)
-    )
+    buys = base.say(", buys Deposit Title {titles}{paying}", titles=titles, paying=paying) if len(bought) == 1 else ""
+    if len(bought) > 1:
+        buys = base.say(", buys Deposit Titles {titles}{paying}", titles=titles, paying=paying)
     offshore = (
         base.say("; puts {money} Mega-Euro in the Offshore", money=action["offshore"]) if action["offshore"] else ""
     )

@@ -161,6 +161,12 @@ def status_line(v: dict[str, Any], seat: int | None, me: dict[str, Any] | None, 
     }
 
 
+def counted_votes(player: dict[str, Any]) -> int:
+    """A player's Votes on the table as this Election counts them, with what the advanced game's
+    Pre-Campaign gained or moved (the view says so while campaigns are committed)."""
+    return player.get("election_votes", player["votes"])
+
+
 def actions(
     t: Seen, v: dict[str, Any], me: dict[str, Any], mv: Moves, single_add: bool, first_defence: bool
 ) -> dict[str, Any]:
@@ -218,7 +224,7 @@ def actions(
             "base": base,
             "round": v["round"],
             "money": me["money"],
-            "votes": me.get("election_votes", me["votes"]),  # with what the Pre-Campaign gained
+            "votes": counted_votes(me),
         }
     # A card of the reader's own table to discard or take back is a button on its board, which
     # follows the others' boards, out of view: the bar offers the same moves (issue 25 point 4).
@@ -369,7 +375,7 @@ def arena(t: Seen, v: dict[str, Any], n: int) -> dict[str, Any]:
                 "name": names[s],
                 "committed": v["players"][s]["committed"],
                 "size": v["players"][s]["campaign_size"],
-                "votes": v["players"][s].get("election_votes", v["players"][s]["votes"]),  # as counted
+                "votes": counted_votes(v["players"][s]),
                 "own": v["campaign"] if s == seat and v["campaign"] else None,
                 "awaited": s in v["awaiting"],
             }
