@@ -165,10 +165,21 @@ async def test_a_hand_over_the_limit_is_discarded_by_clicking_cards(client):
     state = GAME.apply(arrange(hands={0: hand}, money={0: 2}), 0, PASS)
     html = await render(client, state, 0)
     assert "Too many cards: you hold 7" in text(between(html, 'id="prompt"', "</p>"))
+    assert "discard down to 6: choose a card or return a Mega-Euro." in text(html)  # no "click": keys and taps too
     # the status-and-actions bar (Return 1 Mega-Euro) comes before the hand (a click on a card)
     assert posted_actions(html) == [{"type": "discard_money"}] + [{"type": "discard", "card": G[name]} for name in hand]
     other = await render(client, state, 1)
     assert "waiting for Ana to discard down to 6 cards" in text(other) and posted_actions(other) == []
+
+
+async def test_a_players_figures_say_what_they_count(client):
+    state = arrange(tables={0: ["Procuradoria", "Expesso"]})
+    html = await render(client, state, 1)
+    figures = between(html, 'id="player-0-figures"', "</dl>")
+    power = re.search(r'<div title="([^"]*)"><dt>Power</dt><dd class="m-power">(\d+)</dd>', figures)
+    assert power and power[2] == str(GAME.view(state, 1)["players"][0]["power"])
+    assert "the Leader's is not counted" in power[1]  # where Votes and Income count the Leader
+    assert "the Leader's, the Group cards' and 2 for each Consensus" in figures
 
 
 async def test_the_final_scoring_breakdown(client):

@@ -218,3 +218,33 @@ async def test_the_campaign_box_counts_the_votes_the_pre_campaign_gained(client)
         shown = room_fragment(info, live, viewer, tokens[viewer])
         slot = text(shown[shown.index('id="campaign-0"') : shown.index("</figure>", shown.index('id="campaign-0"'))])
         assert f"{on_table + 2 + 3} Votes on the table" in slot, (viewer, slot)
+
+
+async def test_the_status_line_offers_passing_only_until_a_hand_action_is_played(client):
+    state = adv(hands={0: ["Enfermeiros", "Pensionistas"]})
+    before = text(await render(client, state, 0))
+    assert "Income, or Attack, or pass." in before and "cannot pass" not in before
+    state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Enfermeiros"]})  # any time: still the action step
+    assert {"type": "pass"} not in GAME.legal_actions(state, 0)  # V10: the Hand Action goes with an action
+    after = text(await render(client, state, 0))
+    assert "so you cannot pass." in after and "or pass." not in after
+
+
+async def test_the_pre_campaign_panel_counts_a_table_actions_votes_but_not_a_face_down_card(client):
+    """The Prime-time Interview (+3) is public at once; Expesso placed face down (+2) counts only
+    once revealed, so no one, its owner included, sees the panel count it before."""
+    state = adv(leaders=["O Pivô da Televisão", "A Sindicalista"], hands={0: ["Expesso"]}, money={0: 1})
+    state["events"] = [ELECTIONS[0]] + state["events"]
+    state = end_round(state)
+    state = GAME.apply(state, 0, {"type": "precampaign", "card": G["Expesso"]})
+    state = GAME.apply(state, 0, {"type": "table_action"})
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2, options={"advanced": True})
+    # Inside on purpose: an exact game state is set, which no public call can do.
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(state)
+    seen = GAME.view(live.state, 1)["players"][0]
+    assert seen["election_votes"] == seen["votes"] + 3  # with the room's deck
+    for viewer in (0, 1):
+        html = room_fragment(info, live, viewer, tokens[viewer])
+        slot = text(html[html.index('id="precampaign-0"') : html.index("</figure>", html.index('id="precampaign-0"'))])
+        assert f"{seen['votes'] + 3} Votes on the table" in slot, (viewer, slot)

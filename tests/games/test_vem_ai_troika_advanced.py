@@ -393,7 +393,8 @@ def test_votes_gained_by_a_hand_action_and_a_table_action_count_in_the_elections
     on_table = [GAME.view(state, None)["players"][s]["votes"] for s in (0, 1)]
     state = act(state, 0, {"type": "precampaign", "card": G["Expesso"]})
     state = act(state, 0, {"type": "table_action"})
-    assert "election_votes" not in GAME.view(state, 0)["players"][0]  # (face-down cards until the campaign)
+    for viewer in (0, 1, None):  # the Table Action counts at once; the face-down card once revealed
+        assert GAME.view(state, viewer)["players"][0]["election_votes"] == on_table[0] + 3
     state = act(act(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
     assert state["stage"] == "campaign"
     # What a campaign adds to: the seat's Votes on the table for this Election, shown to everyone.

@@ -357,7 +357,8 @@ class VemPlayer(TypedDict):
     precampaign_done: NotRequired[bool]
     """It has finished its Pre-Campaign."""
     election_votes: NotRequired[int]
-    """While campaigns are committed: the Votes on the table this Election counts."""
+    """In the Pre-Campaign and while campaigns are committed: the Votes on the table this
+    Election counts so far (a Table Action's Votes included)."""
 
 
 class Supporter(TypedDict):

@@ -80,7 +80,7 @@ def player_view(state: State, seat: int) -> dict[str, Any]:
         **{key: table.metric(state, seat, key) for key in ("power", "votes", "income", "consensus")},
         "score_now": score.breakdown(state, seat)["total"],  # all of it is public
     }
-    if state["stage"] == "campaign":  # (the Pre-Campaign's face-down cards are revealed by now)
+    if state["stage"] in ("precampaign", "campaign"):  # face-down Pre-Campaign cards count once revealed
         shown["election_votes"] = elections.counted_table_votes(state)[seat]
     if table.advanced(state):
         shown["leader_value"] = {key: table.leader_value(state, seat, key) for key in VALUES}

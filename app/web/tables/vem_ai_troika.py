@@ -76,7 +76,7 @@ def parts(t: Seen) -> list[Part]:
         "phase": v["phase"],
         "step": v["step"],
         "names": names,
-        "st": status_line(v, seat, me, mine),
+        "st": status_line(v, seat, me, mine, "pass" in mv.kinds),
         "moves": actions(t, v, me, mv, single_add, first_defence) if me and mine else None,
         "at": at if mine else None,
     }
@@ -138,8 +138,11 @@ def doing(v: dict[str, Any]) -> str:
     return {"campaign": "campaign", "attack": "answer"}.get(v["step"], "play")
 
 
-def status_line(v: dict[str, Any], seat: int | None, me: dict[str, Any] | None, mine: bool) -> dict[str, Any]:
-    """What the status line depends on, as the reader sees it."""
+def status_line(
+    v: dict[str, Any], seat: int | None, me: dict[str, Any] | None, mine: bool, may_pass: bool
+) -> dict[str, Any]:
+    """What the status line depends on, as the reader sees it (``may_pass``: the seat may pass its
+    action, which a Hand Action played this turn rules out)."""
     pr, reaction = v["prompt"], v["reaction"]
     return {
         "over": v["phase"] == "over",
@@ -157,6 +160,7 @@ def status_line(v: dict[str, Any], seat: int | None, me: dict[str, Any] | None, 
         "order": v["campaign_order"],
         "current": v["current"],
         "my_turn": v["current"] == seat,
+        "may_pass": may_pass,
         "hand_count": me["hand_count"] if me and mine and pr and pr["kind"] == "hand_limit" else None,
     }
 
@@ -363,6 +367,7 @@ def arena(t: Seen, v: dict[str, Any], n: int) -> dict[str, Any]:
                 "name": names[s],
                 "done": v["players"][s]["precampaign_done"],
                 "count": v["players"][s]["precampaign_count"],
+                "votes": counted_votes(v["players"][s]),
                 "own": v["precampaign"] if s == seat else None,
                 "yours": s == seat,
             }
