@@ -283,7 +283,7 @@ def test_a_move_on_an_older_version_lands_only_while_its_seat_was_awaited_at_eve
             check_version(live, 0, 0)
     check_version(live, 0, 2)  # the current version always passes this rule
     for beyond in (-1, 3):
-        with pytest.raises(Stale):
+        with pytest.raises(Stale, match=f"the game has no version {beyond}: it is at 2"):
             check_version(live, 0, beyond)
 
 

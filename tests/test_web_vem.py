@@ -98,6 +98,14 @@ async def test_attack_targets_show_the_defence_the_engine_counts(client):
     assert [(int(gid), int(d)) for gid, d in targets] == [(G[c], defence_base(state, 1, G[c])) for c in columns]
     # Power, +1 for the other gold card, +1 for the Government on gold, +1 for the grey Leader on grey.
     assert [int(d) for _, d in targets] == [2 + 1 + 1, 3 + 1 + 1, 1, 2 + 1]
+    # A screen reader names each target once, by what choosing it does (not the whole card again).
+    named = re.findall(r'<input type="radio" name="target" [^>]*aria-label="([^"]*)"', html)
+    assert named == [
+        "Attack Procuradoria: defence 4",
+        "Attack Fundos Abutre: defence 5",
+        "Attack Pensionistas: defence 1",
+        "Attack Autarcas: defence 3",
+    ]
     assert picks(html, "vem-attack") == [
         ("checkbox", G["Juízes"]),
         ("checkbox", G["Claque"]),

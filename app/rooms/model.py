@@ -311,6 +311,11 @@ def check_version(live: LiveGame, seat: int, version: int) -> None:
     """Raise Conflict unless an action made against ``version`` may still land (module doc)."""
     if version == live.version:
         return
+    if not 0 <= version < live.version:  # a version the game never had: not a view out of date
+        raise Stale(
+            say("the game has no version {version}: it is at {current}", version=version, current=live.version),
+            version=live.version,
+        )
     stale = Stale(
         say(
             "your view is out of date (you acted on version {version}, the game is at {current}); reload and try again",
@@ -319,8 +324,6 @@ def check_version(live: LiveGame, seat: int, version: int) -> None:
         ),
         version=live.version,
     )
-    if not 0 <= version < live.version:
-        raise stale
     since = live.seats_by_version[version:]
     continuously_awaited = all(seat in awaited for awaited in live.awaited[version:])
     if seat in since or not continuously_awaited:
