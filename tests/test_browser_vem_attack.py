@@ -2,23 +2,26 @@
 1366x768 and 390x844. The seat's moves stick at the top of the screen and its hand is docked at
 the bottom; with an Organization, an Income, an Attack and a Pass on offer, the table between
 them was a strip of 164 px on the desktop and 184 px on the phone. Once a target is picked or a
-card ticked, the other moves fold away (static/js/vem.js): the strip is at least 280 px (a long
-target name wraps the box a line more), the picked target and the Attack button are both in
-view, and the attack's Cancel unticks it all and brings every move back (pressed by keyboard,
-it leaves the focus on the first of them). Before anything is picked the attack's modes are
-folded too."""
+card ticked, the other moves fold away (static/js/vem.js): the strip is at least 280 px, the
+attack's summary keeps one line (a long target name is cut short on a phone), the picked target
+and the Attack button are both in view, and the attack's Cancel unticks it all and brings every
+move back (pressed by keyboard, it leaves the focus on the first of them). Before anything is
+picked the attack's modes are folded too."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.games.vem_ai_troika.deck import default_deck
 from tests.support.browser_games import auth, screenshot, seat_page, started_room
 from tests.support.browser_vem import legal_of
 
+LONGEST = max((card["name"] for card in default_deck()["groups"]), key=len)  # (Dis)funcionários Públicos
 SIZES = [{"width": 1366, "height": 768}, {"width": 390, "height": 844}]
 
 # The table's strip: from the bottom of the sticky status to the top of the docked hand.
@@ -85,6 +88,8 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     expect(cancel).to_be_hidden()
 
     target = page.locator("label.target").first
+    # The deck's longest card name, as the target's (the deal's targets may all be short).
+    target.locator("input").evaluate(f"e => e.dataset.name = {json.dumps(LONGEST)}")
     tap_in_place(page, target)
     expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
     assert [page.locator(".attack-box").first.is_visible()] == [v for v in boxes(page) if v]  # only the attack shows
@@ -94,6 +99,12 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     name = target.locator("input").get_attribute("data-name")
     expect(attack.locator("[data-out=target]")).to_have_text(f"({name})")
     expect(attack.locator(".why")).to_have_text("Tick at least one card from your hand")
+    # The summary keeps one line (under two of its text), the name cut short if need be.
+    page.wait_for_function(
+        "s => s.getBoundingClientRect().height < 2 * 1.2 * parseFloat(getComputedStyle(s).fontSize)",
+        arg=attack.locator(".summary").element_handle(),
+        timeout=3000,
+    )
     target.scroll_into_view_if_needed()
     strip = page.evaluate(STRIP)
     assert strip >= 280, f"the table's strip is {strip} px"
