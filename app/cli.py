@@ -11,8 +11,10 @@ Settings come from the environment (see README); ``serve`` flags override host a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +39,20 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["HOST"] = args.host
         get_settings.cache_clear()
     settings = get_settings()
-    uvicorn.run(
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which ends the followed streams first when it shuts down (it waits
+        for every response to finish: a stream whose client never lets go held Ctrl-C up)."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            from app.main import app  # the app this server runs, as "app.main:app" loads it
+
+            bus = getattr(app.state, "bus", None)  # (none before the app has started)
+            if bus is not None:
+                bus.end_streams()
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(
         "app.main:app",
         host=args.host or settings.host,
         port=args.port or settings.port,
@@ -52,7 +67,10 @@ def serve(args: argparse.Namespace) -> int:
         # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
         ws_per_message_deflate=False,
     )
-    return 0
+    server = Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # (Ctrl-C, raised again once the server stopped)
+        server.run()
+    return 0 if server.started else 3  # (uvicorn's exit status for a server that did not start)
 
 
 def health(args: argparse.Namespace) -> int:

@@ -1,8 +1,11 @@
-"""A real server process: per-seat websocket pushes, the Origin check, and SIGKILL mid-game
-followed by a restart on the same database (SQLite and Postgres)."""
+"""A real server process: per-seat websocket pushes, the Origin check, SIGKILL mid-game
+followed by a restart on the same database (SQLite and Postgres), and Ctrl-C while a client
+follows a stream."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import signal
 
@@ -12,7 +15,7 @@ import websockets
 from websockets.asyncio.client import connect
 
 from tests.support.databases import BACKENDS
-from tests.support.rooms import every_view, make_room, play
+from tests.support.rooms import auth, every_view, make_room, play
 from tests.support.servers import free_port, server_process
 from tests.support.sockets import until_version, ws_url
 
@@ -83,3 +86,21 @@ async def test_sigkill_mid_game_then_restart_continues_from_the_same_version(dat
             assert after == before and after[0]["version"] == 17
             await play(client, room_id, tokens, 3, random.Random(5))
             assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 20
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+async def test_the_server_stops_while_a_client_still_follows_a_stream(sqlite_url, stop):
+    """uvicorn waits for every response to end before it stops, and a followed stream (its
+    keep-alive lines included) ends only when its client lets go: Ctrl-C waited for that. The
+    server now ends the streams first; the client here would follow for a minute."""
+    with server_process(sqlite_url, free_port()) as (proc, base):
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            room_id, tokens = await make_room(client)
+            async with client.stream("GET", f"/api/rooms/{room_id}/stream", headers=auth(tokens[0])) as stream:
+                lines = stream.aiter_lines()
+                assert json.loads(await anext(lines))["event"] == "view"  # following
+                proc.send_signal(stop)
+                exited = await asyncio.to_thread(proc.wait, 30)  # (raises if it is still waiting)
+                rest = [line async for line in lines]  # the stream ended, cleanly
+        # (uvicorn raises a caught SIGTERM again once it has shut down: the shell sees it so)
+        assert exited in (0, -stop) and all(line == "" for line in rest)

@@ -239,7 +239,7 @@ async def stream_room(
     stack = AsyncExitStack()
     try:
         admitted(stack, caps, room_id, seat)
-        subscription = stack.enter_context(rooms.bus.subscribe(room_id))
+        subscription = stack.enter_context(rooms.bus.subscribe(room_id, stream=True))
         if seat is not None:
             await social.connected(room_id, seat)
             stack.push_async_callback(disconnected, social.disconnected, room_id, seat)

@@ -90,6 +90,7 @@ class EventBus:
         self._reset_listeners: list[Callable[[], None]] = []
         self._release_listeners: list[Callable[[str], None]] = []
         self._delivered: dict[str, int] = {}  # per watched room: how many changes were delivered
+        self._streams: set[Subscription] = set()  # the followed streams' (``end_streams``)
         self.relay: Relay | None = None
 
     def add_listener(self, listener: Callable[[str, int], None]) -> None:
@@ -115,18 +116,30 @@ class EventBus:
         return self._delivered.get(room_id, 0)
 
     @contextmanager
-    def subscribe(self, room_id: str) -> Iterator[Subscription]:
+    def subscribe(self, room_id: str, stream: bool = False) -> Iterator[Subscription]:
+        """A subscription to the room's changes while the block runs (``stream``: a followed
+        stream's, which :meth:`end_streams` closes)."""
         sub = Subscription()
         self._subscribers[room_id].add(sub)
+        if stream:
+            self._streams.add(sub)
         try:
             yield sub
         finally:
+            self._streams.discard(sub)
             self._subscribers[room_id].discard(sub)
             if not self._subscribers[room_id]:
                 del self._subscribers[room_id]
                 self._delivered.pop(room_id, None)
                 for listener in self._release_listeners:
                     listener(room_id)
+
+    def end_streams(self) -> None:
+        """Close every followed stream's subscription, so that each stream ends (the server is
+        shutting down: uvicorn waits for every response to finish, and a stream whose client
+        never lets go never does; websockets it closes itself, with 1012)."""
+        for sub in list(self._streams):
+            sub.close()
 
     async def publish(self, room_id: str, version: int) -> None:
         """A change made on this instance: wake local subscribers and tell the other instances."""
