@@ -20,7 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.config import get_settings
+from pydantic import ValidationError
+
+from app.config import get_settings, problems
 
 DESCRIPTION = (
     "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, check its health, "
@@ -126,6 +128,13 @@ def migrate(_args: argparse.Namespace) -> int:
     run_migrations(get_settings().sync_database_url())
     print("database is at the newest schema")
     return 0
+
+
+def port_number(text: str) -> int:
+    port = int(text) if text.isascii() and text.isdigit() else 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {text!r}")
+    return port
 
 
 def option_pair(text: str) -> tuple[str, str]:
@@ -423,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     p_serve = commands.add_parser("serve", help="run the web server")
     p_serve.add_argument("--host", help="address to bind (default: HOST or 127.0.0.1)")
-    p_serve.add_argument("--port", type=int, help="port (default: PORT or 8000)")
+    p_serve.add_argument("--port", type=port_number, help="port, 1 to 65535 (default: PORT or 8000)")
     p_serve.set_defaults(func=serve)
     p_health = commands.add_parser("health", help="exit 0 if the server on HOST and PORT answers /healthz")
     p_health.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for the answer (default 2)")
@@ -445,6 +454,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        get_settings()  # (before the parser, whose game choices read EXTRA_GAMES)
+    except ValidationError as exc:
+        lines = "\n".join(f"  {line}" for line in problems(exc))
+        print(f"troika-arena: a setting in the environment cannot be used (see the README):\n{lines}", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     return args.func(args)
 

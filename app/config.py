@@ -8,34 +8,69 @@ a ``sqlite://`` URL to aiosqlite, so hosts can paste the URL their provider give
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated, Literal
 
+from limits import parse_many
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+YEAR_S = 365 * 24 * 3600.0
+Count = Annotated[int, Field(ge=1, le=10**9)]
+Seconds = Annotated[float, Field(ge=0, le=YEAR_S, allow_inf_nan=False)]  # 0 allowed: at once, or off
+Wait = Annotated[float, Field(gt=0, le=YEAR_S, allow_inf_nan=False)]  # a time that must pass
+
+
+def database_url_known(url: str) -> str:
+    to_driver_url(url, sync=True)  # (raises, saying which URLs are)
+    return url
+
+
+def host_names(listed: str) -> str:
+    for name in (h.strip() for h in listed.split(",")):
+        if "/" in name or ":" in name:
+            raise ValueError(f"list host names as a browser sends them, without a scheme or port: not {name!r}")
+    return listed
+
+
+def rate_limits(notation: str) -> str:
+    try:
+        limits = parse_many(notation)
+    except ValueError:
+        limits = []
+    if not limits or any(limit.amount < 1 for limit in limits):
+        raise ValueError(f"write limits in the limits library's notation, such as 10/minute;100/hour: not {notation!r}")
+    return notation
 
 
 class Settings(BaseSettings):
+    """Every setting is checked as it is read: a server never starts on a value it cannot use
+    (a port out of range, a time that is not a number, a negative limit)."""
+
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
 
-    database_url: str = "sqlite:///./troika-arena.db"
+    database_url: Annotated[str, AfterValidator(database_url_known)] = "sqlite:///./troika-arena.db"
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: Annotated[int, Field(ge=1, le=65535)] = 8000
     allowed_origins: str = ""
-    allowed_hosts: str = ""
-    max_ws_message_bytes: int = 4096
-    head_timeout_seconds: float = 10.0
-    max_body_bytes: int = 64 * 1024
-    max_sockets_per_seat: int = 8
-    max_streams_per_seat: int = 4  # event streams and waiting long-polls (app.api.streams)
-    stream_keepalive_seconds: float = 7.0
-    max_spectators_per_room: int = 100
-    log_level: str = "info"
-    bot_delay_seconds: float = 0.8
-    bot_budget_seconds: float = 1.0
-    hint_rollouts: int = 300  # the strong bot's budget for one hint (app.rooms.hints): about 0.2 s
-    review_rollouts: int = 400  # its budget per decision of a post-game review (app.rooms.reviews)
-    autopilot_grace_seconds: float = 60.0
-    again_hold_seconds: float = 120.0  # a room played again: how long its free seats wait for their players
-    room_idle_hours: float = 24.0  # a room with no change this long closes (its game abandoned); 0: never
-    room_creation_limit: str = "10/minute;100/hour"  # per client address (app.rooms.throttle)
+    allowed_hosts: Annotated[str, AfterValidator(host_names)] = ""
+    max_ws_message_bytes: Count = 4096
+    head_timeout_seconds: Wait = 10.0
+    max_body_bytes: Count = 64 * 1024
+    max_sockets_per_seat: Count = 8
+    max_streams_per_seat: Count = 4  # event streams and waiting long-polls (app.api.streams)
+    stream_keepalive_seconds: Wait = 7.0
+    max_spectators_per_room: Annotated[int, Field(ge=0, le=10**9)] = 100
+    log_level: Annotated[
+        Literal["critical", "error", "warning", "info", "debug", "trace"], BeforeValidator(str.lower)
+    ] = "info"
+    bot_delay_seconds: Seconds = 0.8
+    bot_budget_seconds: Wait = 1.0
+    hint_rollouts: Count = 300  # the strong bot's budget for one hint (app.rooms.hints): about 0.2 s
+    review_rollouts: Count = 400  # its budget per decision of a post-game review (app.rooms.reviews)
+    autopilot_grace_seconds: Seconds = 60.0
+    again_hold_seconds: Seconds = 120.0  # a room played again: how long its free seats wait for their players
+    room_idle_hours: Annotated[float, Field(ge=0, le=100 * 365 * 24, allow_inf_nan=False)] = 24.0  # 0: never
+    room_creation_limit: Annotated[str, AfterValidator(rate_limits)] = "10/minute;100/hour"  # per client address
     extra_games: str = ""  # modules declaring more games' entries, comma separated (app.games.registry)
     metrics_token: str = ""  # GET /metrics answers only with this bearer token; empty: off (404)
 
@@ -77,3 +112,8 @@ def to_driver_url(url: str, *, sync: bool) -> str:
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+def problems(error: ValidationError) -> list[str]:
+    """What is wrong with the environment's settings, one line each, named as the host set them."""
+    return [f"{'_'.join(map(str, e['loc'])).upper()}={e['input']!r}: {e['msg']}" for e in error.errors()]
