@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from contextlib import asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -30,6 +30,7 @@ from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
 from app.api.streams import router as streams_router
 from app.config import Settings, get_settings
+from app.db.backup import serving
 from app.db.database import Database
 from app.db.engine import migrate_async
 from app.files import project_file
@@ -87,6 +88,8 @@ def create_app(
         install_token_redaction()
         app.state.sockets, app.state.streams = sockets, streams
         await migrate_async(settings.sync_database_url())
+        held = ExitStack()
+        held.enter_context(serving(settings.sync_database_url()))  # (a restore refuses meanwhile)
         database = Database(settings.async_database_url(), settings.sync_database_url())
         app.state.settings = settings
         app.state.metrics = metrics
@@ -132,6 +135,7 @@ def create_app(
             if relay is not None:
                 await relay.stop()
             await database.dispose()
+            held.close()
 
     # Caps on live connections (app.realtime.caps), which the metrics read too.
     sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)

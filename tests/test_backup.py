@@ -140,3 +140,37 @@ def test_the_readmes_backup_commands_work_as_written(tmp_path):
     run(restore)
     with sqlite3.connect(tmp_path / "troika-arena.db") as db:
         assert [row[0] for row in db.execute("SELECT id FROM rooms WHERE id IN (?, ?)", (kept, later))] == [kept]
+
+
+def test_a_restore_refuses_while_a_server_runs_on_the_database_and_takes_it_once_stopped(tmp_path):
+    """A restore under a running server rolled its games back under the players (its cached
+    rooms went on from where they were). The server holds a shared lock on its file while it
+    runs; the restore needs it alone."""
+    database, copy = tmp_path / "arena.db", tmp_path / "kept #1 100%.db"  # (a name a URI must escape)
+    with server_process(f"sqlite:///{database}", free_port()) as (_, base):
+        room = httpx.post(f"{base}/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()["room"]["id"]
+        assert arena(database, "backup", str(copy)).returncode == 0  # (a backup is fine meanwhile)
+        refused = arena(database, "restore", str(copy))
+        assert refused.returncode == 2, refused.stdout
+        assert (
+            refused.stderr == f"troika-arena restore: a server is running on {database}: stop it first, then restore\n"
+        )
+        assert httpx.get(f"{base}/api/rooms/{room}").status_code == 200
+    restored = arena(database, "restore", str(copy))
+    assert restored.returncode == 0 and "restored 1 rooms" in restored.stdout, restored.stderr
+
+
+def test_a_backup_to_a_place_it_cannot_write_says_so_in_one_line(tmp_path):
+    database = tmp_path / "arena.db"
+    assert arena(database, "migrate").returncode == 0
+    for target, said in [
+        (tmp_path, f"{tmp_path} is a folder: name the backup file to write"),
+        (tmp_path / "nope" / "x.db", f"there is no folder {tmp_path / 'nope'} to write the backup in"),
+    ]:
+        refused = arena(database, "backup", str(target))
+        assert (refused.returncode, refused.stderr) == (2, f"troika-arena backup: {said}\n")
+    folder = arena(database, "restore", str(tmp_path))
+    assert (folder.returncode, folder.stderr) == (
+        2,
+        f"troika-arena restore: {tmp_path} is a folder: name the backup file\n",
+    )
