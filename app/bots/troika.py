@@ -24,7 +24,7 @@ from collections import Counter
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
 from app.games.troika.rules import ROUNDS, TILES
-from app.games.troika.score import FIRST_CALL_BONUS, best_split, can_leave
+from app.games.troika.score import CALL_MIN_CONTAINER, FIRST_CALL_BONUS, best_split, can_leave
 
 FAILED = 8.0  # what failing to leave costs, in round points (a -1 token instead of +1/+2)
 CALLER_GUESS = 5.0  # round points presumed for a rival caller whose sampled tiles cannot leave
@@ -170,8 +170,21 @@ def ranked(state: State, seat: int, legal: list[Action]) -> list[Action]:
 
 
 def scored(state: State, seat: int, legal: list[Action]) -> list[tuple[float, int]]:
-    """(score, index in ``legal``) of every move, best first (ties: the listed order)."""
-    return sorted(zip(scores(state, seat, legal), range(len(legal)), strict=True), key=lambda p: (-p[0], p[1]))
+    """(score, index in ``legal``) of every move worth weighing, best first (ties: the listed
+    order): all but a "Troika!" call that would fail (see :func:`sensible`)."""
+    kept = sensible(state, seat, legal)
+    order = sorted(zip(scores(state, seat, legal), range(len(legal)), strict=True), key=lambda p: (-p[0], p[1]))
+    return [p for p in order if legal[p[1]] in kept]
+
+
+def sensible(state: State, seat: int, legal: list[Action]) -> list[Action]:
+    """``legal`` without a "Troika!" call that would fail, which the caller may know before
+    calling (ruling T7): it takes the -1 token for certain, and a search cut at a horizon early
+    in a round (when every seat's tiles still look like a failure) finds ending the round so
+    as good as playing on. Only a failing call left: that call."""
+    hand, container = state["hands"][seat], state["containers"][seat]
+    kept = [a for a in legal if a["type"] != "troika" or can_leave(hand, container)]
+    return kept or legal
 
 
 def usefulness(value: int, tiles: list[int]) -> float:
@@ -208,6 +221,7 @@ def quick_order(state: State, seat: int, legal: list[Action]) -> list[int]:
 
 
 def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    legal = sensible(state, seat, legal)
     order = quick_order(state, seat, legal)
     if len(order) > 1 and rng.random() < 0.1:
         return legal[order[1]]
@@ -221,8 +235,11 @@ def trim(state: State) -> None:
 def _call_succeeds(state: State, caller: int, seat: int) -> bool:
     """Whether ``seat`` counts ``caller``'s "Troika!" as a success. Its own call it knows; a
     rival's stays hidden until the round ends (ruling T7), and a sampled world deals the rival
-    tiles at random, so a rival is presumed to have called because the call would succeed."""
-    return caller != seat or can_leave(state["hands"][caller], state["containers"][caller])
+    tiles at random, so a rival is presumed to have called because the call would succeed,
+    unless its Container, which everyone sees, is too small for any call to succeed."""
+    if caller != seat:
+        return len(state["containers"][caller]) >= CALL_MIN_CONTAINER
+    return can_leave(state["hands"][caller], state["containers"][caller])
 
 
 def round_estimates(state: State, seat: int) -> list[float | None]:

@@ -3,6 +3,7 @@ iteration cap, and it beats the random bot where one small sample shows it relia
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -12,6 +13,7 @@ from app.bots import LEVELS, choose
 from app.bots import troika as troika_bot
 from app.bots import vem_ai_troika as vem_bot
 from app.games.registry import GAMES
+from app.games.troika.score import can_leave
 from app.sim import Config, simulate
 from tests.support.troika_worlds import call_worlds
 from tests.support.vem_scenarios import ELECTIONS, E, G, arrange, end_round
@@ -164,6 +166,40 @@ def test_the_troika_bot_reads_no_calls_result_but_its_own():
         for world in (succeeding, failing)
     ]
     assert moves[0] == moves[1]
+
+
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_the_troika_bots_never_call_a_troika_that_would_fail(level):
+    """A failing "Troika!" takes the -1 token for certain; early in a round, when every seat's
+    few tiles look like a failure to the evaluation, the search found ending the round so worth
+    it (in 4 games of 3 strong bots: 16 failing calls, against 3 that succeeded). The caller may
+    know before calling (T7): the bots list no such call, search or roll one out."""
+    game = GAMES["troika"]
+    state = game.setup(3, {"first_player": "0"}, "no-failing-call")
+    state = game.apply(state, 0, game.legal_actions(state, 0)[0])  # seat 0 turns a tile up...
+    state = game.apply(state, 0, next(a for a in game.legal_actions(state, 0) if a["type"] == "take_up"))
+    seat = 1
+    legal = game.legal_actions(state, seat)
+    call = {"type": "troika"}
+    assert call in legal and not can_leave(state["hands"][seat], state["containers"][seat])
+    assert call not in troika_bot.candidates(state, seat, legal) + troika_bot.ranked(state, seat, legal)
+    rng = random.Random(5)
+    assert all(troika_bot.policy(state, seat, legal, rng) != call for _ in range(300))  # nor explored
+    picks = {
+        json.dumps(choose(level, game, seat, {}, legal, sampler(game, state, seat), random.Random(k), 1.0, 60))
+        for k in range(3)
+    }
+    assert json.dumps(call) not in picks
+
+
+def test_a_rival_whose_container_cannot_leave_is_known_to_have_failed():
+    """A rival's call is presumed to succeed (its hand is hidden) unless its Container, which
+    everyone sees, is under the 5 tiles any successful call needs."""
+    game = GAMES["troika"]
+    succeeding, _ = call_worlds(3, "small-container")
+    small = {**succeeding, "containers": [[5, 5, 5, 12], [], []]}  # seat 0's hand: 1-2-3
+    assert troika_bot.round_estimates(game.apply(small, 0, {"type": "troika"}), 1)[0] is None
+    assert troika_bot.round_estimates(game.apply(succeeding, 0, {"type": "troika"}), 1)[0] is not None
 
 
 def test_the_vem_bot_reads_a_rivals_campaign_size_but_not_its_cards():
