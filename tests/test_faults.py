@@ -57,6 +57,49 @@ async def test_games_continue_after_postgres_restarts():
     assert postmaster_start(POSTGRES_ADMIN_URL) == machine_started, "the machine's Postgres was restarted"
 
 
+async def test_a_bot_awaited_while_postgres_is_down_moves_once_it_is_back():
+    """A bot's turn came while Postgres was stopped: its move failed, and nothing came to poke
+    the room again, so the game waited for ever (a host's probe). The bot tries again after the
+    outage's Retry-After."""
+    with own_cluster() as cluster, server_process(cluster.url, free_port(), BOT_DELAY_SECONDS="2") as (_, base):
+        async with httpx.AsyncClient(base_url=base, timeout=20) as client:
+            created = (await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})).json()
+            room_id, host = created["room"]["id"], auth(created["token"])
+            assert (await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=host)).status_code
+            await client.post(f"/api/rooms/{room_id}/start", headers=host)
+            view = await until_awaited(client, room_id, host)
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=host)).json()
+            body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+            moved = await client.post(f"/api/rooms/{room_id}/actions", headers=host, json=body)
+            assert moved.status_code == 200 and moved.json()["to_act"] in ([0], [1])
+            if moved.json()["to_act"] == [0]:  # (a turn in two steps: the human's second one first)
+                legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=host)).json()
+                body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+                moved = await client.post(f"/api/rooms/{room_id}/actions", headers=host, json=body)
+            assert moved.json()["to_act"] == [1], "the bot is awaited"
+            cluster.stop()  # within the bot's 2 s pause: its move meets no database
+            await asyncio.sleep(4)
+            cluster.start()
+            deadline = time.monotonic() + 30
+            while True:
+                r = await client.get(f"/api/rooms/{room_id}/view")
+                if r.status_code == 200 and r.json()["version"] > moved.json()["version"]:
+                    break
+                assert time.monotonic() < deadline, "the bot never moved after the outage"
+                await asyncio.sleep(0.5)
+        assert view["version"] < r.json()["version"]
+
+
+async def until_awaited(client: httpx.AsyncClient, room_id: str, host: dict) -> dict:
+    """The host's view once seat 0 is awaited (the bot may have the first turn)."""
+    for _ in range(100):
+        view = (await client.get(f"/api/rooms/{room_id}/view", headers=host)).json()
+        if view["to_act"] == [0]:
+            return view
+        await asyncio.sleep(0.2)
+    raise AssertionError("seat 0 was never awaited")
+
+
 def postmaster_start(url: str):
     with psycopg.connect(url) as conn:
         return conn.execute("SELECT pg_postmaster_start_time()").fetchone()[0]

@@ -188,3 +188,39 @@ async def test_background_tasks_log_an_outage_as_one_line(sqlite_url, tmp_path, 
         "presence heartbeat failed: the database has run out of space (OperationalError: database or disk is full)",
     ]
     assert all(r.exc_info is None for r in arena_records(caplog))
+
+
+async def test_a_bot_or_timer_task_an_outage_ended_starts_again_after_its_retry_after(tmp_path, monkeypatch):
+    """After a short Postgres outage a bot awaited in its turn never moved again: nothing came
+    to poke its room. A watcher's task that an outage ended is started again once the outage's
+    Retry-After has passed (shortened here); one that a bug ended is not, nor one after stop."""
+    full = disk_full_error(tmp_path)
+    monkeypatch.setitem(faults.RETRY_AFTER, faults.FULL, 0.05)
+    runs: list[str] = []
+
+    class Flaky(RoomWatcher):
+        def __init__(self, *failures: Exception):
+            super().__init__(rooms=None)
+            self.failures = list(failures)
+
+        async def watch(self, room_id: str) -> None:
+            runs.append(room_id)
+            if self.failures:
+                raise self.failures.pop()
+
+    Flaky(full).poke("r")
+    await asyncio.sleep(0.3)
+    assert runs == ["r", "r"]  # failed, then again after 0.05 s, and done
+
+    runs.clear()
+    Flaky(ValueError("a bug")).poke("b")
+    await asyncio.sleep(0.3)
+    assert runs == ["b"]
+
+    runs.clear()
+    stopped = Flaky(full)
+    stopped.poke("s")
+    await asyncio.sleep(0.01)
+    await stopped.stop()
+    await asyncio.sleep(0.3)
+    assert runs == ["s"]

@@ -1,6 +1,8 @@
 """A per-room background task that the event bus pokes on every change: the shared frame of
 the bot runner and the turn timers (one task per room at a time, resumed for every room in play
-when the server starts, cancelled at shutdown, failures logged)."""
+when the server starts, cancelled at shutdown, failures logged). A task that a database outage
+ended is started again once the outage's Retry-After has passed, as a poke would: nothing else
+may come to poke the room (a bot awaited in a game of bots, a turn timer's deadline)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 
-from app.db.faults import log_failure
+from app.db.faults import log_failure, outage
 from app.rooms.live_games import LiveGames
 
 log = logging.getLogger("troika_arena")
@@ -20,6 +22,7 @@ class RoomWatcher:
     def __init__(self, rooms: LiveGames):
         self.rooms = rooms
         self._tasks: dict[str, asyncio.Task] = {}
+        self._retries: dict[str, asyncio.TimerHandle] = {}  # rooms whose task an outage ended
         self._stopped = False
 
     def watch(self, room_id: str) -> Coroutine:
@@ -43,6 +46,8 @@ class RoomWatcher:
 
     async def stop(self) -> None:
         self._stopped = True
+        for retry in self._retries.values():
+            retry.cancel()
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
@@ -53,5 +58,16 @@ class RoomWatcher:
         if self._tasks.get(room_id) is task:
             del self._tasks[room_id]
         failure = None if task.cancelled() else task.exception()
-        if failure is not None:
-            log_failure(log, f"{type(self).__name__} failed in room {room_id}", failure)
+        if failure is None:
+            return
+        log_failure(log, f"{type(self).__name__} failed in room {room_id}", failure)
+        trouble = outage(failure)
+        if trouble is not None and not self._stopped:
+            earlier = self._retries.pop(room_id, None)
+            if earlier is not None:
+                earlier.cancel()
+            self._retries[room_id] = asyncio.get_running_loop().call_later(trouble.retry_after, self._retry, room_id)
+
+    def _retry(self, room_id: str) -> None:
+        self._retries.pop(room_id, None)
+        self.poke(room_id)
