@@ -139,7 +139,7 @@ async def test_seats_whose_players_do_not_come_open_to_the_invite_link(sqlite_ur
         room, (ana, _) = await finished_room(client)
         nxt = (await again(client, room, ana)).json()["room"]
         r = await client.post(f"/api/rooms/{nxt}/seats", json={"name": "Eva"})
-        assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"]
+        assert r.status_code == 409 and "held for the last game's players (Bruno)" in r.json()["message"]
         assert nxt not in (await client.get("/", headers=HTML)).text  # the lobby offers no seat that waits
     async with running_app(sqlite_url, again_hold_seconds=0, **FAST_BOTS) as client:
         room, (ana, bruno) = await finished_room(client)
@@ -204,6 +204,31 @@ async def test_a_next_game_everyone_left_is_closed_to_late_players(sqlite_url):
         assert late.status_code == 409 and "closed" in late.json()["message"]
 
 
+async def test_the_hold_keeps_only_the_last_games_players_seats_not_a_seat_a_bot_left(sqlite_url):
+    """The hold is for people: the host who swaps a bot for another level during it, or frees a
+    bot's seat, may fill that seat at once (it waited for no one, and the bot buttons refused
+    for two minutes); a newcomer's join takes it too, never the seat held for Bruno, which the
+    room names."""
+    async with running_app(sqlite_url, again_hold_seconds=3600, **FAST_BOTS) as client:
+        room, (ana, _) = await finished_room(client)
+        answer = (await again(client, room, ana)).json()
+        nxt, host = answer["room"], answer["token"]
+        seats = (await client.get(f"/api/rooms/{nxt}")).json()["seats"]
+        assert [(s["name"] is None, s["held_for"]) for s in seats] == [(False, None), (True, "Bruno"), (False, None)]
+        assert (await client.delete(f"/api/rooms/{nxt}/seats/2", headers=auth(host))).status_code == 200
+        r = await client.post(f"/api/rooms/{nxt}/seats", json={"bot": "strong"}, headers=auth(host))
+        assert (r.status_code, r.json()["seat"]) == (201, 2), r.text  # the lowest free seat that waits for no one
+        assert (await client.delete(f"/api/rooms/{nxt}/seats/2", headers=auth(host))).status_code == 200
+        eva = await client.post(f"/api/rooms/{nxt}/seats", json={"name": "Eva"})
+        assert (eva.status_code, eva.json()["seat"]) == (201, 2), eva.text
+        full = await client.post(f"/api/rooms/{nxt}/seats", json={"name": "Zé"})
+        assert full.status_code == 409 and "held for the last game's players (Bruno)" in full.json()["message"]
+        page = (await client.get(f"/rooms/{nxt}/seat/{host}", headers=HTML)).text
+        start = page.index('<span class="seat-no">2</span>')
+        held = page[start : page.index("</li>", start)]
+        assert "held for Bruno" in held and "/bots" not in held  # no bot button that would be refused
+
+
 async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
     """Finding 22: while the free seats wait for the last game's players, the next room's host
     can neither seat bots in them (API or form) nor start; after the hold, or once every seat
@@ -214,14 +239,14 @@ async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
         nxt, host = answer["room"], answer["token"]
         for body in ({"bot": "random"}, {"bot": "strong", "seat": 1}):
             r = await client.post(f"/api/rooms/{nxt}/seats", json=body, headers=auth(host))
-            assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"], body
+            assert r.status_code == 409 and "held for the last game's players (Bruno)" in r.json()["message"], body
         page = f"/rooms/{nxt}/seat/{host}"
         r = await client.post(page + "/bots", data={"level": "strong", "seat": "1"}, headers=HTML)
-        assert r.status_code == 200 and "wait for the last game&#39;s players" in r.text
+        assert r.status_code == 200 and "held for the last game&#39;s players (Bruno)" in r.text
         r = await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))
-        assert r.status_code == 409 and "wait for the last game's players" in r.json()["message"]
+        assert r.status_code == 409 and "held for the last game's players (Bruno)" in r.json()["message"]
         r = await client.post(page + "/start", headers=HTML)
-        assert "wait for the last game&#39;s players" in r.text
+        assert "held for the last game&#39;s players (Bruno)" in r.text
         seats = (await client.get(f"/api/rooms/{nxt}")).json()
         assert seats["status"] == "open" and seats["seats"][1]["name"] is None
         assert (await again(client, room, bruno)).status_code == 200  # Bruno comes back: every seat filled

@@ -68,6 +68,10 @@ class SeatInfo(Closed):
         "the player's next socket, stream or move takes the seat back)"
     )
     human: bool = Field(description="whether a person holds the seat (a bot may play it for them)")
+    held_for: str | None = Field(
+        description="a room played again: the name of the last game's player this free seat waits for, "
+        "until the room's held_until (None: it waits for no one)"
+    )
 
 
 class Room(Closed):

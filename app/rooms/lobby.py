@@ -69,13 +69,16 @@ def require_open(info: RoomInfo, refusal: str) -> None:
         raise Conflict(refusal)
 
 
-def require_unheld(info: RoomInfo) -> None:
-    """409 while a room played again holds its free seats for the last game's players: no one
-    else takes them, not even the host's bots, so the host cannot start without them either."""
-    if info.held(utcnow()) and info.free_seats:
+def require_unheld(info: RoomInfo, seat: int | None = None) -> None:
+    """409 while a room played again holds ``seat`` (None: any seat) for its player of the last
+    game: no one else takes it, not even the host's bots, so the host cannot start without
+    them either."""
+    held = info.held_seats(utcnow())
+    if seat in held or (seat is None and held):
         moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
+        names = ", ".join(held[s] for s in sorted(held) if seat in (None, s))
         raise Conflict(
-            say("the free seats wait for the last game's players until {moment}; try again then", moment=moment)
+            say("held for the last game's players ({names}) until {moment}; try again then", names=names, moment=moment)
         )
 
 
@@ -116,9 +119,11 @@ def require_new_name(info: RoomInfo, name: str) -> None:
 
 
 def first_free_seat(info: RoomInfo) -> int:
+    """The lowest free seat that waits for no one (a held one if every free seat is held)."""
     if not info.free_seats:
         raise Conflict("every seat is taken")
-    return info.free_seats[0]
+    held = info.held_seats(utcnow())
+    return next((s for s in info.free_seats if s not in held), info.free_seats[0])
 
 
 class Lobby:
@@ -215,7 +220,7 @@ class Lobby:
                 raise KeyReused(say("that idempotency key was sent with another name: a new join needs a new key"))
             require_open(info, "this game has already started")
             seat = first_free_seat(info)
-            require_unheld(info)
+            require_unheld(info, seat)
             require_new_name(info, name)
             await storage.add_seat(session, room_id, seat, name, hash_token(token), join_key_hash=key_hash)
         return seat, token, False
@@ -329,7 +334,7 @@ class Lobby:
                 raise NotFound("no such seat")
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
-            require_unheld(info)
+            require_unheld(info, seat)
             await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
         return seat
 

@@ -178,6 +178,7 @@ class RoomInfo:
     hints: bool = False  # the seats may ask for a hint (app.rooms.hints), as chosen at creation
     next_room: str | None = None
     held_until: datetime | None = None
+    waiting_for: dict[int, str] = field(default_factory=dict)  # a room played again: the last game's players' seats
     closed_reason: str | None = None  # why a closed or abandoned room closed: left, host or idle
     seed: str = field(repr=False, default="")
     token_hashes: dict[str, int] = field(repr=False, default_factory=dict)
@@ -201,6 +202,7 @@ class RoomInfo:
                     "bot": self.bots.get(s),
                     "stand_in": s in self.stand_ins,
                     "human": s in self.humans,
+                    "held_for": self.held_seats().get(s),
                 }
                 for s in range(self.num_seats)
             ],
@@ -218,8 +220,16 @@ class RoomInfo:
         }
 
     def held(self, now: datetime | None = None) -> bool:
-        """Whether the free seats still wait for the players of the game before (play again)."""
-        return self.held_until is not None and (now or datetime.now(UTC)) < self.held_until
+        """Whether some free seat still waits for its player of the game before (play again)."""
+        return bool(self.held_seats(now))
+
+    def held_seats(self, now: datetime | None = None) -> dict[int, str]:
+        """The free seats that still wait for the last game's players, with their names: until
+        ``held_until``, a seat a player of the game before held and has not taken again (a seat
+        a bot left, or the host freed, waits for no one)."""
+        if self.held_until is None or (now or datetime.now(UTC)) >= self.held_until:
+            return {}
+        return {seat: name for seat, name in self.waiting_for.items() if seat not in self.seats}
 
     def turn_deadline(self) -> datetime | None:
         """When the seats awaited now run out of time (None without a turn timer)."""

@@ -122,10 +122,26 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         hints=row.hints,
         next_room=row.next_room,
         held_until=aware(row.held_until),
+        waiting_for=await last_players(session, room_id) if holding(row.held_until) else {},
         closed_reason=row.closed_reason,
         turn_started_at=aware(row.turn_started_at),
         updated_at=aware(row.updated_at),
     )
+
+
+def holding(held_until: datetime | None) -> bool:
+    return held_until is not None and aware(held_until) > utcnow()
+
+
+async def last_players(session: AsyncSession, room_id: str) -> dict[int, str]:
+    """The seats and names of the people who played the game before a room played again (the
+    room linked to it by ``next_room``)."""
+    rows = await session.exec(
+        select(Seat.seat, Seat.name)
+        .join(Room, col(Room.id) == col(Seat.room_id))
+        .where(col(Room.next_room) == room_id, col(Seat.token_hash) != BOT_TOKEN_HASH)
+    )
+    return dict(rows.all())
 
 
 async def stamp(session: AsyncSession, room_id: str) -> tuple[int, datetime | None] | None:
