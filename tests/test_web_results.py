@@ -107,6 +107,8 @@ def test_every_round_end_is_summed_up_first_and_every_name_carries_its_live_scor
         for pl in payload["view"]["players"]:
             head = html.get_element_by_id(f"player-{pl['seat']}").xpath(".//*[contains(@class, 'live-score')]")
             assert head and head[0].text_content().split()[0] == str(pl[SCORE[slug]]), (slug, live.version)
+            unit = "in tokens" if slug == "troika" else "point"  # (Troika's round table has its own Points)
+            assert unit in head[0].text_content(), head[0].text_content()
         summary = html.xpath("//*[@id='round-summary']")
         if summary and (summary[0].tag != "details" or summary[0].get("open") is not None):
             text = " ".join(summary[0].text_content().split())

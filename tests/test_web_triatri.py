@@ -67,13 +67,14 @@ async def render(client, state, seat):
     return room_fragment(info, live, seat, None if seat is None else tokens[seat])
 
 
-def four_player_trick():
-    """Green gem led; Ana green 3, Bruno red 2 (x4 = 8), Carla blue 6 (x2 = 12); Duarte to play."""
+def four_player_trick(last=FAKE):
+    """Green gem led; Ana green 3, Bruno red 2 (x4 = 8), Carla blue 6 (x2 = 12); Duarte to play,
+    holding green 7, blue 5 and ``last`` (a fake unless named)."""
     hands = [
         [card("green", 3), card("green", 4)],
         [card("red", 2), card("red", 3)],
         [card("blue", 6), card("blue", 7)],
-        [card("green", 7), card("blue", 5), FAKE],
+        [card("green", 7), card("blue", 5), last],
     ]
     state = build(hands, phase="choose_gem", leader=0)
     state = GAME.apply(state, 0, {"type": "choose_gem", "colour": "green", "source": "supply"})
@@ -117,6 +118,13 @@ async def test_only_the_cards_that_follow_the_gem_are_buttons(client):
     ]
     assert hand.count('class="card-slot unplayable"') == 1
     assert 'title="blue 5 (water)"' in between(hand, "unplayable", "</span>\n")
+
+
+async def test_the_status_offers_a_fake_only_to_a_hand_that_holds_one(client):
+    with_fake = text(await render(client, four_player_trick(), 3))
+    assert "Your turn: play a card: follow green or play a fake." in with_fake
+    without = text(await render(client, four_player_trick(card("red", 4)), 3))
+    assert "Your turn: play a card: follow green." in without and "fake" not in without
 
 
 async def test_other_seats_see_no_buttons_and_not_the_hand_to_play(client):

@@ -38,6 +38,7 @@ def parts(t: Seen) -> list[Part]:
         "mine": mine,
         "waiting": [names[s] for s in v["current"]],
         "follow": v["gem"]["colour"] if playing and any(not c["playable"] for c in v["hand"]) else None,
+        "fake": any(c["fake"] for c in v["hand"]) if playing else False,
         "gems": gems,
         "at": at if gems else None,
     }
