@@ -132,3 +132,23 @@ def test_a_taken_tile_glides_from_the_table_unless_motion_is_reduced(browser, li
         assert tiles, glides
         assert all(0 < g["ms"] <= 300 for g in glides)
         assert any(g["from"] != "translate(0px, 0px) scale(1, 1)" for g in tiles)
+
+
+def test_a_tap_opens_the_drawer_without_bringing_up_the_phones_keyboard(browser, live):
+    """Opened by a tap, the drawer takes the focus on its Hide button, not the chat box, whose
+    focus brings a phone's keyboard up over the lines just opened to read; by mouse or keyboard
+    the chat box still takes it."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    context = browser.new_context(base_url=live, viewport=PHONE, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(phone.locator("#connection")).to_have_attribute("data-state", "live")
+    phone.locator("#side-toggle").tap()
+    expect(phone.locator("#chat")).to_be_visible()
+    expect(phone.get_by_role("button", name="Hide the log and chat")).to_be_focused()
+    phone.get_by_role("button", name="Hide the log and chat").tap()
+    phone.locator("#side-toggle").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.locator(".chat-form input")).to_be_focused()
+    context.close()

@@ -93,6 +93,12 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     guest = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     guest_page = (await client.get(guest.headers["location"], headers=HTML)).text
     assert "+ strong bot" not in guest_page, "only the host sees the bot buttons"
+    # Why Start is greyed out, in words a phone shows (a title shows only on hover); who starts.
+    host_page = (await client.get(host_url, headers=HTML)).text
+    assert re.search(r'disabled aria-describedby="start-why">Start the game</button>', host_page)
+    assert '<span class="muted small" id="start-why">1 seat still free: a friend, or a bot, fills it</span>' in host_page
+    assert "starts the game once every seat is taken" not in host_page
+    assert '<p class="muted" id="start-who">Ana starts the game once every seat is taken.</p>' in guest_page
 
 
 async def test_a_click_resent_after_a_dropped_connection_is_applied_once(client):

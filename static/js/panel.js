@@ -73,7 +73,10 @@
     var log = document.getElementById("chat-log");
     if (isOpen() && log) {
       stickToEnd(log, true);
-      if (!WIDE.matches) (document.querySelector(".chat-form input") || log).focus();
+      // Into the drawer: its chat box by keyboard or mouse, its Hide button by touch (a text
+      // box focused there brings the phone's keyboard up over the lines just opened to read).
+      var into = document.querySelector(event.pointerType === "touch" ? "[data-side-close]" : ".chat-form input");
+      if (!WIDE.matches) (into || log).focus();
     }
   });
   function close() {
