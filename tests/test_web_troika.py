@@ -74,4 +74,18 @@ async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(clie
     # (Bruno's tile is shown apart from any trio: nothing was sorted for a player who failed)
     assert "Bruno failed call not sorted: failed to leave" in breakdown
     assert "Ana call succeeded not sorted" not in breakdown
-    assert "+5" in breakdown and "settled here" in breakdown
+    ana = breakdown.split("Ana call succeeded", 1)[1].split("Bruno", 1)[0]
+    assert "+5" in ana and "settled here" in breakdown  # (the bonus in Ana's row, not only a heading)
+    # On a phone the trash shows among the trios (its column, a tile wide, is hidden there):
+    # both places hold the same tiles, and each is marked for the stylesheet to pick one.
+    trashy = {**ended, "rounds": [dict(ended["rounds"][-1])]}  # (as if Ana's split had left 3 and 9 out)
+    trashy["rounds"][0]["players"] = [
+        {**trashy["rounds"][0]["players"][0], "trash": [3, 9]},
+        *ended["rounds"][-1]["players"][1:],
+    ]
+    results = section(render(trashy, 2), "round-results", "</section>")
+    assert results.count('class="trio trash trash-here">') == 1
+    for row in re.findall(r"<tr>(.*?)</tr>", results, re.S)[1:]:
+        here = re.findall(r'class="trio trash trash-here">(.*?)</span>\s*</td>', row, re.S)
+        column = re.findall(r'<td class="trash-column">(.*?)</td>', row, re.S)
+        assert len(column) == 1 and text(here[0] if here else "") == text(column[0].replace("trio trash", "x"))
