@@ -1,6 +1,8 @@
 """A real browser steps through a finished game's replay: the buttons, the keyboard's arrows
 and the slider move between versions, a seat's point of view shows its hand, the step's log
-lines are highlighted; and an exported record file is opened, verified and replayed."""
+lines are highlighted, and a step opens where the reader had scrolled (on a phone, with the
+controls at the bottom of the screen); and an exported record file is opened, verified and
+replayed."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 import random
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser_games import auth
@@ -123,3 +126,33 @@ def test_stepping_through_a_replay_with_buttons_keys_and_the_slider(browser, liv
     expect(reader.locator("#record-problem")).to_contain_text("a ação 3 falta ou está fora de ordem")
     expect(reader.locator("#record-problem")).to_contain_text("Não verificado")
     screenshots(reader, "replay-refused-file-pt")
+
+
+@pytest.mark.parametrize(
+    "size", [{"width": 390, "height": 844}, {"width": 1366, "height": 768}], ids=["phone", "desktop"]
+)
+def test_stepping_keeps_the_table_where_the_reader_scrolled_it(browser, live, screenshots, size):
+    """The step controls filled the top half of a phone's screen, above the table, and every
+    step opened at the top of the page again: each Next meant scrolling down to see it, then up.
+    On a phone the controls sit at the bottom of the screen (arrows, named for screen readers),
+    and at any size a step opens where the reader was."""
+    api = httpx.Client(base_url=live)
+    room = finished_troika(api)
+    page = browser.new_context(base_url=live, viewport=size).new_page()
+    page.goto(f"/rooms/{room}/replay?step=5")
+    at_step(page, 5)
+    page.locator("#room-main").evaluate("e => window.scrollTo(0, e.getBoundingClientRect().top + scrollY)")
+    before = page.evaluate("scrollY")
+    assert before > 100
+    for step in (6, 7):
+        page.get_by_role("link", name="Next").click()
+        at_step(page, step)
+        assert abs(page.evaluate("scrollY") - before) < 5, "the step opened elsewhere on the page"
+    controls = page.locator(".replay-controls").bounding_box()
+    assert controls["y"] >= 0 and controls["y"] + controls["height"] <= size["height"], "the controls are in view"
+    if size["width"] < 700:
+        assert controls["y"] + controls["height"] > size["height"] - 2, "at the bottom of a phone's screen"
+        assert controls["height"] < 70, controls
+        table = page.locator("#room-main").bounding_box()
+        assert table["y"] < 60, "the table starts at the top of the screen"
+    screenshots(page, "replay-stepping")
