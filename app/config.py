@@ -27,7 +27,8 @@ def database_url_known(url: str) -> str:
 
 def host_names(listed: str) -> str:
     for name in (h.strip() for h in listed.split(",")):
-        if "/" in name or ":" in name:
+        bracketed = name.startswith("[") and name.endswith("]")  # an IPv6 address, as a Host header writes it
+        if "/" in name or (":" in name and not bracketed):
             raise ValueError(f"list host names as a browser sends them, without a scheme or port: not {name!r}")
     return listed
 
@@ -91,10 +92,12 @@ class Settings(BaseSettings):
         return {o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()}
 
     def hosts(self) -> list[str]:
-        """Host header names this server answers to: the bind address, ``localhost`` and
-        ``127.0.0.1``, and those listed in ALLOWED_HOSTS (``*.example.org`` or ``*`` for any)."""
+        """Host header names this server answers to: the bind address, ``localhost``,
+        ``127.0.0.1`` and ``[::1]``, and those listed in ALLOWED_HOSTS (``*.example.org`` or
+        ``*`` for any). An IPv6 address is named as a Host header writes it, in brackets."""
         extra = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
-        return sorted({self.host.lower(), "localhost", "127.0.0.1", *extra})
+        bound = f"[{self.host.lower()}]" if ":" in self.host else self.host.lower()
+        return sorted({bound, "localhost", "127.0.0.1", "[::1]", *extra})
 
 
 def to_driver_url(url: str, *, sync: bool) -> str:

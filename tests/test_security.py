@@ -81,10 +81,11 @@ async def handshake_status(base: str, path: str, host: str, origin: str) -> int:
 
 
 def test_the_default_hosts_are_the_bind_address_and_loopback_names():
-    assert Settings(host="127.0.0.1").hosts() == ["127.0.0.1", "localhost"]
-    assert Settings(host="0.0.0.0").hosts() == ["0.0.0.0", "127.0.0.1", "localhost"]
-    listed = Settings(allowed_hosts=" Games.Example.org, *.example.net ").hosts()
-    assert listed == ["*.example.net", "127.0.0.1", "games.example.org", "localhost"]
+    assert Settings(host="127.0.0.1").hosts() == ["127.0.0.1", "[::1]", "localhost"]
+    assert Settings(host="0.0.0.0").hosts() == ["0.0.0.0", "127.0.0.1", "[::1]", "localhost"]
+    assert Settings(host="fd00::7").hosts() == ["127.0.0.1", "[::1]", "[fd00::7]", "localhost"]  # as Host writes it
+    listed = Settings(allowed_hosts=" Games.Example.org, *.example.net, [FD00::8] ").hosts()
+    assert listed == ["*.example.net", "127.0.0.1", "[::1]", "[fd00::8]", "games.example.org", "localhost"]
 
 
 async def test_a_foreign_host_header_is_refused_for_pages_api_and_sockets(sqlite_url):
@@ -104,13 +105,16 @@ async def test_a_foreign_host_header_is_refused_for_pages_api_and_sockets(sqlite
         assert await handshake_status(base, socket, "games.example.org", "https://games.example.org") == 101
 
 
-def test_serve_answers_to_the_address_its_host_flag_binds(tmp_path):
-    """``troika-arena serve --host ADDR``: ADDR is the bind address, so it is an allowed host."""
+@pytest.mark.parametrize("address", ["127.0.0.2", "::1"])
+def test_serve_answers_to_the_address_its_host_flag_binds(tmp_path, address):
+    """``troika-arena serve --host ADDR``: ADDR is the bind address, so it is an allowed host
+    (an IPv6 one too, which a Host header writes in brackets: it was refused, 400)."""
     port = free_port()
+    url = f"http://[{address}]:{port}" if ":" in address else f"http://{address}:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/arena.db", "LOG_LEVEL": "warning"}
     env.pop("HOST", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.2", "--port", str(port)],
+        [sys.executable, "-m", "app.cli", "serve", "--host", address, "--port", str(port)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -119,7 +123,7 @@ def test_serve_answers_to_the_address_its_host_flag_binds(tmp_path):
         deadline = time.monotonic() + 60
         while True:
             try:
-                status = httpx.get(f"http://127.0.0.2:{port}/healthz", timeout=1).status_code
+                status = httpx.get(f"{url}/healthz", timeout=1).status_code
                 break
             except httpx.HTTPError:
                 assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"

@@ -61,6 +61,7 @@ TAKEN = [
     ("hint_rollouts", "1", 1),
     ("room_creation_limit", "1/second", "1/second"),
     ("allowed_hosts", "games.example.org, *.example.net", "games.example.org, *.example.net"),
+    ("allowed_hosts", "[fd00::8]", "[fd00::8]"),
 ]
 
 
