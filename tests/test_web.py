@@ -96,7 +96,8 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     # Why Start is greyed out, in words a phone shows (a title shows only on hover); who starts.
     host_page = (await client.get(host_url, headers=HTML)).text
     assert re.search(r'disabled aria-describedby="start-why">Start the game</button>', host_page)
-    assert '<span class="muted small" id="start-why">1 seat still free: a friend, or a bot, fills it</span>' in host_page
+    why = '<span class="muted small" id="start-why">1 seat still free: a friend, or a bot, fills it</span>'
+    assert why in host_page
     assert "starts the game once every seat is taken" not in host_page
     assert '<p class="muted" id="start-who">Ana starts the game once every seat is taken.</p>' in guest_page
 
