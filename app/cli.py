@@ -430,7 +430,12 @@ def add_verify(commands) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="troika-arena", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
-    p_serve = commands.add_parser("serve", help="run the web server")
+    p_serve = commands.add_parser(
+        "serve",
+        help="run the web server",
+        description="Run the web server. Every other setting (DATABASE_URL, ALLOWED_HOSTS, the limits, the bots' "
+        "pace) comes from the environment: see the README, Configuration.",
+    )
     p_serve.add_argument("--host", help="address to bind (default: HOST or 127.0.0.1)")
     p_serve.add_argument("--port", type=port_number, help="port, 1 to 65535 (default: PORT or 8000)")
     p_serve.set_defaults(func=serve)
