@@ -65,6 +65,10 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
     ana.get_by_role("button", name="Play again").click()
     expect(ana.locator("#table-state")).to_have_attribute("data-status", "open")
     expect(ana.locator("#held-seats")).to_be_visible()
+    # Until when, in the reader's own time (as chat lines are), not the server's UTC; and for whom.
+    expect(ana.locator("#held-seats time")).to_have_attribute("data-local", "1")
+    expect(ana.locator("#held-seats time")).not_to_contain_text("UTC")
+    expect(ana.locator(".seat-list")).to_contain_text("held for Bruno")
     expect(ana.locator(".seat-list")).to_contain_text("Ana")
     expect(ana.locator(".seat-list")).to_contain_text("Random bot")
     next_room = ana.url.split("/rooms/")[1].split("/")[0]

@@ -1,10 +1,11 @@
 // The room's log-and-chat panel: beside the table on a screen at least 1200 px wide, a drawer
 // on a narrower one. The bar's button opens and closes it (open by default on a wide screen,
 // closed on a phone; the reader's choice is kept for each of the two, in localStorage); the
-// chat's "Hide" button closes it too, and Escape closes the drawer. Chat lines show their time
-// in the reader's time zone. While the panel is closed, or the tab hidden, the button counts
-// the other players' lines not read yet: the id of the last line read is kept for the page
-// (localStorage), so a reload counts the same.
+// chat's "Hide" button closes it too, and Escape closes the drawer. Chat lines (and any time a
+// page marks "local", such as a held seat's) show their time in the reader's time zone. While
+// the panel is closed, or the tab hidden, the button counts the other players' lines not read
+// yet: the id of the last line read is kept for the page (localStorage), so a reload counts the
+// same.
 (function () {
   var WIDE = window.matchMedia("(min-width: 1200px)");
   var READ = "arena-read:" + location.pathname;
@@ -24,7 +25,7 @@
   }
 
   function localTimes() {
-    document.querySelectorAll("#chat-log time[datetime]:not([data-local])").forEach(function (el) {
+    document.querySelectorAll("#chat-log time[datetime]:not([data-local]), time.local[datetime]:not([data-local])").forEach(function (el) {
       var at = el.getAttribute("datetime");
       var when = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : at + "Z");  // the server's times are UTC
       if (isNaN(when)) return;
@@ -97,9 +98,9 @@
     if (log && event.detail.target && event.detail.target.id === "chat-log") atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
+    localTimes();  // (the chat's lines, and any other time a pushed section shows: the waiting room's)
     var log = document.getElementById("chat-log");
     if (!log || !event.detail.target || event.detail.target.id !== "chat-log") return;
-    localTimes();
     stickToEnd(log, atEnd);
     unread();
   });
