@@ -83,13 +83,21 @@ def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browse
 
 
 def test_the_portuguese_pages_fit_a_phone(browser, live, screenshots):
-    """Portuguese runs longer than English: the lobby and the rules pages still fit 360 px."""
+    """Portuguese runs longer than English: the lobby and the rules pages still fit 360 px, and
+    the site's bar keeps one line at 360 and 390 px (at 390 its links and language switch went
+    under the name)."""
     context = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 360, "height": 640})
     page = context.new_page()
     for path in ("/", *RULES_PAGES):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("lang", "pt-PT")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto("/")
+        bar, nav = page.locator("header.topbar").bounding_box(), page.locator(".topbar nav").bounding_box()
+        assert bar["height"] < 45 and nav["height"] < 30, (width, bar, nav)  # one line (35 px; two: 67)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
     page.goto("/rules/vem-ai-a-troika")
     shots = screenshots(page, "vem-rules-portuguese")
     assert all(path.stat().st_size > 10_000 for path in shots)
