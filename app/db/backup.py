@@ -101,7 +101,7 @@ def backup(sync_url: str, target: Path) -> int:
             rooms = rooms_in(dst)
         os.replace(partial, target)
     except (OSError, sqlite3.Error) as exc:  # a folder that cannot be written, a full disk
-        raise BackupError(f"cannot write {target} ({exc})") from None
+        raise BackupError(f"cannot copy the database to {target} ({exc})") from None
     finally:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
