@@ -156,3 +156,40 @@ def test_stepping_keeps_the_table_where_the_reader_scrolled_it(browser, live, sc
         table = page.locator("#room-main").bounding_box()
         assert table["y"] < 60, "the table starts at the top of the screen"
     screenshots(page, "replay-stepping")
+
+
+def finished_triatri(api: httpx.Client) -> str:
+    """A finished 2-player TriATri game played by random moves."""
+    created = api.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"}).json()
+    room, tokens = created["room"]["id"], [created["token"]]
+    tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(tokens[0])).status_code == 200
+    rng = random.Random(1)
+    while (view := api.get(f"/api/rooms/{room}/view").json())["status"] != "finished":
+        seat = view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        action = rng.choice([a["action"] for a in legal["legal_actions"]])
+        body = {"version": legal["version"], "action": action}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    return room
+
+
+def test_a_portuguese_replay_fits_a_small_phone_and_keeps_its_controls_on_screen(browser, live):
+    """The viewpoint menu, as wide as its longest Portuguese option, and a TriATri player's
+    heading ("Bruno 0 pontos", "você", "a comprometer" on one line) made a phone's page wider
+    than its screen: the phone then laid the page out wider, and the bar fixed to its bottom
+    left the screen."""
+    api = httpx.Client(base_url=live)
+    rooms = [finished_troika(api), finished_triatri(api)]
+    for width in (360, 390):
+        context = browser.new_context(
+            base_url=live, locale="pt-PT", viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True
+        )
+        page = context.new_page()
+        for room, step, shown in [(rooms[0], 0, "spectator"), (rooms[0], 9, "everyone"), (rooms[1], 0, "1")]:
+            page.goto(f"/rooms/{room}/replay?step={step}&as={shown}")
+            at_step(page, step)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, room, step)
+            bar = page.locator(".replay-controls").bounding_box()
+            assert bar["y"] + bar["height"] <= 740 + 1, (width, room, step, bar)
+        context.close()

@@ -227,6 +227,11 @@ async def test_the_hold_keeps_only_the_last_games_players_seats_not_a_seat_a_bot
         start = page.index('<span class="seat-no">2</span>')
         held = page[start : page.index("</li>", start)]
         assert "held for Bruno" in held and "/bots" not in held  # no bot button that would be refused
+        # Why Start waits, and what a visitor may do: only Bruno's seat is free, and no one else takes it.
+        assert '<span class="muted small" id="start-why">waiting for Bruno (held seats)</span>' in page
+        visitor = (await client.get(f"/rooms/{nxt}", headers=HTML)).text
+        assert f'action="/rooms/{nxt}/join"' not in visitor  # no join form that would be refused
+        assert "The free seats wait for the last game's players (Bruno)." in visitor
 
 
 async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):

@@ -100,6 +100,9 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     assert why in host_page
     assert "starts the game once every seat is taken" not in host_page
     assert '<p class="muted" id="start-who">Ana starts the game once every seat is taken.</p>' in guest_page
+    await client.post(host_url + "/bots", data={"seat": "2", "level": "random"}, headers=HTML)
+    full = (await client.get(guest.headers["location"], headers=HTML)).text
+    assert '<p class="muted" id="start-who">Every seat is taken: Ana starts the game.</p>' in full
 
 
 async def test_a_click_resent_after_a_dropped_connection_is_applied_once(client):
