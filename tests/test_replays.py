@@ -66,12 +66,16 @@ async def test_every_step_shows_the_table_as_it_was_with_its_log_lines_highlight
     last = (await client.get(f"/rooms/{room}/replay", headers=HTML)).text
     assert 'id="final-result"' in last and f"Step {replay.last} of {replay.last}" in last
     assert (
-        'id="replay-next" aria-disabled="true"' in last
+        'id="replay-next" role="link" aria-disabled="true"' in last
         and f'href="/rooms/{room}/replay?step=0&amp;as=spectator"' in last
     )
     first = (await client.get(f"/rooms/{room}/replay?step=0", headers=HTML)).text
-    assert 'id="replay-previous" aria-disabled="true"' in first and "The deal, before the first move." in first
+    assert (
+        'id="replay-previous" role="link" aria-disabled="true"' in first and "The deal, before the first move." in first
+    )
     assert '<form class="act"' not in first  # no move is offered in a replay
+    # The controls are a bar at the bottom of the screen: last in the page, so Tab reaches them after the table.
+    assert first.index('id="room-main"') < first.index('id="replay-log"') < first.index('class="replay-controls"')
 
 
 async def test_a_seats_view_shows_its_hand_and_private_lines(client):
