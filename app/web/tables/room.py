@@ -113,6 +113,7 @@ def waiting(t: Seen, seat_url: str | None, host: bool) -> dict[str, Any]:
         "status": status,
         "free": free,
         "held_for": [s["held_for"] for s in r["seats"] if s["held_for"]] if status == "open" else [],
+        "host_name": next((s["name"] for s in r["seats"] if s["host"]), None),
         "held_until": r["held_until"] if status == "open" and any(s["held_for"] for s in r["seats"]) else None,
         "closed_reason": r["closed_reason"],
         "seats": [{k: s[k] for k in ("seat", "name", "host", "bot", "human", "held_for")} for s in r["seats"]],
