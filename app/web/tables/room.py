@@ -103,6 +103,7 @@ def timer(t: Seen) -> dict[str, Any]:
 def waiting(t: Seen, seat_url: str | None, host: bool) -> dict[str, Any]:
     r, status = t.p["room"], t.p["status"]
     free = sum(1 for s in r["seats"] if s["name"] is None)
+    held_for = [s["held_for"] for s in r["seats"] if s["held_for"]] if status == "open" else []
     return {
         "id": r["id"],
         "game": r["game"],
@@ -112,9 +113,9 @@ def waiting(t: Seen, seat_url: str | None, host: bool) -> dict[str, Any]:
         "hosting": host and status == "open",
         "status": status,
         "free": free,
-        "held_for": [s["held_for"] for s in r["seats"] if s["held_for"]] if status == "open" else [],
+        "held_for": held_for,
         "host_name": next((s["name"] for s in r["seats"] if s["host"]), None),
-        "held_until": r["held_until"] if status == "open" and any(s["held_for"] for s in r["seats"]) else None,
+        "held_until": r["held_until"] if held_for else None,
         "closed_reason": r["closed_reason"],
         "seats": [{k: s[k] for k in ("seat", "name", "host", "bot", "human", "held_for")} for s in r["seats"]],
     }
