@@ -470,7 +470,15 @@ def test_a_placement_is_picked_by_pointing_at_the_card_and_its_column(browser, l
     pointed(page, action, way)
     wait_for_version(page, before["version"] + 1)
     after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()["view"]
-    assert action["card"] in [c["id"] for c in after["players"][0]["columns"][colour][action["column"]]]
+    placed = [
+        (c, n)
+        for c, cols in after["players"][0]["columns"].items()
+        for n, col in enumerate(cols)
+        if action["card"] in [x["id"] for x in col]
+    ]
+    assert placed == [(colour, action["column"])], (
+        f"the move sent was {action}; the board after: {after['players'][0]['columns']}"
+    )
     assert action["card"] not in [c["id"] for c in after["hand"]]
     expect(page.locator(f'#{column} .vem-card[data-id="{action["card"]}"]')).to_have_count(1)
 

@@ -165,6 +165,61 @@ def test_advanced_organization_takes_back_alone_and_keeps_several_columns_of_a_c
     assert state["current"] == 1  # two moves: the Organization is over
 
 
+def test_a_placements_column_is_its_place_on_the_board_even_after_a_column_emptied():
+    """A move's column counts the columns the board shows: a column emptied earlier (its card
+    taken back, stolen, discarded) leaves no gap between them. (Counted by the raw numbers
+    instead, Ana's board showed [Expesso] as column 1 while the move "column 1" joined it to a
+    new column, and "column 0" to Expesso's: the table's pointing put cards where she did not
+    point.)"""
+    state = adv(tables={0: ["Expesso", "Tabloides"]}, hands={0: ["Rádio Pirata"]})
+    state["players"][0]["columns"] = {str(G["Expesso"]): 1, str(G["Tabloides"]): 3}  # columns 0 and 2 emptied
+    card = G["Rádio Pirata"]
+    places = [a for a in listed(state, 0, type="place", card=card) if "take" not in a]
+    assert sorted(a["column"] for a in places) == [0, 1, 2]  # the two columns shown, and a new one after them
+    for place, expected in (
+        (0, [["Expesso", "Rádio Pirata"], ["Tabloides"]]),
+        (1, [["Expesso"], ["Tabloides", "Rádio Pirata"]]),
+        (2, [["Expesso"], ["Tabloides"], ["Rádio Pirata"]]),
+    ):
+        after = act(state, 0, {"type": "place", "card": card, "column": place})
+        shown = GAME.view(after, 0)["players"][0]["columns"]["blue"]
+        assert [[c["name"] for c in col] for col in shown] == expected
+    # taking Expesso back in the same move empties its column: the new one is then the second
+    swaps = [a["column"] for a in listed(state, 0, type="place", card=card) if a.get("take") == G["Expesso"]]
+    assert sorted(swaps) == [0, 1]
+    after = act(state, 0, {"type": "place", "card": card, "column": 0, "take": G["Expesso"]})
+    assert [[c["name"] for c in col] for col in GAME.view(after, 0)["players"][0]["columns"]["blue"]] == [
+        ["Tabloides", "Rádio Pirata"]
+    ]
+
+
+def test_every_legal_placement_lands_in_the_column_it_names_in_random_advanced_games():
+    """In random advanced games, each legal placement puts its card in the column of that place
+    on the board the view shows (the pointing table and an API client both read it so)."""
+    checked = 0
+    for seed in range(6):
+        r = random.Random(seed)
+        state = GAME.setup(3, {"advanced": True}, f"columns-{seed}")
+        for _ in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            seat = r.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            for action in [a for a in legal if a["type"] == "place" and "column" in a]:
+                _, after = GAME.play(state, seat, action)
+                colour = GAME.view(after, seat)["players"][seat]["columns"]
+                where = [
+                    (c, n)
+                    for c, cols in colour.items()
+                    for n, col in enumerate(cols)
+                    if action["card"] in [x["id"] for x in col]
+                ]
+                assert where and where[0][1] == action["column"], (action, colour)
+                checked += 1
+            _, state = GAME.play(state, seat, r.choice(legal))
+    assert checked > 100
+
+
 def test_only_the_defended_cards_own_column_counts_in_its_defence():
     state = adv(tables={1: ["Expesso", "Tabloides", "Redes Sociais"]})
     p = state["players"][1]

@@ -59,7 +59,8 @@ and ``{"type": "place", "card": id, "take": id}``; ``{"type": "replace", "card":
 (hand limit, Event discards, payments covered by Power); ``{"type": "take", "card": id}``
 (back into hand when a won attack makes a fifth card of a Family).
 
-Advanced game: ``place`` also names its ``column``; ``{"type": "take_back", "card": id}`` (an
+Advanced game: ``place`` also names its ``column`` (its place in the view's ``columns`` list of
+that colour, from 0; the list's length: a new column); ``{"type": "take_back", "card": id}`` (an
 Organization move); ``{"type": "hand_action", "card": id, ...choices}`` and ``{"type":
 "table_action", ...choices}`` (choices: ``opponent``, ``mine``/``theirs``, ``group``/
 ``candidate``, see ``card_actions.py``); ``attack`` and ``add`` may carry ``actions`` (the

@@ -127,7 +127,8 @@ def column(state: State, seat: int, gid: int) -> list[int]:
 
 
 def columns(state: State, seat: int, colour: str) -> list[list[int]]:
-    """``seat``'s columns of ``colour`` in column order (one Family in the basic game)."""
+    """``seat``'s columns of ``colour`` in column order (one Family in the basic game). A move's
+    column is a place in this list: a column emptied since leaves no gap."""
     found: dict[int, list[int]] = {}
     for gid in family(state, seat, colour):
         found.setdefault(column_number(state, seat, gid), []).append(gid)
@@ -135,27 +136,28 @@ def columns(state: State, seat: int, colour: str) -> list[list[int]]:
 
 
 def open_columns(state: State, seat: int, colour: str, without: int | None = None) -> list[int]:
-    """The column numbers a new Group of ``colour`` may join: those with room, and in the
-    advanced game a new one (several columns of one colour are allowed there); ``without``: a
-    Group taken back into hand in the same move, whose place then counts as free."""
-    cards = [gid for gid in family(state, seat, colour) if gid != without]
-    used = {column_number(state, seat, gid) for gid in cards}
-    sizes = {n: sum(column_number(state, seat, g) == n for g in cards) for n in used}
-    room = sorted(n for n in used if sizes[n] < FAMILY_LIMIT)
-    if not used:
+    """The columns (places in ``columns``' list) a new Group of ``colour`` may join: those with
+    room, and in the advanced game a new one after the last (several columns of one colour are
+    allowed there); ``without``: a Group taken back into hand in the same move, whose place then
+    counts as free (and whose column, left empty, is gone)."""
+    stacks = [[gid for gid in col if gid != without] for col in columns(state, seat, colour)]
+    stacks = [col for col in stacks if col]
+    if not stacks:
         return [0]
-    if advanced(state):
-        room.append(next(n for n in range(len(used) + 1) if n not in used))
-    return room
+    room = [n for n, col in enumerate(stacks) if len(col) < FAMILY_LIMIT]
+    return room + [len(stacks)] if advanced(state) else room
 
 
-def put_on_table(state: State, seat: int, gid: int, number: int | None = None) -> None:
-    """Add ``gid`` to ``seat``'s table, in column ``number`` or the first column with room."""
-    colour = group(state, gid)["colour"]
-    player(state, seat)["table"].append(gid)
+def put_on_table(state: State, seat: int, gid: int, place: int | None = None) -> None:
+    """Add ``gid`` to ``seat``'s table, in the column at ``place`` in ``columns``' list (past its
+    end: a new column) or the first column with room."""
+    p, colour = player(state, seat), group(state, gid)["colour"]
     if advanced(state):
-        choices = open_columns(state, seat, colour) if number is None else [number]
-        player(state, seat)["columns"][str(gid)] = choices[0] if choices else 0
+        choices = open_columns(state, seat, colour) if place is None else [place]
+        numbers = sorted({column_number(state, seat, other) for other in family(state, seat, colour)})
+        at = choices[0] if choices else 0
+        p["columns"][str(gid)] = numbers[at] if at < len(numbers) else max(numbers, default=-1) + 1
+    p["table"].append(gid)
 
 
 def move_to_table(state: State, from_seat: int, to_seat: int, gid: int) -> None:
