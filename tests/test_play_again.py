@@ -10,8 +10,14 @@ from __future__ import annotations
 import asyncio
 import random
 
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
 from app.rooms.model import hash_token
 from tests.conftest import auth, running_app
+from tests.support.servers import in_process_server
+from tests.support.sockets import Listener, ws_url
 
 HTML = {"accept": "text/html"}
 FAST_BOTS = {"bot_delay_seconds": 0.0, "bot_budget_seconds": 0.02}
@@ -263,3 +269,21 @@ async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
         r = await client.post(f"/api/rooms/{nxt}/seats", json={"bot": "random"}, headers=auth(host))
         assert r.status_code == 201 and r.json()["seat"] == 1
         assert (await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))).status_code == 200
+
+
+@pytest.mark.server
+async def test_a_waiting_rooms_page_is_sent_the_held_seat_freed_when_the_hold_ends(sqlite_url):
+    """Nothing changes in the room when its hold ends, yet the page open on it must stop
+    showing Bruno's seat held: its socket is sent the seat, free, at that moment."""
+    async with in_process_server(sqlite_url, again_hold_seconds=3, **FAST_BOTS) as (base, _):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room, (ana, _) = await finished_room(client)
+            answer = (await again(client, room, ana)).json()
+        url = ws_url(base, answer["room"], answer["token"], fmt="html")
+        async with connect(url, additional_headers={"Origin": base}) as ws:
+            page = Listener(ws, "html")
+            first = await page.until(lambda frame: "Seats" in frame)
+            assert "held for Bruno" in first and "waiting for Bruno (held seats)" in first
+            freed = await page.until(lambda frame: "1 seat still free" in frame, timeout=8)
+            assert "held for Bruno" not in freed and "free seat" in freed
+            assert 'id="held-seats"' not in "".join(page.frames[page.frames.index(freed) :])

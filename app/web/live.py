@@ -32,6 +32,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 import orjson
@@ -42,12 +43,14 @@ from app.api.events import Revoked
 from app.db.faults import log_failure, outage
 from app.games.base import Message, say, spoken
 from app.i18n import translations
+from app.realtime.bus import Change, Subscription
 from app.rooms.errors import RoomError, Stale
 from app.rooms.live_games import LiveGames
+from app.rooms.model import RoomInfo
 from app.rooms.play import Play
 from app.rooms.social import Social
 from app.web.caps import Capped
-from app.web.delivery import Deliver, Delivery, Viewer
+from app.web.delivery import HTML, Deliver, Delivery, Viewer
 from app.web.pages import BACK, play_click
 from app.web.render import fragment, language_of, said_to
 from app.web.security import origin_matches
@@ -60,6 +63,7 @@ TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
 REVOKED = "this seat's link was reissued by the host"
+HOLD_MARGIN = 0.05  # seconds after a hold ends that its page is sent the freed seats
 
 
 def origin_allowed(ws: WebSocket, allowed: set[str]) -> bool:
@@ -169,7 +173,7 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
                     await ws.send_text(frame)
                 if hello and viewer.format == "html":
                     await ws.send_text(hello)
-            while (change := await subscription.next()) is not None:
+            while (change := await next_change(subscription, await rooms.room(room_id), viewer)) is not None:
                 async with sending:  # (not while a refusal sends the whole table: see clicked)
                     for frame in await delivery.frames(viewer, change):
                         await ws.send_text(frame)
@@ -189,6 +193,22 @@ async def serve(ws: WebSocket, served: Served, viewer: Viewer, max_frame_bytes: 
                     await social.disconnected(room_id, seat)
                 except Exception as exc:
                     log_failure(log, f"presence of room {room_id} not cleared", exc)
+
+
+async def next_change(subscription: Subscription, info: RoomInfo, viewer: Viewer) -> Change | None:
+    """The room's next change, or None once the viewer left. A page of a room played again
+    whose held seats free up before anything changes is sent a change of its seats at that
+    moment: nothing is published then, and the page would go on showing them held. (A program
+    reads ``held_until`` itself.)"""
+    waiter = subscription.next()
+    if viewer.format != HTML or not info.held():
+        return await waiter
+    assert info.held_until is not None  # (held: it is set)
+    left = (info.held_until - datetime.now(UTC)).total_seconds() + HOLD_MARGIN
+    try:
+        return await asyncio.wait_for(waiter, left)
+    except TimeoutError:
+        return Change(None, presence=True)  # (the sections that changed are sent, as for presence)
 
 
 async def close_on_failure(ws: WebSocket, room_id: str, exc: Exception) -> None:
