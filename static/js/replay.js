@@ -1,7 +1,7 @@
 // Replay pages: the keyboard's arrows (and Home, End) follow the first, previous, next and last
 // links, the log scrolls to the step's lines, moving the slider opens its step (choosing a
-// viewpoint, that table), and a step opens where the page was scrolled to. Listeners sit on the
-// document, so they keep working when htmx swaps a boosted page in.
+// viewpoint, that table), and a step opens where the page was scrolled to and is announced.
+// Listeners sit on the document, so they keep working when htmx swaps a boosted page in.
 (function () {
   const keys = { ArrowLeft: "replay-previous", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
   document.addEventListener("keydown", function (event) {
@@ -36,4 +36,11 @@
   }
   document.addEventListener("DOMContentLoaded", showCurrentLines);
   document.addEventListener("htmx:afterSettle", showCurrentLines);
+  // A step opened is announced: its position and sentence, in the live region the swap kept.
+  document.addEventListener("htmx:afterSettle", function () {
+    const said = document.getElementById("replay-said");
+    const position = document.getElementById("replay-position");
+    const step = document.getElementById("replay-step");
+    if (said && position && step) said.textContent = position.textContent.trim() + ". " + step.textContent.trim();
+  });
 })();
