@@ -210,3 +210,25 @@ async def test_the_final_breakdown_per_player_and_an_instant_win(client):
     ]
     assert "Bruno wins at once." in text(between(html, 'class="game-over"', "</div>"))
     assert 'id="your-hand"' not in html and posted_actions(html) == []
+
+
+async def test_the_winners_line_says_one_point_and_several_points(client):
+    """'1 point', never '1 points' (ngettext), in English and in Portuguese."""
+    supply = {"red": 4, "blue": 4, "green": 4}
+    one = build(
+        [[], []], phase="over", gems=[{"red": 1, "blue": 1, "green": 1}, dict.fromkeys(supply, 0)], supply=supply
+    )
+    room_id, _ = await create_started_room(client, "triatri", 2)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    for gems, english, portuguese in [
+        (one["gems"], "Ana wins with 1 point.", "Ana ganha com 1 ponto."),
+        (
+            [{"red": 2, "blue": 1, "green": 1}, dict.fromkeys(supply, 0)],
+            "Ana wins with 5 points.",
+            "Ana ganha com 5 pontos.",
+        ),
+    ]:
+        live.hold({**one, "gems": gems})
+        for lang, line in (("en", english), ("pt-PT", portuguese)):
+            html = room_fragment(info, live, None, None, lang=lang)
+            assert text(between(html, 'class="game-over"', "</p>")) == line

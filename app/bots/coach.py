@@ -84,7 +84,7 @@ def hint(
         return Hint(best.action, say("the bot's rules of thumb leave no other move worth weighing"), 0.0)
     rival = ranked[1]
     reason = say(
-        "over {worlds} deals that match what you can see, it scored {points} points out of 100, "
+        "over {worlds} deals that match what you can see, it scored {points} out of 100, "
         "against {rival_points} for “{rival}”",
         worlds=best.worlds,
         points=points(best.value),

@@ -128,11 +128,11 @@ def _describe_record(record: dict[str, Any], tokens: str | base.Message) -> base
     parts = {"player": name, "trios": trios, "trash": trash, "bonus": bonus, "score": record["score"], "tokens": tokens}
     if record["called_troika"]:
         return base.say(
-            "{player} left the planet (their Troika! call succeeds): {trios}{trash}{bonus} = {score} points."
+            "{player} left the planet (their Troika! call succeeds): {trios}{trash}{bonus}; score {score}."
             " Token: {tokens}.",
             **parts,
         )
-    return base.say("{player} left the planet: {trios}{trash}{bonus} = {score} points. Token: {tokens}.", **parts)
+    return base.say("{player} left the planet: {trios}{trash}{bonus}; score {score}. Token: {tokens}.", **parts)
 
 
 def _trio(trio: dict[str, Any]) -> base.Message:
