@@ -62,7 +62,7 @@ def test_a_refused_chat_line_stays_in_the_input(browser, live):
         if flash.is_visible():
             break
         expect(box).to_have_value("")
-    expect(flash).to_contain_text("slow down")
+    expect(flash).to_contain_text("Slow down: at most 5 messages every 10 seconds.")
     assert in_viewport(page, "#flash")
     expect(box).to_have_value(f"line {i}")
     assert page.locator(f"#chat-log li:has-text('line {i}')").count() == 0

@@ -104,15 +104,15 @@ async def test_the_page_form_reads_its_seat_strictly_and_refuses_in_words(client
     for target in ("abc", "1.5", "1e3", ""):
         assert (await post(tokens[0], target)).status_code in (400, 404, 405), target
     for target, reason in (
-        ("9" * 30, "no player sits"),
-        ("-1", "no player sits"),
-        ("7", "no player sits"),
+        ("9" * 30, "No player sits"),
+        ("-1", "No player sits"),
+        ("7", "No player sits"),
         ("0", "your own seat"),
     ):
         answer = await post(tokens[0], target)
         assert answer.status_code == 200 and reason in answer.text.split('id="flash"')[1].split("</div>")[0], target
     answer = await post(tokens[1], "2")
-    assert answer.status_code == 200 and "only the host" in answer.text.split('id="flash"')[1].split("</div>")[0]
+    assert answer.status_code == 200 and "Only the host" in answer.text.split('id="flash"')[1].split("</div>")[0]
     for seat, token in enumerate(tokens):
         assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(token))).json()["seat"] == seat
 

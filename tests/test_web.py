@@ -8,6 +8,7 @@ import re
 
 from app.bots.ratings import RATINGS
 from app.games.vem_ai_troika import default_deck
+from app.web.render import as_sentence
 from tests.support.pages import HTML, HTMX, create_by_form
 
 
@@ -47,7 +48,7 @@ async def test_an_illegal_or_malformed_click_shows_the_reason_in_place(client):
     await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     await client.post(host_url + "/start", headers=HTML)
     r = await client.post(host_url + "/act", data={"action": "{oops", "version": "0"}, headers=HTMX)
-    assert r.status_code == 200 and "that request was malformed" in r.text
+    assert r.status_code == 200 and ">That request was malformed.</div>" in r.text  # (the API's clause, as a sentence)
     bad = json.dumps({"type": "take_up", "value": 99})
     r = await client.post(host_url + "/act", data={"action": bad, "version": "0"}, headers=HTMX)
     assert r.status_code == 200 and 'class="flash shown"' in r.text
@@ -140,3 +141,9 @@ def test_the_pages_gettext_says_what_jinjas_own_says():
         assert pages.env.from_string(source).render() == expected  # from what it kept
         assert "&lt;b&gt;" in expected and "100% sure" in expected
     assert RENDERER.pages["pt-PT"].env.from_string('{{ _("Power") }}').render() == "Poder"
+
+
+def test_a_flashed_message_is_shown_as_a_sentence():
+    assert as_sentence("that move is not legal now") == "That move is not legal now."
+    assert as_sentence("Welcome back!") == "Welcome back!" and as_sentence("a new link:") == "A new link:"
+    assert as_sentence("É a sua vez.") == "É a sua vez." and as_sentence("  ") == ""

@@ -145,6 +145,15 @@ class CompiledTemplates(jinja2.BytecodeCache):
         self.codes[bucket.key] = bucket.bytecode_to_string()
 
 
+def as_sentence(text: str) -> str:
+    """A message (the API's refusals are lower-case clauses: "that move is not legal now") as a
+    sentence shown alone: a capital first and a full stop last, unless it has its own."""
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?:…" else ".")
+
+
 def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates) -> jinja2.Environment:
     """The Jinja environment of one language: its translations installed once, for good;
     ``memo`` is the renderer's card cache (:meth:`Renderer.memo`), ``compiled`` where compiled
@@ -168,6 +177,7 @@ def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates
         GAMES=GAMES, GAME_ENTRIES=ENTRIES, GAME_PIECES=PIECES, lang=lang, LANGUAGES=LANGUAGES, memo=memo, slot=slot
     )
     env.globals.update(BOT_NAMES=ratings.NAMES, bot_levels=ratings.levels)  # the bot levels offered
+    env.filters["sentence"] = as_sentence
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     # A game's fixed words (templates/games/<slug>/words.html), made once per language: Jinja
