@@ -5,12 +5,14 @@ live, with its public link only, and join it with one click."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import httpx
 import pytest
 from playwright.sync_api import expect
 
+from app.i18n import COOKIE
 from tests.support.servers import free_port, server_process
 
 
@@ -73,6 +75,13 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
     expect(ana.locator(".seat-list")).to_contain_text("Random bot")
     next_room = ana.url.split("/rooms/")[1].split("/")[0]
     assert next_room != room and "/seat/" in ana.url
+    # A Portuguese page in an American browser says the time as the page's language does: 24 hours
+    carla = browser.new_context(base_url=fast_bots, locale="en-US")
+    carla.add_cookies([{"name": COOKIE, "value": "pt-PT", "url": fast_bots}])
+    spectator = carla.new_page()
+    spectator.goto(f"/rooms/{next_room}")
+    expect(spectator.locator("#held-seats time")).to_have_attribute("data-local", "1")
+    expect(spectator.locator("#held-seats time")).to_have_text(re.compile(r"^\d\d:\d\d$"))
     screenshots(ana, "play-again-next-room")
 
     # Bruno's finished page learns of the next game live: its public link, never Ana's seat link.

@@ -274,9 +274,9 @@ async def test_a_refusal_is_said_in_the_readers_language(client):
     act = f"/rooms/{room_id}/seat/{tokens[0]}/act"
     form = {"action": '{"type": "pass"}', "version": "0"}
     portuguese = (await client.post(act, data=form, headers={"Accept-Language": "pt-PT", "HX-Request": "true"})).text
-    assert "primeiro vire para cima uma peça virada para baixo" in portuguese
+    assert ">Primeiro vire para cima uma peça virada para baixo" in portuguese
     english = (await client.post(act, data=form, headers={"Accept-Language": "en", "HX-Request": "true"})).text
-    assert "first turn a face-down tile face up" in english
+    assert ">First turn a face-down tile face up" in english
     missing = await client.get("/rooms/nope", headers={"Accept-Language": "pt-PT", "Accept": "text/html"})
     assert missing.status_code == 404 and "essa sala não existe" in missing.text
 

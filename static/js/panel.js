@@ -29,8 +29,9 @@
       var at = el.getAttribute("datetime");
       var when = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : at + "Z");  // the server's times are UTC
       if (isNaN(when)) return;
-      el.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-      el.title = when.toLocaleString();
+      var lang = document.documentElement.lang || [];  // the page's language, not the browser's ("02:26", never "02:26 AM" on a Portuguese page)
+      el.textContent = when.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+      el.title = when.toLocaleString(lang);
       el.dataset.local = "1";
     });
   }

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from app.games.base import IllegalAction, spoken
+from app.games.base import IllegalAction, spoken, visible_log
 from app.games.vem_ai_troika import GAME
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck
+from app.i18n import translations
 from tests.support.dumps import dumped
 from tests.support.vem_scenarios import DECK, ELECTIONS, E, G, L, arrange, end_round
 
@@ -612,6 +613,8 @@ def test_a_player_may_pay_with_exactly_all_their_money():
     state = end_round(arrange(2, money={0: 2}, tables={0: ["Revisão"]}, events=[E["Greve Geral"]]))
     assert (money_of(state), state["treasury"], state["prompts"]) == ([0, 0], 12, [])
     assert "Seat 0 pays 2 Mega-Euro to the Treasury." in public_text(state)
+    portuguese = translations("pt-PT").gettext  # (its own message: "ao Tesouro", never "a o Tesouro")
+    assert "Seat 0 paga 2 Mega-Euro ao Tesouro." in [spoken(e, portuguese) for e in visible_log(state["log"], None)]
 
 
 def test_a_payment_to_every_player_pays_each_other_player_and_not_the_payer():
@@ -780,6 +783,8 @@ def test_elections_campaign_in_round_order_government_and_runner_up():
     assert names(state["players"][1]["hand"]) == ["Juízes"]
     assert (state["round"], state["first"], state["current"]) == (2, 2, 2)
     assert "Pensionistas" in public_text(state), "campaigns are public once revealed"
+    assert "Seat 0 campaigns with no cards and 0 Mega-Euro: 2 Votes in all (2 on the table)." in public_text(state)
+    assert "Seat 1 campaigns with Estudantes" in public_text(state)
 
 
 def test_a_new_government_turns_the_old_card_face_down():

@@ -267,8 +267,12 @@ def pay(state: State, seat: int, amount: int, payees: list[int] | None) -> None:
         table.pay_to_treasury(state, seat, total)
         for target in targets or []:
             table.receive(state, target, amount)
-        to_whom = base.say("the Treasury") if targets is None else ", ".join(name(t) for t in targets)
-        log(state, base.say("{player} pays {money} Mega-Euro to {whom}.", player=name(seat), money=total, whom=to_whom))
+        if targets is None:  # (its own message: Portuguese says "ao Tesouro", not "a o Tesouro")
+            said = base.say("{player} pays {money} Mega-Euro to the Treasury.", player=name(seat), money=total)
+        else:
+            whom = ", ".join(name(t) for t in targets)
+            said = base.say("{player} pays {money} Mega-Euro to {whom}.", player=name(seat), money=total, whom=whom)
+        log(state, said)
         return
     log(
         state,

@@ -122,16 +122,19 @@ def reveal(state: State) -> None:
     votes = {seat: on_table[seat] + campaign_votes(state, seat, campaigns[seat]) for seat in order}
     for seat in order:
         spent = spend_campaign(state, seat)
-        cards = [table.group_label(state, gid) for gid in spent["cards"]] or base.say("no cards")
+        cards = [table.group_label(state, gid) for gid in spent["cards"]]
+        figures = {"player": name(seat), "money": spent["money"], "votes": votes[seat], "table": on_table[seat]}
         log(
             state,
             base.say(
                 "{player} campaigns with {cards} and {money} Mega-Euro: {votes} Votes in all ({table} on the table).",
-                player=name(seat),
                 cards=cards,
-                money=spent["money"],
-                votes=votes[seat],
-                table=on_table[seat],
+                **figures,
+            )
+            if cards
+            else base.say(
+                "{player} campaigns with no cards and {money} Mega-Euro: {votes} Votes in all ({table} on the table).",
+                **figures,
             ),
         )
     best = max(votes.values())
