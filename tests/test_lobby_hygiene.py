@@ -200,7 +200,7 @@ async def test_the_host_closes_a_waiting_room_from_its_page(client):
     assert 'id="close-room"' in host_page and f'hx-post="/rooms/{room}/seat/' in host_page
     assert 'id="close-room"' not in (await client.get(guest, headers=HTML)).text  # only the host's page offers it
     refused = await client.post(guest + "/close", headers=HTML)
-    assert "only the host can close the room" in refused.text
+    assert "Only the host can close the room." in refused.text
     assert (await client.get(f"/api/rooms/{room}")).json()["status"] == "open"
     closed = await client.post(host + "/close", headers=HTML)
     assert closed.status_code == 200 and 'data-status="closed"' in closed.text

@@ -253,11 +253,11 @@ async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
             assert r.status_code == 409 and "held for the last game's players (Bruno)" in r.json()["message"], body
         page = f"/rooms/{nxt}/seat/{host}"
         r = await client.post(page + "/bots", data={"level": "strong", "seat": "1"}, headers=HTML)
-        assert r.status_code == 200 and "held for the last game&#39;s players (Bruno)" in r.text
+        assert r.status_code == 200 and "Held for the last game&#39;s players (Bruno)" in r.text
         r = await client.post(f"/api/rooms/{nxt}/start", headers=auth(host))
         assert r.status_code == 409 and "held for the last game's players (Bruno)" in r.json()["message"]
         r = await client.post(page + "/start", headers=HTML)
-        assert "held for the last game&#39;s players (Bruno)" in r.text
+        assert "Held for the last game&#39;s players (Bruno)" in r.text
         seats = (await client.get(f"/api/rooms/{nxt}")).json()
         assert seats["status"] == "open" and seats["seats"][1]["name"] is None
         assert (await again(client, room, bruno)).status_code == 200  # Bruno comes back: every seat filled

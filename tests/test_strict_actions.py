@@ -460,6 +460,6 @@ async def test_numbers_in_browser_forms_are_plain_digits_never_a_server_error(cl
     r = await client.post("/rooms", data={"game": "troika", "seats": "3", "name": "Ana"}, headers=page)
     host_url = r.headers["location"]
     r = await client.post(host_url + "/bots", data={"seat": "²", "level": "random"}, headers=page)
-    assert r.status_code == 200 and "choose a seat" in r.text
+    assert r.status_code == 200 and "Choose a seat" in r.text
     room_id = host_url.split("/")[2]
     assert [s["bot"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]] == [None] * 3

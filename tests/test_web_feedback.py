@@ -46,7 +46,7 @@ async def test_a_refused_chat_line_is_flagged_so_the_page_keeps_it(client):
     room_id, tokens = await create_started_room(client, "troika", 2)
     answers = [await seat_post(client, room_id, tokens[0], "chat", text=f"line {i}") for i in range(6)]
     assert ["X-Refused" in a.headers for a in answers] == [False] * 5 + [True]
-    assert "slow down" in text(between(answers[-1].text, 'id="flash"', "</div>"))
+    assert "Slow down: at most 5 messages every 10 seconds." in text(between(answers[-1].text, 'id="flash"', "</div>"))
 
 
 async def test_vem_figures_say_what_the_treasury_will_actually_pay(client):

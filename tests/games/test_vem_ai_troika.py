@@ -298,17 +298,27 @@ def test_income_example_joao_buys_a_title_and_keeps_two():
     p = state["players"][0]
     assert (p["titles"], p["money"], state["treasury"]) == ([6], 2, 8)
     assert state["titles"] == [6, 5, 5, 5, 5, 4, 4]
+    assert "Seat 0 takes Income (8 Mega-Euro), buys Deposit Title 6 and receives 2 Mega-Euro from the Treasury." in (
+        public_text(state)
+    )
+    plain = GAME.apply(income_state(treasury=10), 0, income(0))  # the income said once, not twice
+    assert "Seat 0 takes Income: 8 Mega-Euro from the Treasury." in public_text(plain)
 
 
 def test_titles_can_be_bought_with_money_already_in_hand():
     state = GAME.apply(income_state(money={0: 4}, treasury=10), 0, income(2))
     p = state["players"][0]
     assert (p["titles"], p["money"], state["treasury"]) == ([6, 6], 0, 14)
+    # (nothing comes from the Treasury: the log does not say "receives 0")
+    assert "Seat 0 takes Income (8 Mega-Euro), buys Deposit Titles 6, 6 paying 4 Mega-Euro from hand." in (
+        public_text(state)
+    )
 
 
 def test_income_the_treasury_cannot_pay_is_lost():
     state = GAME.apply(income_state(treasury=3), 0, income(0))
     assert (state["players"][0]["money"], state["treasury"]) == (3, 0)
+    assert "Seat 0 takes Income (8 Mega-Euro) and receives 3 Mega-Euro from the Treasury." in public_text(state)
     state = GAME.apply(income_state(treasury=0), 0, income(1))
     assert (state["players"][0]["titles"], state["players"][0]["money"], state["treasury"]) == ([6], 0, 0)
 

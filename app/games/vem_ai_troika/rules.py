@@ -542,18 +542,33 @@ def take_income(state: State, seat: int, action: Action) -> None:
     offshore = (
         base.say("; puts {money} Mega-Euro in the Offshore", money=action["offshore"]) if action["offshore"] else ""
     )
-    log(
-        state,
-        base.say(
+    income = table.metric(state, seat, "income")
+    if not bought and gained == income:  # (no title, a full Treasury: the income once, not twice)
+        said = base.say(
+            "{player} takes Income: {gained} Mega-Euro from the Treasury{offshore}.",
+            player=name(seat),
+            gained=gained,
+            offshore=offshore,
+        )
+    elif gained == 0:  # (the income went into titles: nothing more comes from the Treasury)
+        said = base.say(
+            "{player} takes Income ({income} Mega-Euro){buys}{offshore}.",
+            player=name(seat),
+            income=income,
+            buys=buys,
+            offshore=offshore,
+        )
+    else:
+        said = base.say(
             "{player} takes Income ({income} Mega-Euro){buys} and receives {gained} Mega-Euro "
             "from the Treasury{offshore}.",
             player=name(seat),
-            income=table.metric(state, seat, "income"),
+            income=income,
             buys=buys,
             gained=gained,
             offshore=offshore,
-        ),
-    )
+        )
+    log(state, said)
     state["stage"] = "end_turn"
 
 
