@@ -147,3 +147,22 @@ def test_a_flashed_message_is_shown_as_a_sentence():
     assert as_sentence("that move is not legal now") == "That move is not legal now."
     assert as_sentence("Welcome back!") == "Welcome back!" and as_sentence("a new link:") == "A new link:"
     assert as_sentence("É a sua vez.") == "É a sua vez." and as_sentence("  ") == ""
+
+
+async def test_the_rooms_head_names_the_options_not_at_their_default(client):
+    """A friend who joins sees which game they join: Vem aí's advanced rules, who starts."""
+    made = await client.post(
+        "/api/rooms",
+        json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True, "first_player": "1"}},
+    )
+    room_id = made.json()["room"]["id"]
+    head = re.search(
+        r'<header class="room-head.*?</header>', (await client.get(f"/rooms/{room_id}", headers=HTML)).text, re.S
+    )
+    shown = " ".join(re.sub(r"<[^>]+>", " ", head.group(0)).split())
+    assert "· advanced rules · seat 2 starts round 1" in shown
+    plain = await client.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana"})
+    page = (await client.get(f"/rooms/{plain.json()['room']['id']}", headers=HTML)).text
+    assert 'class="room-option"' not in page  # (the defaults: nothing to name)
+    portuguese = await client.get(f"/rooms/{room_id}", headers={**HTML, "Accept-Language": "pt-PT"})
+    assert "regras avançadas" in portuguese.text and "o lugar 2 começa a ronda 1" in portuguese.text

@@ -150,13 +150,15 @@ MAX_DECK_BYTES = 512 * 1024  # a "deck" option's file, as uploaded (its JSON tex
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One room option a game accepts: its type, default, allowed choices and a description."""
+    """One room option a game accepts: its type, default, allowed choices, a description (the
+    room form's) and a short label (the room's head names the options not at their default)."""
 
     name: str
     kind: str  # "bool", "choice", "int" or "deck" (a data file of at most MAX_DECK_BYTES)
     default: Any
     description: str
     choices: tuple[Any, ...] = ()
+    label: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -513,6 +515,7 @@ def first_player_option(max_players: int) -> OptionSpec:
         "random",
         N_("Who starts round 1: a seat number, or random from the room seed"),
         choices=("random", *range(max_players)),
+        label=N_("first player"),
     )
 
 

@@ -102,6 +102,7 @@ class TriATri(base.Game):
                 "3 players: when the start reveal ties three ways, reshuffle and redeal every hand "
                 "instead of taking the cards back (the Board Game Arena rule)."
             ),
+            label=base.N_("Board Game Arena's three-player rule"),
         ),
     )
 

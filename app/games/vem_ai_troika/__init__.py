@@ -167,10 +167,18 @@ class VemAiTroika(base.Game):
     handlers: ClassVar[Mapping[str, base.Handler]] = rules.HANDLERS
     options = (
         OptionSpec(
-            "advanced", "bool", False, base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign")
+            "advanced",
+            "bool",
+            False,
+            base.N_("Advanced rules: Hand and Table Actions, supports, Pre-Campaign"),
+            label=base.N_("advanced rules"),
         ),
         OptionSpec(
-            "deck", "deck", None, base.N_("A deck file following the documented schema (empty: the default deck)")
+            "deck",
+            "deck",
+            None,
+            base.N_("A deck file following the documented schema (empty: the default deck)"),
+            label=base.N_("deck"),
         ),
         base.first_player_option(4),
     )
