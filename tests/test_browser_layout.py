@@ -188,3 +188,46 @@ def test_a_discard_from_the_own_table_is_in_view_at_both_sizes(browser, roomy_li
     version = int(page.locator("#table-state").get_attribute("data-version"))
     page.locator("#adv-discard-table button[type=submit]").click()
     wait_for_version(page, version + 1)
+
+
+# How much of the viewport shows the table between the sticky status and the docked hand, the
+# page scrolled to the middle of the table: [table px, viewport px].
+TABLE_STRIP = """() => {
+  const felt = document.querySelector("#room-main .felt"), box = felt.getBoundingClientRect();
+  scrollTo(0, scrollY + box.top + box.height / 2 - innerHeight / 2);
+  const status = felt.querySelector(":scope > .table-status").getBoundingClientRect();
+  const hand = felt.querySelector(":scope > .your-hand").getBoundingClientRect();
+  return [Math.round(Math.min(hand.top, innerHeight) - Math.max(status.bottom, 0)), innerHeight];
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_player_folds_the_hand_to_see_the_table_and_the_choice_stays(browser, live, size):
+    """Vem aí's advanced dock is tall: folded, the hand is its heading alone, so most of the
+    screen shows the table; the fold stays across the table's changes and a reload, and opens
+    again with the same button (its state told to a screen reader)."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True})
+    moves = random_moves(api, room, tokens, seed=8)
+    for _ in range(3):  # (the Leaders chosen: the hand holds Group cards)
+        next(moves)
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", size)
+    fold = page.locator("#your-hand .hand-fold")
+    expect(fold).to_have_attribute("aria-expanded", "true")
+    opened, height = page.evaluate(TABLE_STRIP)
+    fold.click()
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    expect(fold).to_have_text("Show")
+    expect(page.locator("#your-hand .hand-row")).to_be_hidden()
+    folded, _ = page.evaluate(TABLE_STRIP)
+    assert folded >= opened + 100 and folded >= height * 0.4, (opened, folded, height)
+    version = int(page.locator("#table-state").get_attribute("data-version"))
+    wait_for_version(page, next(moves))  # another seat's move swaps the sections in: still folded
+    assert version < int(page.locator("#table-state").get_attribute("data-version"))
+    expect(page.locator("#your-hand .hand-row")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    fold.click()
+    expect(page.locator("#your-hand .hand-row")).to_be_visible()
+    expect(fold).to_have_text("Hide")

@@ -127,3 +127,21 @@ def test_the_hand_is_docked_in_view_and_the_room_details_fold_in_play(browser, l
         wait_for_version(page, version + 1)
         expect(page.locator("#invite-link")).to_be_visible()
         screenshot(page, f"phone-layout-{game}")
+
+
+def test_vem_ais_final_table_fits_a_phone_in_portuguese_too(browser, live):
+    """Portuguese headings are longer ("Títulos", "Dinheiro"): on a phone the short ones are
+    shown, and the final table's Total stays on the screen, not behind a sideways scroll."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 3)
+    for _ in random_moves(api, room, tokens, seed=3, limit=3000):
+        pass
+    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    for lang, headings in (("pt-PT", "Tít. Din. Total"), ("en", "Titles Money Total")):
+        page = browser.new_context(base_url=live, viewport={"width": 390, "height": 844}, locale=lang).new_page()
+        page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        table = page.locator(".vem-final table.results")
+        expect(table).to_be_visible()
+        assert " ".join(table.locator("thead th").all_inner_texts()).endswith(headings)
+        scroll = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert scroll[0] <= scroll[1], f"{lang}: the table is {scroll[0]} px wide in a {scroll[1]} px box"

@@ -38,7 +38,7 @@ def check_page(page: Page, view: dict, other_hand: list[dict]) -> None:
         assert page.locator("#your-hand button.card-button").count() == len(playable)
         assert page.locator("#your-hand .unplayable").count() == len(hand) - len(playable)
     else:
-        assert page.locator("#your-hand button").count() == 0
+        assert page.locator("#your-hand button:not(.hand-fold)").count() == 0
     public = [table["commit"]] if table["commit"] else []
     public += table["trick"]
     reveal = table["last_reveal"]

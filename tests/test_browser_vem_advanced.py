@@ -36,9 +36,10 @@ ACTIONS = {
     "grey": {"when": "any", "effects": [{"do": "receive", "amount": 1}]},
 }
 # What passes the screen's right edge, outside the boxes that scroll sideways (a score table's,
-# the docked hand's row of cards).
+# the docked hand's row of cards) and the folded room line (cut short with an ellipsis).
 WIDER_THAN_SCREEN = """[...document.querySelectorAll('body *')]
-    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .hand-row'))
+    .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+                 && !e.closest('.table-scroll, .hand-row, .room-details > summary'))
     .slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)"""
 GOALS = ("table_action", "attack_action", "react", "support", "precampaign")
 

@@ -2,8 +2,30 @@
 // section under it) is measured after every swap and kept in --sticky-h, so that what is
 // scrolled into view (a target by keyboard, a card the page scrolls to) lands below it and not
 // under it: static/css/room.css sets the page's scroll-padding-top from it (the docked hand
-// has its own scroll-padding-bottom).
+// has its own scroll-padding-bottom). The docked hand folds down to its heading (its "Hide"
+// button, templates/games/macros.html) so that more of the table shows; the choice is kept for
+// the tab's pages (localStorage) and stays across every swap of the hand.
 (function () {
+  var FOLDED = "arena-hand-folded";
+  function kept() { try { return localStorage.getItem(FOLDED) === "1"; } catch (e) { return false; } }
+  function keep(folded) { try { localStorage.setItem(FOLDED, folded ? "1" : "0"); } catch (e) { /* storage off */ } }
+  function showFold() {
+    var docked = !document.getElementById("replay") && !!document.querySelector("#room-main .felt > .your-hand");
+    var folded = kept() && docked;  // (a replay's hand is in the page's flow: nothing to fold)
+    document.documentElement.toggleAttribute("data-hand-folded", folded);
+    document.querySelectorAll("#room-main .hand-fold").forEach(function (button) {
+      button.hidden = !docked;
+      button.setAttribute("aria-expanded", folded ? "false" : "true");
+      button.textContent = folded ? button.dataset.show : button.dataset.hide;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#room-main .hand-fold");
+    if (!button) return;
+    keep(!kept());
+    showFold();
+    measure();
+  });
   function measure() {
     var bar = document.getElementById("room-bar");
     var status = document.querySelector("#room-main .felt > .table-status");
@@ -13,5 +35,8 @@
   document.addEventListener("DOMContentLoaded", measure);
   document.addEventListener("htmx:wsAfterMessage", measure);
   document.addEventListener("htmx:afterSettle", measure);
+  document.addEventListener("DOMContentLoaded", showFold);
+  document.addEventListener("htmx:wsAfterMessage", showFold);
+  document.addEventListener("htmx:afterSettle", showFold);
   window.addEventListener("resize", measure);
 })();
