@@ -9,6 +9,7 @@ import json
 import random
 import re
 
+from app.games.base import spoken
 from app.games.vem_ai_troika import GAME
 from tests.conftest import create_started_room
 from tests.support.pages import render, text
@@ -58,6 +59,10 @@ async def test_the_reaction_prompt_is_the_same_for_holders_and_others_and_lists_
         state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
         html = await render(client, state, 2)
         assert "React?" in text(html)
+        # what the card's Hand Action does, to decide whether to cancel it
+        card = GAME.view(state, 2)["reaction"]["plays"][0]["card"]
+        does = spoken(json.loads(card["hand_said"])).rstrip(".")
+        assert f"Banco de Portugalândia ({does}): just played for its Hand Action" in html_lib.unescape(text(html))
         page = await render(client, state, 0)
         pages.append(text(page[page.index('<section class="felt vem"') : page.index("</section>")]))
         holder = await render(client, state, 1)
@@ -248,3 +253,22 @@ async def test_the_pre_campaign_panel_counts_a_table_actions_votes_but_not_a_fac
         html = room_fragment(info, live, viewer, tokens[viewer])
         slot = text(html[html.index('id="precampaign-0"') : html.index("</figure>", html.index('id="precampaign-0"'))])
         assert f"{seen['votes'] + 3} Votes on the table" in slot, (viewer, slot)
+
+
+async def test_the_campaign_says_its_table_votes_count_the_pre_campaign_and_asks_no_tick_of_an_empty_hand(client):
+    """In the advanced game the Votes a campaign adds to count the Pre-Campaign's too, and the
+    box and the count say so (a player checking them against the table found 2 more); with no
+    Group card in hand there is nothing to tick."""
+    state = end_round(adv(2, events=[ELECTIONS[0]]))
+    state = GAME.apply(GAME.apply(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
+    assert state["stage"] == "campaign" and state["players"][0]["hand"] == []
+    box = text(await render(client, state, 0))
+    assert "Your campaign Mega-Euro" in box and "tick cards" not in box
+    assert "on the table, the Pre-Campaign's included)" in box
+    state = GAME.apply(
+        GAME.apply(state, 0, {"type": "campaign", "cards": [], "money": 0}),
+        1,
+        {"type": "campaign", "cards": [], "money": 0},
+    )
+    counted = text(await render(client, state, 0))
+    assert "on the table (the Pre-Campaign's included) + 0 from cards + 0 Mega-Euro" in counted

@@ -229,6 +229,8 @@ def actions(
             "round": v["round"],
             "money": me["money"],
             "votes": counted_votes(me),
+            "cards": bool(v["hand"]),  # (none: the campaign is Mega-Euro alone, nothing to tick)
+            "precampaign": v["advanced"],  # (the table's Votes then count the Pre-Campaign's)
         }
     # A card of the reader's own table to discard or take back is a button on its board, which
     # follows the others' boards, out of view: the bar offers the same moves (issue 25 point 4).
