@@ -214,6 +214,9 @@ def test_the_player_folds_the_hand_to_see_the_table_and_the_choice_stays(browser
     page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", size)
     fold = page.locator("#your-hand .hand-fold")
     expect(fold).to_have_attribute("aria-expanded", "true")
+    # the button keeps the heading to one line (a second line would cost the table its height)
+    one_line = "h => h.getBoundingClientRect().height < 2 * 1.2 * parseFloat(getComputedStyle(h).fontSize)"
+    assert page.locator("#your-hand h3").evaluate(one_line)
     opened, height = page.evaluate(TABLE_STRIP)
     fold.click()
     expect(fold).to_have_attribute("aria-expanded", "false")
