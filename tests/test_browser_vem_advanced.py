@@ -9,7 +9,8 @@ two, a page opens an attack with three cards ticked "for its Hand Action", a mov
 takes but does not list.
 Moves that name a column or a player are picked by clicking, tapping and keyboard (focus,
 Enter or Space) on the table: a placement by the card in the hand and the column of the own
-board it goes to, a Table Action by the opponent's name; the move played is the one named.
+board it goes to, a Table Action by the opponent's name; the move played is the one named. A
+pick waiting for another is forgotten when the table moves on.
 
 The room loads a deck whose cards make those moves likely whatever the shuffle: every red card
 cancels, every gold card adds Power in an attack, every blue card brings Votes in the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import httpx
 import pytest
@@ -378,14 +380,16 @@ def squeeze_deck() -> dict:
     return deck_whose_leaders("Squeeze", {"do": "take_money", "amount": 1})
 
 
-def room_until(api: httpx.Client, options: dict, wanted, seed: int) -> tuple[str, list[str], list[dict]]:
+def room_until(
+    api: httpx.Client, options: dict, wanted, seed: int, games: int = 3
+) -> tuple[str, list[str], list[dict]]:
     """A started room of three (Ana, Bruno, Carla) played with random moves through the API
     until Ana may make the moves ``wanted`` picks from her legal ones; the room, its tokens and
     those moves. The server deals each room from a seed of its own, so a game may end before Ana
     comes to such a move (seen once in ten runs of the browser tests): then another room is
-    played, up to three."""
+    played, up to ``games``."""
     r = random.Random(seed)
-    for _ in range(3):
+    for _ in range(games):
         room, tokens = started_room(api, "vem-ai-a-troika", 3, options=options)
         for _ in range(600):
             view = api.get(f"/api/rooms/{room}/view").json()
@@ -400,7 +404,7 @@ def room_until(api: httpx.Client, options: dict, wanted, seed: int) -> tuple[str
             if legal:
                 body = {"version": view["version"], "action": r.choice(legal)["action"]}
                 api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body)
-    raise AssertionError("in three games Ana never came to the move")
+    raise AssertionError(f"in {games} games Ana never came to the move")
 
 
 WAYS = ["click", "tap", "keyboard"]
@@ -507,3 +511,46 @@ def test_a_table_action_on_a_player_is_picked_by_pointing_at_that_player(browser
     taken = min(1, before["view"]["players"][action["opponent"]]["money"])
     assert f"Ana takes {taken} Mega-Euro from {name}." in [line["text"] for line in after["log"]]
     assert after["view"]["players"][0]["sideways"]
+
+
+def test_a_pick_is_forgotten_when_the_table_moves_on(browser, live):
+    """Ana points at a card of her hand, or a column of her board, to place a card there, then
+    places another card from another window: the table she sees is new, and what she pointed at
+    is no longer picked (a click on a column or a card would otherwise place a card by a choice
+    made for a table that is gone). It may still be pointed at, so it is offered again."""
+    api = httpx.Client(base_url=live)
+
+    def pick_then_another(seen: dict) -> list[dict]:
+        """[the thing to point at, the placement made meanwhile]: a card with two columns or a
+        column two cards may join (one pick that waits for another), and a placement of a card
+        that leaves that pick open."""
+        kinds = {i["action"]["type"] for i in seen["legal_actions"]}
+        if seen["view"]["organization_moves"] or "attack" in kinds:
+            return []  # (a second placement must be open after the first; an attack's boxes are the hand's cards)
+        colour = {c["id"]: c["colour"] for c in seen["view"]["hand"]}
+        places = [i["action"] for i in seen["legal_actions"] if i["action"]["type"] == "place"]
+        places = [a for a in places if "take" not in a]
+        cards_of: dict[str, set[int]] = {}
+        for a in places:
+            column = f"#player-0-{colour[a['card']]}" + (f"-{a['column'] + 1}" if a["column"] else "")
+            cards_of.setdefault(column, set()).add(a["card"])
+        for_card = Counter(a["card"] for a in places)
+        waiting = {f"g:{card}": {card} for card, n in for_card.items() if n >= 2}
+        waiting |= {token: cards for token, cards in cards_of.items() if len(cards) >= 2}
+        for token, cards in waiting.items():
+            others = [a for a in places if a["card"] not in cards]
+            if others:
+                return [token, others[0]]
+        return []
+
+    room, tokens, (token, placed) = room_until(api, {"advanced": True}, pick_then_another, seed=7, games=8)
+    page = pointing_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", "click")
+    before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
+    point(page, token, "click", last=False)
+    thing = f'#room-main .felt .vem-card.group[data-id="{token[2:]}"]' if token.startswith("g:") else token
+    expect(page.locator(f"{thing}.picked")).not_to_have_count(0)
+    body = {"version": before["version"], "action": placed}
+    assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[0]), json=body).status_code == 200
+    wait_for_version(page, before["version"] + 1)
+    expect(page.locator("#room-main .picked")).to_have_count(0)
+    expect(page.locator(f'#room-main .pickable[data-picks~="{token}"]')).not_to_have_count(0)

@@ -7,9 +7,11 @@
 // control already: a card ticked for an attack keeps its tick); each pick keeps
 // the options that name all the things picked so far. When one is left it is sent, as its
 // box's button would send it; while several are, the box's list shows only those (its first
-// chosen), so the player picks another thing or presses the button.
+// chosen), so the player picks another thing or presses the button. Picks belong to one state
+// of the room: when its version changes (a move by anyone), they are forgotten.
 (function () {
   var picked = [];  // the things picked so far
+  var pickedAt = null;  // the room's version when they were picked
 
   function forms() { return document.querySelectorAll("#room-main form.act[data-pointing]"); }
 
@@ -39,7 +41,13 @@
   }
 
   // Marks what may be picked next (and what was picked), and narrows each list to its options.
+  function version() {
+    var state = document.getElementById("table-state");
+    return state ? state.dataset.version : null;
+  }
+
   function mark() {
+    if (version() !== pickedAt) picked = [];
     document.querySelectorAll("#room-main .pickable, #room-main .picked").forEach(function (el) {
       el.classList.remove("pickable", "picked");
       el.removeAttribute("data-picks");
@@ -72,11 +80,13 @@
   }
 
   function pick(el) {
+    if (version() !== pickedAt) picked = [];
     var tokens = (el.dataset.picks || "").split(" ").filter(Boolean);
     var options = all();
     var token = tokens.find(function (t) { return options.some(function (o) { return naming(o, picked.concat([t])); }); });
     if (!token) { picked = []; token = tokens[0]; }
     picked.push(token);
+    pickedAt = version();
     var open = options.filter(function (o) { return naming(o, picked); });
     if (open.length === 1) {
       var o = open[0];
