@@ -36,6 +36,12 @@ async def test_cards_show_types_values_as_they_count_and_hand_actions(client):
     assert '<span class="type">media</span>' in html
     # Redes Sociais counts 5 Votes now (printed 3); Tabloides in hand 3 Power (printed 2)
     assert 'title="Votes 5 (printed 3)"' in html and 'title="Power 3 (printed 2)"' in html
+    # and the whole card's tooltip says the same, the printed figures beside them
+    card_titles = re.findall(r'class="vem-card group[^"]*"[^>]*title="([^"]*)"', html)
+    redes = next(t for t in card_titles if t.startswith("Redes Sociais"))
+    assert re.search(r"Power (\d+), Votes 5, Income (\d+) \(printed: Power \1, Votes 3, Income \2\)", redes), redes
+    banco = next(t for t in card_titles if t.startswith("Banco de Portugal"))
+    assert "printed" not in banco, banco
     assert "Take up to 2 Mega-Euro from an opponent&#39;s hand." in html
     assert "Ribbon Cutting: ready" in text(html) or "ready" in text(html)
     for action in offered(html):
