@@ -14,7 +14,6 @@ import argparse
 import contextlib
 import json
 import os
-import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -35,24 +34,12 @@ DESCRIPTION = (
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.http_protocol import with_head_deadline
+    from app.http_protocol import StreamEndingServer, with_head_deadline
 
     if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
         os.environ["HOST"] = args.host
         get_settings.cache_clear()
     settings = get_settings()
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, which ends the followed streams first when it shuts down (it waits
-        for every response to finish: a stream whose client never lets go held Ctrl-C up)."""
-
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            from app.main import app  # the app this server runs, as "app.main:app" loads it
-
-            bus = getattr(app.state, "bus", None)  # (none before the app has started)
-            if bus is not None:
-                bus.end_streams()
-            await super().shutdown(sockets)
 
     config = uvicorn.Config(
         "app.main:app",
@@ -69,7 +56,7 @@ def serve(args: argparse.Namespace) -> int:
         # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
         ws_per_message_deflate=False,
     )
-    server = Server(config)
+    server = StreamEndingServer(config)
     with contextlib.suppress(KeyboardInterrupt):  # (Ctrl-C, raised again once the server stopped)
         server.run()
     return 0 if server.started else 3  # (uvicorn's exit status for a server that did not start)

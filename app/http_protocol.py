@@ -1,4 +1,5 @@
-"""uvicorn's HTTP protocol with a deadline for each request's head.
+"""uvicorn's HTTP protocol with a deadline for each request's head, and its server ending the
+followed streams first when it shuts down.
 
 uvicorn bounds the size of a request head but not the time it takes to arrive: its keep-alive
 timeout runs only between requests and stops at the first byte, so a client that sends one
@@ -7,12 +8,17 @@ connection must deliver a complete request line and headers within ``head_timeou
 opening, and of the first byte of each later request on it; otherwise it gets a 408 and is
 closed. Bodies, responses and websockets (the deadline ends when the head is complete) are not
 affected. ``troika-arena serve`` runs with this protocol (app/cli.py).
+
+uvicorn waits for every response to finish when it shuts down, so a followed stream whose
+client never lets go held Ctrl-C up; :class:`StreamEndingServer` ends them first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 
+import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 TIMEOUT_BODY = b"the request head came too slowly"
@@ -61,3 +67,16 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
 def with_head_deadline(seconds: float) -> type[HeadDeadlineProtocol]:
     """The protocol class with a deadline of ``seconds`` (uvicorn instantiates it per connection)."""
     return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": seconds})
+
+
+class StreamEndingServer(uvicorn.Server):
+    """uvicorn's server, which ends the followed streams (the app's event bus) before it waits
+    for the responses in flight."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        from app.main import app  # the app this server runs, as "app.main:app" loads it
+
+        bus = getattr(app.state, "bus", None)  # (none before the app has started)
+        if bus is not None:
+            bus.end_streams()
+        await super().shutdown(sockets)

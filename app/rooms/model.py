@@ -76,6 +76,11 @@ def aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment and moment.tzinfo is None else moment
 
 
+def hold_running(held_until: datetime | None, now: datetime | None = None) -> bool:
+    """Whether a play-again hold that ends at ``held_until`` (None: no hold) still runs."""
+    return held_until is not None and (now or datetime.now(UTC)) < aware(held_until)
+
+
 def iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
@@ -227,7 +232,7 @@ class RoomInfo:
         """The free seats that still wait for the last game's players, with their names: until
         ``held_until``, a seat a player of the game before held and has not taken again (a seat
         a bot left, or the host freed, waits for no one)."""
-        if self.held_until is None or (now or datetime.now(UTC)) >= self.held_until:
+        if not hold_running(self.held_until, now):
             return {}
         return {seat: name for seat, name in self.waiting_for.items() if seat not in self.seats}
 

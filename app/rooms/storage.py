@@ -28,7 +28,7 @@ from app.db.models import ActionRecord, Room, Seat, utcnow
 from app.games.registry import GAMES
 from app.rooms.changes import VIEW_CHANGED
 from app.rooms.errors import Conflict, NotFound
-from app.rooms.model import IN_PLAY, RoomInfo, aware
+from app.rooms.model import IN_PLAY, RoomInfo, aware, hold_running
 from app.rooms.social import last_present
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what ``secrets.token_urlsafe`` makes, as stored
@@ -122,15 +122,11 @@ async def load_room(session: AsyncSession, room_id: str) -> RoomInfo:
         hints=row.hints,
         next_room=row.next_room,
         held_until=aware(row.held_until),
-        waiting_for=await last_players(session, room_id) if holding(row.held_until) else {},
+        waiting_for=await last_players(session, room_id) if hold_running(row.held_until) else {},
         closed_reason=row.closed_reason,
         turn_started_at=aware(row.turn_started_at),
         updated_at=aware(row.updated_at),
     )
-
-
-def holding(held_until: datetime | None) -> bool:
-    return held_until is not None and aware(held_until) > utcnow()
 
 
 async def last_players(session: AsyncSession, room_id: str) -> dict[int, str]:
