@@ -274,7 +274,8 @@ async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):
 @pytest.mark.server
 async def test_a_waiting_rooms_page_is_sent_the_held_seat_freed_when_the_hold_ends(sqlite_url):
     """Nothing changes in the room when its hold ends, yet the page open on it must stop
-    showing Bruno's seat held: its socket is sent the seat, free, at that moment."""
+    showing Bruno's seat held: its socket is sent the seat, free, at that moment; a page opened
+    after that shows it free from the first."""
     async with in_process_server(sqlite_url, again_hold_seconds=3, **FAST_BOTS) as (base, _):
         async with httpx.AsyncClient(base_url=base) as client:
             room, (ana, _) = await finished_room(client)
@@ -287,3 +288,6 @@ async def test_a_waiting_rooms_page_is_sent_the_held_seat_freed_when_the_hold_en
             freed = await page.until(lambda frame: "1 seat still free" in frame, timeout=8)
             assert "held for Bruno" not in freed and "free seat" in freed
             assert 'id="held-seats"' not in "".join(page.frames[page.frames.index(freed) :])
+        async with connect(url, additional_headers={"Origin": base}) as ws:  # the page opened after the hold
+            first = await Listener(ws, "html").until(lambda frame: "Seats" in frame)
+            assert "held for Bruno" not in first and "1 seat still free" in first
