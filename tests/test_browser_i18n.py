@@ -2,13 +2,17 @@
 Accept-Language) gets the room in Portuguese, chooses its Leader, draws and passes by clicking the
 Portuguese buttons, reads the log in Portuguese with the players' names, and the header's switch
 turns the page to English and is remembered on the next visit. The other seat plays through the
-API, which stays in English. Screenshots at the desktop and phone sizes."""
+API, which stays in English. The cards' bands show their Portuguese colour and type whole,
+the longest type included. Screenshots at the desktop and phone sizes."""
 
 from __future__ import annotations
+
+import json
 
 import httpx
 from playwright.sync_api import Page, expect
 
+from app.games.vem_ai_troika.deck import DEFAULT_PATH
 from tests.support.browser_games import RULES_PAGES
 
 
@@ -20,9 +24,18 @@ def wait_for_version(page: Page, version: int) -> None:
     page.locator(f'#table-state[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
 
 
+# A card band's words cut short, on the cards shown (not on the hidden ones, or a word as long as
+# the card).
+CUT_BANDS = """[...document.querySelectorAll('#room-main .vem-card .band > span')]
+    .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+
+
 def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browser, live, screenshots):
     api = httpx.Client(base_url=live)
-    options = {"first_player": "0"}
+    deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for card in deck["groups"]:  # the longest type word, "infraestrutura", beside every colour's
+        card["type"] = "infrastructure"
+    options = {"first_player": "0", "deck": deck}
     created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": options})
     room, tokens = created.json()["room"]["id"], [created.json()["token"]]
     tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])
@@ -58,6 +71,8 @@ def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browse
     expect(page.locator("#prompt")).to_contain_text("escolha uma ação")
     expect(page.locator("#flash")).to_have_text("")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    expect(page.locator("#your-hand .vem-card .band .type").first).to_have_text("infraestrutura")
+    assert page.evaluate(CUT_BANDS) == [], "a card's colour or type is cut short"
     shots = screenshots(page, "vem-portuguese-turn")
     assert all(path.stat().st_size > 10_000 for path in shots)
     page.set_viewport_size({"width": 390, "height": 844})
