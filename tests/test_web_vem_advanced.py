@@ -4,6 +4,7 @@ support, Pre-Campaign and reaction prompts, and forms that offer only legal acti
 
 from __future__ import annotations
 
+import copy
 import html as html_lib
 import json
 import random
@@ -13,9 +14,9 @@ from app.games.base import spoken
 from app.games.vem_ai_troika import GAME
 from tests.conftest import create_started_room
 from tests.support.pages import render, text
-from tests.support.rendering import room_fragment
+from tests.support.rendering import RENDERER, room_fragment
 from tests.support.rooms import plant
-from tests.support.vem_scenarios import ELECTIONS, G, adv, end_round
+from tests.support.vem_scenarios import DECK, ELECTIONS, G, adv, end_round
 from tests.support.vem_scenarios import arrange as scenario
 
 NO = {"type": "no_reaction", "round": False}
@@ -278,3 +279,20 @@ async def test_the_campaign_says_its_table_votes_count_the_pre_campaign_and_asks
     )
     counted = text(await render(client, state, 0))
     assert "on the table (the Pre-Campaign's included) + 0 from cards + 0 Mega-Euro" in counted
+
+
+async def test_the_default_decks_table_action_names_are_said_in_the_readers_language(client):
+    """The Leaders' Table Actions of the default deck have Portuguese names on a Portuguese
+    table (a deck of one's own keeps its names as written); every one of them has its words."""
+    state = adv(leaders=["O Autarca Eterno", "O Tecnocrata"])
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
+    info, live = await client.app.state.rooms.game_state(room_id)
+    live.hold(copy.deepcopy(state))
+    portuguese = text(room_fragment(info, live, 0, tokens[0], lang="pt-PT"))
+    assert "Corte da Fita: pronta" in portuguese and "Excedente Orçamental: pronta" in portuguese
+    assert "Ribbon Cutting" not in portuguese
+    assert "Ribbon Cutting: ready" in text(room_fragment(info, live, 0, tokens[0]))
+    named = RENDERER.env("pt-PT").globals["words"]["vem-ai-a-troika"].action_names
+    names = {leader["table_action"]["name"] for leader in DECK["leaders"]}
+    assert set(named) == names
+    assert [name for name in sorted(names) if named[name] == name] == ["Manifesto"]  # (the same word in both)
