@@ -31,6 +31,15 @@ DESCRIPTION = (
 )
 
 
+def end_streams() -> None:
+    """End the followed streams of the app the server runs (as "app.main:app" loads it)."""
+    from app.main import app
+
+    bus = getattr(app.state, "bus", None)  # (none before the app has started)
+    if bus is not None:
+        bus.end_streams()
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -56,7 +65,7 @@ def serve(args: argparse.Namespace) -> int:
         # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
         ws_per_message_deflate=False,
     )
-    server = StreamEndingServer(config)
+    server = StreamEndingServer(config, end_streams)
     with contextlib.suppress(KeyboardInterrupt):  # (Ctrl-C, raised again once the server stopped)
         server.run()
     return 0 if server.started else 3  # (uvicorn's exit status for a server that did not start)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -70,13 +71,13 @@ def with_head_deadline(seconds: float) -> type[HeadDeadlineProtocol]:
 
 
 class StreamEndingServer(uvicorn.Server):
-    """uvicorn's server, which ends the followed streams (the app's event bus) before it waits
-    for the responses in flight."""
+    """uvicorn's server, which calls ``end_streams`` (the app's: its event bus ends the followed
+    streams) before it waits for the responses in flight."""
+
+    def __init__(self, config: uvicorn.Config, end_streams: Callable[[], None]):
+        super().__init__(config)
+        self.end_streams = end_streams
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        from app.main import app  # the app this server runs, as "app.main:app" loads it
-
-        bus = getattr(app.state, "bus", None)  # (none before the app has started)
-        if bus is not None:
-            bus.end_streams()
+        self.end_streams()
         await super().shutdown(sockets)

@@ -35,7 +35,7 @@ def test_a_portuguese_browser_plays_a_vem_ai_turn_and_switches_to_english(browse
     deck = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
     for card in deck["groups"]:  # the longest type word, "infraestrutura", beside every colour's
         card["type"] = "infrastructure"
-    options = {"first_player": "0", "deck": deck}
+    options = {"first_player": 0, "deck": deck}
     created = api.post("/api/rooms", json={"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": options})
     room, tokens = created.json()["room"]["id"], [created.json()["token"]]
     tokens.append(api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"])

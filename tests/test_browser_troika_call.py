@@ -13,7 +13,7 @@ def auth(token: str) -> dict[str, str]:
 
 def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screenshots):
     api = httpx.Client(base_url=live)
-    body = {"game": "troika", "seats": 3, "name": "Ana", "options": {"first_player": "0"}}
+    body = {"game": "troika", "seats": 3, "name": "Ana", "options": {"first_player": 0}}
     created = api.post("/api/rooms", json=body).json()
     room, tokens = created["room"]["id"], [created["token"]]
     for name in ("Bruno", "Carla"):

@@ -68,7 +68,7 @@ async def test_whether_a_troika_call_succeeded_stays_hidden_until_the_round_ends
     """Ruling T7: whatever the server answers a third seat or a spectator after seat 0 calls
     "Troika!" is the same whether the call succeeded or failed (the two worlds differ only in
     the caller's hidden tiles, see tests/support/troika_worlds.py)."""
-    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": "0"})
+    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": 0})
     game = GAMES["troika"]
     _, live = await client.app.state.rooms.game_state(room_id)
     original = live.state

@@ -270,7 +270,7 @@ def test_a_payment_reads_with_its_to_joined_and_place_the_verb_is_not_place_the_
 
 
 async def test_a_refusal_is_said_in_the_readers_language(client):
-    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": "0"})
+    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": 0})
     act = f"/rooms/{room_id}/seat/{tokens[0]}/act"
     form = {"action": '{"type": "pass"}', "version": "0"}
     portuguese = (await client.post(act, data=form, headers={"Accept-Language": "pt-PT", "HX-Request": "true"})).text

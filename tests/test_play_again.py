@@ -29,7 +29,7 @@ async def finished_room(client, listed=True, turn_timer=60):
         "game": "troika",
         "seats": 3,
         "name": "Ana",
-        "options": {"first_player": "1"},
+        "options": {"first_player": 1},
         "turn_timer": turn_timer,
         "listed": listed,
     }

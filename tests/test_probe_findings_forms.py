@@ -3,8 +3,8 @@
 20: an uploaded record's names and room id are checked as a room's own are (a 300 KB name made
 a replay page of 80 MB), a replay page stays within a small multiple of its record's size, and
 no uploaded text reaches the process-wide cache of named log lines, nor the renderer's cards. 21: a seat in a form's
-path is strict digits, as in the API. 23: the forms that need no token refuse a post another
-site's page sent, and let this site's own through. 24: a seat's pages (whose URL is the
+path is strict digits, as in the API. 23: the forms refuse a post another site's page sent
+(those that need no token, and a seat's), and let this site's own through. 24: a seat's pages (whose URL is the
 credential) are never stored by a cache; the language cookie is Secure under https; the
 invalid-host 400 carries the security headers.
 """
@@ -188,6 +188,33 @@ async def test_the_token_less_forms_refuse_a_cross_site_post_and_let_this_sites_
         r = await client.post("/language", data={"lang": "pt-PT", "next": "/"}, headers={**HTML, **headers})
         assert r.status_code == 303 and "lang=pt-PT" in r.headers["set-cookie"], headers
         assert (await upload(client, b"{}", headers={**HTML, **headers})).status_code == 400  # read, then refused
+
+
+async def test_a_seats_forms_refuse_a_cross_site_post_too(client):
+    """A seat's forms carry its token in their path, which another site would have to know; still,
+    a browser that says another site's page sent one is refused, and nothing changes: every POST
+    route under a seat's link, as the app lists them (a new form is covered when it is added)."""
+    created = await client.post("/rooms", data=NEW_ROOM, headers=HTML)
+    host = created.headers["location"]
+    room_id = host.split("/")[2]
+    await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
+    before = (await client.get(f"/api/rooms/{room_id}")).json()
+    paths = sorted(
+        route.path
+        for route in client.app.routes
+        if "POST" in getattr(route, "methods", ()) and route.path.startswith("/rooms/{room_id}/seat/{token}/")
+    )
+    assert len(paths) >= 13, paths
+    fields = {"level": "random", "text": "csrf", "action": '{"type": "pass"}', "version": "0"}
+    for path in paths:
+        url = path.format(room_id=room_id, token=host.split("/")[-1], bot_seat=1, target=1)
+        for headers in CROSS_SITE:
+            r = await client.post(url, data=fields, headers={**HTML, **headers})
+            assert r.status_code == 403 and "only from this site" in r.text, (path, headers, r.status_code)
+    assert (await client.get(f"/api/rooms/{room_id}")).json() == before
+    assert (await client.get(f"/api/rooms/{room_id}/chat")).json()["messages"] == []
+    r = await client.post(host + "/bots", data={"level": "random"}, headers={**HTML, **SAME_SITE[0]})
+    assert r.status_code == 200 and "X-Refused" not in r.headers, "this site's own page still seats a bot"
 
 
 async def test_an_origin_listed_in_allowed_origins_may_post_the_forms(sqlite_url):

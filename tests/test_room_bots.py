@@ -41,7 +41,7 @@ async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
     async with running_app(sqlite_url, **FAST) as client:
         # The person starts round 1: otherwise the bots can end every round by calling "Troika!"
         # before the person's first turn (about one seed in sixteen), and seat 0 never acts.
-        room_id, host = await new_room(client, "troika", 4, options={"first_player": "0"})
+        room_id, host = await new_room(client, "troika", 4, options={"first_player": 0})
         for level in ("random", "strong", "expert"):
             await client.post(f"/api/rooms/{room_id}/seats", json={"bot": level}, headers=auth(host))
         await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))

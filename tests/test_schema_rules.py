@@ -60,11 +60,19 @@ async def test_the_schema_says_a_name_or_a_bot_and_the_server_refuses_the_rest(c
     join = schemas_of()["JoinRoom"]
     assert join["if"] == {"not": {"required": ["bot"]}} and join["then"] == {"required": ["name"]}
     assert join["dependentSchemas"] == {"bot": {"not": {"required": ["name"]}}}
-    assert join["dependentRequired"] == {"seat": ["bot"]}
+    assert join["dependentRequired"] == {"seat": ["bot"], "idempotency_key": ["name"]}
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})
     room_id, host = r.json()["room"]["id"], r.json()["token"]
     url = f"/api/rooms/{room_id}/seats"
-    for body in ({}, {"name": "Bo", "bot": "random"}, {"name": "Bo", "seat": 1}, {"seat": 1}, {"idempotency_key": KEY}):
+    keyed_bot = {"bot": "random", "idempotency_key": KEY}  # (a bot is seated once per call: a key would be ignored)
+    for body in (
+        {},
+        {"name": "Bo", "bot": "random"},
+        {"name": "Bo", "seat": 1},
+        {"seat": 1},
+        {"idempotency_key": KEY},
+        keyed_bot,
+    ):
         r = await client.post(url, json=body, headers=auth(host))
         assert r.status_code == 400 and r.json()["error"] == "invalid_request", (body, r.text)
     for seat in (5, -1):

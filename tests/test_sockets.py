@@ -49,6 +49,23 @@ async def test_a_missing_room_is_refused_at_the_handshake_whatever_the_token(sql
     assert tracebacks(caplog) == []
 
 
+async def test_a_socket_of_a_format_neither_html_nor_json_is_refused_at_the_handshake(sqlite_url, caplog):
+    """(Any other format was served HTML, and its frames were played as a page's clicks.)"""
+    async with in_process_server(sqlite_url) as (base, _):
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id, tokens = await make_room(client)
+        for fmt in ("xml", "JSON", "", "html%20"):
+            url = base.replace("http://", "ws://") + f"/ws/rooms/{room_id}?token={tokens[0]}&format={fmt}"
+            with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+                async with connect(url, additional_headers={"Origin": base}):
+                    pass
+            assert refused.value.response.status_code == 403, fmt
+        for fmt in ("json", "html"):
+            async with connect(ws_url(base, room_id, tokens[0], fmt), additional_headers={"Origin": base}) as ws:
+                assert await ws.recv()
+    assert tracebacks(caplog) == []
+
+
 async def test_sockets_past_the_caps_are_closed_with_a_reason(sqlite_url):
     async with in_process_server(sqlite_url, max_sockets_per_seat=2, max_spectators_per_room=2) as (base, app):
         async with httpx.AsyncClient(base_url=base) as client:

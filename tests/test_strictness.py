@@ -79,10 +79,10 @@ async def test_seat_valued_options_are_integers_and_a_seat_as_text_is_read_as_be
     troika = next(g for g in (await client.get("/api/games")).json() if g["slug"] == "troika")
     choices = next(o for o in troika["options"] if o["name"] == "first_player")["choices"]
     assert choices == ["random", 0, 1, 2, 3, 4]
-    for chosen in (2, "2"):  # (the text is how rooms made before 1.0 stored it)
+    for chosen in (2, "2"):  # (the text is how rooms made before 1.0 stored it; it is still read, as the seat)
         room_id, _ = await create_started_room(client, "troika", 3, options={"first_player": chosen})
         view = (await client.get(f"/api/rooms/{room_id}/view")).json()
-        assert view["room"]["options"]["first_player"] == chosen and view["view"]["first_player"] == 2
+        assert view["room"]["options"]["first_player"] == 2 and view["view"]["first_player"] == 2, "stored as the seat"
     for wrong in (3, "3", -1, 2.0, True, "two", "²"):
         body = {"game": "troika", "seats": 3, "name": "Ana", "options": {"first_player": wrong}}
         r = await client.post("/api/rooms", json=body)

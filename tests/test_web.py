@@ -153,7 +153,7 @@ async def test_the_rooms_head_names_the_options_not_at_their_default(client):
     """A friend who joins sees which game they join: Vem aí's advanced rules, who starts."""
     made = await client.post(
         "/api/rooms",
-        json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True, "first_player": "1"}},
+        json={"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True, "first_player": 1}},
     )
     room_id = made.json()["room"]["id"]
     head = re.search(

@@ -25,7 +25,7 @@ def section(html: str, element_id: str, end: str) -> str:
 async def renderer(client, n=3):
     """render(state, seat): the fragment of ``seat`` (None: a spectator) in one room of ``n``
     seats (Ana, Bruno, Carla, ...) whose game is set to ``state``."""
-    room_id, tokens = await create_started_room(client, "troika", n, options={"first_player": "0"})
+    room_id, tokens = await create_started_room(client, "troika", n, options={"first_player": 0})
     info, live = await client.app.state.rooms.game_state(room_id)
 
     def render(state, seat, lang="en"):

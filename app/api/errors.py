@@ -145,12 +145,30 @@ def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
         steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
         where = "body" if err.get("type") == "json_invalid" else ".".join(steps)
         what = PLAINER.get(err.get("type", ""), err.get("msg", "invalid"))
-        parts.append(f"{where}: {what}" if where else what)
+        parts.append(cut(f"{where}: {what}" if where else what))
     return "; ".join(parts)
+
+
+ECHO_LIMIT = 200  # characters of one error's words: pydantic's echo the value refused, however long
+
+
+def cut(words: str) -> str:
+    return words if len(words) <= ECHO_LIMIT else words[: ECHO_LIMIT - 1] + "…"
 
 
 def describe_validation(exc: RequestValidationError) -> str:
     return described(exc.errors()) or "invalid request"
+
+
+def not_sent_as_json(request: Request, errors: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a body was not read, when it came with a Content-Type other than JSON's (``curl -d``
+    sends a form's): the framework then reads no JSON, and the whole body is wrong."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not kind or kind == "application/json" or kind.endswith("+json"):
+        return None
+    if not any(tuple(err.get("loc", ())) == ("body",) for err in errors):
+        return None
+    return f"the body must be JSON, sent with Content-Type: application/json (it came as {kind[:60]})"
 
 
 def allowed(app: FastAPI, request: Request) -> str:
@@ -181,7 +199,8 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
         if unknown is not None:
             refused = UnknownField(unknown)
             return error_response(page, request, refused.status, refused.code, refused.said)
-        return error_response(page, request, 400, "invalid_request", describe_validation(exc))
+        why = not_sent_as_json(request, exc.errors()) if wants_json(request) else None
+        return error_response(page, request, 400, "invalid_request", why or describe_validation(exc))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException):

@@ -163,7 +163,7 @@ class JoinRoom(StrictBody):
             "if": {"not": {"required": ["bot"]}},
             "then": {"required": ["name"]},
             "dependentSchemas": {"bot": {"not": {"required": ["name"]}}},
-            "dependentRequired": {"seat": ["bot"]},
+            "dependentRequired": {"seat": ["bot"], "idempotency_key": ["name"]},
         }
     )
 
@@ -185,6 +185,8 @@ class JoinRoom(StrictBody):
             raise ValueError("give a name (to take a seat) or a bot (the host, to seat one), not both or neither")
         if "seat" in given and "bot" not in given:
             raise ValueError("a seat is chosen only for a bot")
+        if "idempotency_key" in given and "name" not in given:
+            raise ValueError("an idempotency key goes with a name only (a bot is seated once per call)")
         return self
 
 

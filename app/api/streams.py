@@ -58,6 +58,8 @@ REISSUED = "this seat's link was reissued by the host; ask them for the new one"
 def ascii_whole(value: object) -> object:
     """A whole number in a query is written in the digits 0-9 (at most 18 of them): "1.0",
     "+1", " 1", "1e3" or other scripts' digits are refused, not read as numbers."""
+    if written_whole(value, most_digits=None) and not written_whole(value, most_digits=18):
+        raise ValueError("too large: at most 18 digits")
     if not written_whole(value, most_digits=18):
         raise ValueError("a whole number written with the digits 0-9")
     return value

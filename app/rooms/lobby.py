@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import utcnow
-from app.games.base import Message, UnknownOption, say
+from app.games.base import Game, Message, UnknownOption, resolve_options, say
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
@@ -126,6 +126,13 @@ def first_free_seat(info: RoomInfo) -> int:
     return next((s for s in info.free_seats if s not in held), info.free_seats[0])
 
 
+def canonical_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """The options given, as the game reads them (checked already): a seat written as text,
+    "1", is kept as the seat, 1."""
+    resolved = resolve_options(game.options, options)
+    return {name: resolved[name] for name in options}
+
+
 class Lobby:
     def __init__(self, rooms: LiveGames, autopilot_grace: float = 60.0, again_hold: float = 120.0):
         self.rooms = rooms
@@ -183,7 +190,7 @@ class Lobby:
                 hash_token(token),
                 id=room_id,
                 game=game.slug,
-                options=dict(options or {}),
+                options=canonical_options(game, options or {}),
                 seed=seed,
                 seed_hash=seed_hash(seed),
                 num_seats=num_seats,
@@ -363,7 +370,9 @@ class Lobby:
                 raise NotFound("no player sits in that seat")
             host_replacing = by_seat == info.host_seat and level is not None
             if by_seat is not None and by_seat != seat and not host_replacing:
-                raise Forbidden("only the seat's player can take it back")
+                if level is None:
+                    raise Forbidden("only the seat's player can take it back")
+                raise Forbidden("only the seat's player or the host can hand it to a bot")
             if by_seat is not None and by_seat != seat:
                 await self._require_absent(session, info, seat)
             await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None)

@@ -7,21 +7,21 @@ listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past th
 (``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
 change of the room or its game published on the event bus, the viewer gets its current view:
 HTML fragments for the browser (swapped by id by htmx's ws extension) or, with ``format=json``,
-the typed events of ``app.api.events`` (a ``view`` is the same payload as GET
-/api/rooms/<id>/view; ``presence``, ``chat`` and ``end`` as the event stream sends them); a
-change of presence or chat alone sends only a small frame (``app.web.delivery``, which builds
-each seat's frames once per change; the HTML in the language of the handshake's ``lang``
-cookie or ``Accept-Language``, as the page's). A socket whose token loses its seat (the host reissued the
-seat's link) is closed with 1008 at the room's next change.
-A seat's socket also carries its page's clicks: each incoming frame is one move, the form's
-fields as JSON (``action``, ``version``: static/js/moves.js), played as the form post plays it
-(``app.web.pages.play_click``, the token checked again: a reissued link plays nothing); the
-move's result reaches this socket as everyone's, by the sections that changed, and a refusal
+the typed events of ``app.api.events`` (any other ``format`` is refused at the handshake; a
+``view`` is the same payload as GET /api/rooms/<id>/view; ``presence``, ``chat`` and ``end`` as
+the event stream sends them); a change of presence or chat alone sends only a small frame
+(``app.web.delivery``, which builds each seat's frames once per change; the HTML in the language
+of the handshake's ``lang`` cookie or ``Accept-Language``, as the page's). A socket whose token
+loses its seat (the host reissued the seat's link) is closed with 1008 at the room's next
+change. A seat's socket also carries its page's clicks: each incoming frame is one move, the
+form's fields as JSON (``action``, ``version``: static/js/moves.js), played as the form post
+plays it (``app.web.pages.play_click``, the token checked again: a reissued link plays nothing);
+the move's result reaches this socket as everyone's, by the sections that changed, and a refusal
 goes back on this socket alone, as the flash toast. A spectator's frames are read and dropped,
-and so are a ``format=json`` socket's: it only sends, a program's moves go through the API.
-A frame over the size limit, or a flood of frames, closes the socket. Open seat sockets count
-as presence. A failure while serving (the database down, say) closes the socket with 1011 and
-a reason.
+and so are a ``format=json`` socket's: it only sends, a program's moves go through the API. A
+frame over the size limit, or a flood of frames, closes the socket. Open seat sockets count as
+presence. A failure while serving (the database down, say) closes the socket with 1011 and a
+reason.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from app.rooms.model import RoomInfo
 from app.rooms.play import Play
 from app.rooms.social import Social
 from app.web.caps import Capped
-from app.web.delivery import HTML, Deliver, Delivery, Viewer
+from app.web.delivery import HTML, JSON, Deliver, Delivery, Viewer
 from app.web.pages import BACK, play_click
 from app.web.render import fragment, language_of, said_to
 from app.web.security import origin_matches
@@ -63,6 +63,7 @@ TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 FLOOD_FRAMES, FLOOD_SECONDS = 20, 1.0
 REVOKED = "this seat's link was reissued by the host"
+FORMATS = (HTML, JSON)
 HOLD_MARGIN = 0.05  # seconds after a hold ends that its page is sent the freed seats
 
 
@@ -88,6 +89,9 @@ async def room_socket(
     if not origin_allowed(ws, settings.origins()):
         await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
+    if format not in FORMATS:  # (refused before the room is looked up, like a foreign Origin)
+        await ws.close(code=POLICY_VIOLATION, reason="format must be html or json")
+        return
     try:
         seat = await seat_of(rooms, room_id, token)
         back = seat is not None and await lobby.come_back(room_id, seat)  # a stand-in bot gives the seat back
@@ -103,7 +107,7 @@ async def room_socket(
         if refusal:
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
-        viewer = Viewer(room_id, seat, token, format="json" if format == "json" else "html", lang=language_of(ws))
+        viewer = Viewer(room_id, seat, token, format=format, lang=language_of(ws))
         hello = fragment(ws, viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
         await serve(ws, Served(rooms, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
 

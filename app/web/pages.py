@@ -33,7 +33,7 @@ from app.web.render import fragment, has_template, language_of, page, speaker
 from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
-SAME_SITE_ONLY = [Depends(refuse_cross_site)]  # a form that needs no token: refused from another site
+SAME_SITE_ONLY = [Depends(refuse_cross_site)]  # a form refused when another site's page sends it
 Operation = Callable[[int, Any], Awaitable[None]]  # a seat form's command: (the seat, the form)
 
 
@@ -257,7 +257,7 @@ async def seat_form(
     return HTMLResponse(flash + main, headers={"X-Refused": "1"} if refused else None)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/start", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def start(seat: int, form: Any) -> None:
         await lobby.start(room_id, seat)
@@ -265,7 +265,7 @@ async def start_room(room_id: str, token: str, request: Request, rooms: Rooms, l
     return await seat_form(request, rooms, delivery, room_id, token, start)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/close", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/close", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def close_room(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     """The host closes the room (``Lobby.close``); every page on it is pushed the reason."""
 
@@ -275,7 +275,7 @@ async def close_room(room_id: str, token: str, request: Request, rooms: Rooms, l
     return await seat_form(request, rooms, delivery, room_id, token, close)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/bots", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def add(seat: int, form: Any) -> None:
         target = str(form.get("seat", ""))
@@ -286,7 +286,9 @@ async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobb
     return await seat_form(request, rooms, delivery, room_id, token, add)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/seat/{token}/bots/{bot_seat}/remove", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY
+)
 async def remove_bot(
     room_id: str, token: str, bot_seat: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
@@ -296,7 +298,7 @@ async def remove_bot(
     return await seat_form(request, rooms, delivery, room_id, token, remove)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/autopilot", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver):
     async def toggle(seat: int, form: Any) -> None:
         await lobby.set_autopilot(room_id, seat, seat, form.get("level") or None)
@@ -304,7 +306,7 @@ async def autopilot(room_id: str, token: str, request: Request, rooms: Rooms, lo
     return await seat_form(request, rooms, delivery, room_id, token, toggle)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/replace/{target}", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def replace_by_bot(
     room_id: str, token: str, target: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
@@ -314,7 +316,7 @@ async def replace_by_bot(
     return await seat_form(request, rooms, delivery, room_id, token, replace)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/reissue/{target}", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/reissue/{target}", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def reissue_link(
     room_id: str, token: str, target: SeatInPath, request: Request, rooms: Rooms, lobby: Lobbying, delivery: Deliver
 ):
@@ -333,7 +335,7 @@ async def reissue_link(
     return HTMLResponse(flash + await delivery.main(room_id, seat, token, lang))
 
 
-@router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/chat", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social: Chat, delivery: Deliver):
     async def post(seat: int, form: Any) -> None:
         await social.post(room_id, seat, form.get("text"))
@@ -341,7 +343,7 @@ async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social:
     return await seat_form(request, rooms, delivery, room_id, token, post, room=False)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/again")
+@router.post("/rooms/{room_id}/seat/{token}/again", dependencies=SAME_SITE_ONLY)
 async def play_again(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     """Play again: to the player's own seat in the next room (their page only, never pushed)."""
     seat = await rooms.seat_of(room_id, token)
@@ -349,7 +351,7 @@ async def play_again(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     return RedirectResponse(seat_url(next_room, next_token), status_code=303)
 
 
-@router.post("/rooms/{room_id}/seat/{token}/leave")
+@router.post("/rooms/{room_id}/seat/{token}/leave", dependencies=SAME_SITE_ONLY)
 async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
     seat = await rooms.seat_of(room_id, token)
     await lobby.leave(room_id, seat)
@@ -389,7 +391,7 @@ async def play_click(play: Play, room_id: str, seat: int, form: Any) -> None:
         raise Stale(SUPERSEDED) from None
 
 
-@router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/seat/{token}/act", response_class=HTMLResponse, dependencies=SAME_SITE_ONLY)
 async def act(room_id: str, token: str, request: Request, rooms: Rooms, play: Playing, delivery: Deliver):
     """A click on a move from a page without a live socket (with one, the click travels over
     the socket: ``app.web.live``): played, and htmx's post is answered with the flash and the

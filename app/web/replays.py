@@ -45,6 +45,8 @@ def whole(text: str | None, name: str) -> int | None:
     if text is None or text == "":
         return None
     number = whole_number(text, most_digits=9)
+    if number is None and whole_number(text, most_digits=None) is not None:
+        raise BadRequest(say("{name} is too large", name=name))
     if number is None:
         raise BadRequest(say("{name} must be a whole number", name=name))
     return number

@@ -7,8 +7,9 @@ the redirects to one (their URL is the credential: no cache may keep them). A pu
 middleware, so it costs one call per answer; it is the outermost, so even the invalid-host 400
 carries them.
 
-The forms that need no seat token (create a room, join one, the language switch, a record
-upload) are refused when a browser says another site sent them (:func:`refuse_cross_site`):
+The forms (those that need no seat token: create a room, join one, the language switch, a
+record upload; and every form of a seat's page, whose link another site would have to know) are
+refused when a browser says another site sent them (:func:`refuse_cross_site`):
 ``Sec-Fetch-Site`` when the browser sends it, else ``Origin``. Programs that send neither are
 let through: only a browser carries a visitor's cookies and address to another site's form.
 """
@@ -64,7 +65,7 @@ def cross_site(headers: Headers, allowed: set[str]) -> bool:
 
 
 async def refuse_cross_site(request: HTTPConnection) -> None:
-    """403 for a token-less form sent from another site's page (the dependency of those routes)."""
+    """403 for a form sent from another site's page (the dependency of the forms' routes)."""
     if cross_site(request.headers, request.app.state.settings.origins()):
         raise Forbidden("this form can be sent only from this site's own pages")
 
