@@ -296,3 +296,26 @@ async def test_the_default_decks_table_action_names_are_said_in_the_readers_lang
     names = {leader["table_action"]["name"] for leader in DECK["leaders"]}
     assert set(named) == names
     assert [name for name in sorted(names) if named[name] == name] == ["Manifesto"]  # (the same word in both)
+
+
+async def test_the_elections_breakdown_adds_up_with_a_cards_votes_as_counted_from_the_hand(client):
+    """Redes Sociais (3 Votes, +1 a media Group) campaigned beside Expesso on the table counts
+    more than printed: the breakdown gives the cards' Votes as counted, so its parts add up to
+    the total (it summed the printed values: one short)."""
+    state = adv(2, events=[ELECTIONS[0]], tables={0: ["Expesso"]}, hands={0: ["Redes Sociais"]}, money={0: 1})
+    state = end_round(state)
+    state = GAME.apply(GAME.apply(state, 0, {"type": "precampaign_done"}), 1, {"type": "precampaign_done"})
+    card = G["Redes Sociais"]
+    state = GAME.apply(
+        GAME.apply(state, 0, {"type": "campaign", "cards": [card], "money": 1}),
+        1,
+        {"type": "campaign", "cards": [], "money": 0},
+    )
+    el = state["election"]
+    from_cards = el["votes"][0] - el["table_votes"][0] - 1
+    assert from_cards > DECK["groups"][card]["votes"], "counted from the hand: more than printed"
+    row = text(await render(client, state, 1))
+    assert (
+        f"{el['table_votes'][0]} on the table (the Pre-Campaign's included) + {from_cards} from cards + 1 Mega-Euro"
+        in row
+    )
