@@ -8,6 +8,7 @@ import re
 from app.games.troika import GAME
 from tests.conftest import create_started_room
 from tests.support.rendering import room_fragment
+from tests.support.troika_states import make
 from tests.support.troika_worlds import call_worlds
 
 TROIKA = {"type": "troika"}
@@ -89,3 +90,27 @@ async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(clie
         here = re.findall(r'class="trio trash trash-here">(.*?)</span>\s*</td>', row, re.S)
         column = re.findall(r'<td class="trash-column">(.*?)</td>', row, re.S)
         assert len(column) == 1 and text(here[0] if here else "") == text(column[0].replace("trio trash", "x"))
+
+
+async def test_the_turns_instruction_offers_only_the_moves_there_are(client):
+    """With a full hand no face-down tile may be taken, and the instruction says so instead of
+    offering it; with no tile face up, none is offered to take."""
+    render = await renderer(client)
+    cases = [
+        (
+            make(hands=[[1, 2], [], []], table_up=[5]),
+            "take a face-up tile, take a face-down tile into your hand, or discard a tile.",
+        ),
+        (
+            make(hands=[[1, 2, 3], [], []], table_up=[5]),
+            "take a face-up tile or discard a tile (your hand is full: no face-down tile).",
+        ),
+        (make(hands=[[1, 2], [], []]), "take a face-down tile into your hand, or discard a tile."),
+        (make(hands=[[1, 2, 3], [], []]), "discard a tile (your hand is full and no tile is face up)."),
+    ]
+    for state, said in cases:
+        state = {**state, "phase": "act"}
+        status = text(section(render(state, 0), "table-status", "</p>"))
+        assert status.endswith(said), status
+        kinds = {a["type"] for a in GAME.legal_actions(state, 0)}
+        assert ("take_down" in kinds) == ("face-down tile into" in said), "the words follow the moves"

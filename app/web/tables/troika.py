@@ -33,6 +33,7 @@ def parts(t: Seen) -> list[Part]:
                 "current": t.names[v["current"]] if v["current"] is not None else None,
                 "troika": troika,
                 "pass": passing,
+                "kinds": sorted({item["action"]["type"] for item in t.p["legal_actions"]}),
                 "call_problems": [t.said(problem) for problem in v.get("call_problems") or []] if troika else [],
                 "at": at if troika or passing else None,
             },
