@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from app.games.vem_ai_troika import GAME, describe_effect, describe_event
+from app.games.vem_ai_troika import GAME, card_actions, describe_effect, describe_event
 from app.games.vem_ai_troika.deck import DEFAULT_PATH, default_deck, validate_deck
 from app.games.vem_ai_troika.table import COLOURS, GROUP_TYPES, colour_word, type_word
 from tests.support.pages import render_template
@@ -215,3 +215,8 @@ def render_text(text):
     from markupsafe import escape
 
     return str(escape(text))
+
+
+def test_a_card_actions_votes_are_said_in_the_singular_for_one():
+    assert card_actions.describe([{"do": "votes", "amount": 1}]) == "Gain 1 Vote in this Election."
+    assert card_actions.describe([{"do": "votes", "amount": 2}]) == "Gain 2 Votes in this Election."

@@ -164,7 +164,11 @@ def sentence(effect: dict[str, Any]) -> base.Message:
             "for this Election (Consensuses do not change)."
         )
     if do == "votes":
-        return base.say("Gain {amount} Votes in this Election.", amount=amount)
+        return (
+            base.say("Gain 1 Vote in this Election.")
+            if amount == 1
+            else base.say("Gain {amount} Votes in this Election.", amount=amount)
+        )
     if do == "neutralise" and effect["until"] == "round":
         return base.say(
             "Until the end of the round, an opponent's Leader counts 0 Power, 0 Votes and 0 Income "
