@@ -88,7 +88,7 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
     expect(bruno.locator("#next-room")).to_have_attribute("href", f"/rooms/{next_room}")
     assert ana.url.split("/seat/")[1] not in bruno.content()
     screenshots(bruno, "play-again-join")
-    bruno.get_by_role("button", name="Join the next game").click()
+    bruno.get_by_role("button", name="Go to the next game").click()
     expect(bruno.locator(".seat-list li.you")).to_contain_text("Bruno")
     expect(ana.locator(".seat-list")).to_contain_text("Bruno")  # pushed to Ana's waiting room
     ana.get_by_role("button", name="Start the game").click()

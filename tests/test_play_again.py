@@ -171,7 +171,7 @@ async def test_the_pages_take_each_player_to_their_own_seat_only(sqlite_url):
         for page in (f"/rooms/{room}/seat/{bruno}", f"/rooms/{room}"):
             html = (await client.get(page, headers=HTML)).text
             assert f'href="/rooms/{nxt}"' in html and ana_token not in html
-        assert ">Join the next game<" in (await client.get(f"/rooms/{room}/seat/{bruno}", headers=HTML)).text
+        assert ">Go to the next game<" in (await client.get(f"/rooms/{room}/seat/{bruno}", headers=HTML)).text
         r = await client.post(f"/rooms/{room}/seat/{bruno}/again", headers=HTML)
         assert r.status_code == 303 and r.headers["location"].startswith(f"/rooms/{nxt}/seat/")
 
