@@ -91,6 +91,13 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     assert "is not free" in r.text
     r = await client.post(host_url + "/bots/2/remove", headers=HTML)
     assert "Strong bot 3" not in r.text
+    # a host reading Portuguese seats a bot named in Portuguese, as they would name a player
+    r = await client.post(
+        host_url + "/bots", data={"seat": "2", "level": "expert"}, headers={**HTML, "cookie": "lang=pt-PT"}
+    )
+    assert r.status_code == 200 and "Bot especialista 3" in r.text
+    assert (await client.get(f"/api/rooms/{room_id}")).json()["seats"][2]["name"] == "Bot especialista 3"
+    assert (await client.post(host_url + "/bots/2/remove", headers=HTML)).status_code == 200
     guest = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     guest_page = (await client.get(guest.headers["location"], headers=HTML)).text
     assert "+ strong bot" not in guest_page, "only the host sees the bot buttons"

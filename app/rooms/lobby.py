@@ -21,8 +21,9 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import utcnow
-from app.games.base import Game, Message, UnknownOption, resolve_options, say
+from app.games.base import N_, Game, Message, UnknownOption, resolve_options, say
 from app.games.registry import GAMES
+from app.i18n import translations
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
@@ -57,6 +58,18 @@ def again_token(seed: str, room_id: str, seat: int, token: str) -> str:
     message = "\0".join(("again", room_id, str(seat), token)).encode()
     digest = hmac.new(seed.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+# a bot's name, with its seat counted from 1
+BOT_SEAT_NAMES = {
+    "random": N_("Random bot {seat}"),
+    "strong": N_("Strong bot {seat}"),
+    "expert": N_("Expert bot {seat}"),
+}
+
+
+def bot_name(level: str, seat: int, lang: str) -> str:
+    return translations(lang).gettext(BOT_SEAT_NAMES[level]).format(seat=seat + 1)
 
 
 def require_host(info: RoomInfo, seat: int | None, refusal: Message) -> None:
@@ -330,8 +343,10 @@ class Lobby:
         self.rooms.closed(room_id)
         return status
 
-    async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None) -> int:
-        """The host seats a bot of ``level`` in a free seat (the lowest one unless named)."""
+    async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None, lang: str = "en") -> int:
+        """The host seats a bot of ``level`` in a free seat (the lowest one unless named), named
+        in the host's language (``lang``: the page's; a program's, English), as a player would
+        be: the name stays."""
         check_level(level)
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can add bots"))
@@ -342,7 +357,7 @@ class Lobby:
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
             require_unheld(info, seat)
-            await storage.add_seat(session, room_id, seat, f"{level.capitalize()} bot {seat + 1}", bot=level)
+            await storage.add_seat(session, room_id, seat, bot_name(level, seat, lang), bot=level)
         return seat
 
     async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:
