@@ -5,7 +5,8 @@ shown control in the docked hand is in view and not covered by anything, and whe
 moves is (a Vem aí discard from the seat's own table too, whose board follows the others':
 the bar offers it); the room's header is one folded line; the connection pill sits in the room's bar,
 covering nothing; the log and chat are a panel beside the table on the desktop and a closed
-drawer on the phone; no results table needs a sideways scroll; at the end, the game's result
+drawer on the phone; no results table needs a sideways scroll; TriATri's gem choice keeps its
+status box low (130 px on the desktop, 210 on the phone: it stays over the table); at the end, the game's result
 comes first on the page, as does each round's summary while it is open. Screenshots of some
 phases are kept (``browser_games.SCREENSHOTS``)."""
 
@@ -71,6 +72,9 @@ MEASURE = """() => {
     if (wide) problems.push("wide table: " + name(el.closest("section, details")));
   }
   if (document.documentElement.scrollWidth > vw) problems.push("page scrolls sideways");
+  const gems = main.querySelector("#gem-choice");  // TriATri's lead: its status box stays over the table
+  const tall = gems && rect(gems.closest(".table-status")).height;
+  if (gems && tall > (vw >= 1200 ? 130 : 210)) problems.push("the gem choice's status box is " + Math.round(tall) + " px");
   const log = main.querySelector(".log"), chat = document.querySelector(".room-shell > .chat");
   const felt = main.querySelector(".felt");
   if (vw >= 1200) {
