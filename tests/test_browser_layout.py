@@ -74,7 +74,7 @@ MEASURE = """() => {
   if (document.documentElement.scrollWidth > vw) problems.push("page scrolls sideways");
   const gems = main.querySelector("#gem-choice");  // TriATri's lead: its status box stays over the table
   const tall = gems && rect(gems.closest(".table-status")).height;
-  if (gems && tall > (vw >= 1200 ? 130 : 210)) problems.push("the gem choice's status box is " + Math.round(tall) + " px");
+  if (gems && tall > (vw >= 1200 ? 130 : 210)) problems.push("gem choice's status box: " + Math.round(tall) + " px");
   const log = main.querySelector(".log"), chat = document.querySelector(".room-shell > .chat");
   const felt = main.querySelector(".felt");
   if (vw >= 1200) {
@@ -238,3 +238,43 @@ def test_the_player_folds_the_hand_to_see_the_table_and_the_choice_stays(browser
     fold.click()
     expect(page.locator("#your-hand .hand-row")).to_be_visible()
     expect(fold).to_have_text("Hide")
+
+
+def many_moves(api: httpx.Client, room: str, tokens: list[str]) -> bool:
+    """Play the room's advanced Vem aí game with random moves (placements first, so that boards
+    fill) until Ana may attack, play a Hand Action and take Income at once; whether she came to it."""
+    r = random.Random(room)
+    for _ in range(400):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        if view["status"] != "playing":
+            return False
+        if 0 in view["to_act"]:
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[0])).json()["legal_actions"]
+            if {"attack", "hand_action", "income"} <= {item["action"]["type"] for item in legal}:
+                return True
+        seat = r.choice(view["to_act"])
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
+        legal = [i for i in legal if i["action"]["type"] in ("place", "choose_leader", "draw")] or legal
+        body = {"version": view["version"], "action": r.choice(legal)["action"]}
+        api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body)
+    return False
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_a_turn_of_many_moves_leaves_the_table_a_fifth_of_the_screen_with_the_hand_open(browser, live, size):
+    """Vem aí's advanced turn offers Income, an attack, Hand and Table Actions, placements: with
+    the hand docked open, the page scrolled into the table still shows a fifth of the screen of
+    it (the moves' list scrolls inside its box, a docked card's rules are cut after three lines:
+    it was 36 px of 768)."""
+    api = httpx.Client(base_url=live)
+    for _ in range(10):  # (the server deals each room from a seed of its own)
+        room, tokens = started_room(api, "vem-ai-a-troika", 3, options={"advanced": True})
+        if many_moves(api, room, tokens):
+            break
+    else:
+        raise AssertionError("no game in ten came to a turn of many moves")
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", size)
+    expect(page.locator("#actions .attack-box")).to_be_visible()
+    shown, height = page.evaluate(TABLE_STRIP)
+    screenshot(page, "layout-vem-ai-a-troika-advanced-many-moves")
+    assert shown >= height * 0.2, (shown, height)
