@@ -59,6 +59,16 @@ def test_playing_chatting_and_following_pushes_report_no_csp_violation(browser, 
     page.get_by_role("button", name="Send").click()
     expect(page.locator("#chat-log")).to_contain_text("good luck")
     expect(page.get_by_label("Chat message")).to_have_value("")
+    # An element the page's scripts styled (motion.js and the pointing do, through the CSSOM,
+    # which the policy allows) is swapped by a push: htmx must not copy its style attribute over
+    # (its default settle does, by setAttribute: a violation, seen on a new player's console).
+    page.locator("#table-status").evaluate("e => { e.style.opacity = '0.99'; }")
+    seat = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+    body = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    expect(page.locator("#table-state")).to_have_attribute("data-version", "2")
+    assert violations(page) == []
     # The stylesheet applies: the top bar is laid out as a flex row.
     assert page.locator("header.topbar").evaluate("e => getComputedStyle(e).display") == "flex"
     assert violations(page) == []
