@@ -43,7 +43,7 @@ def end_streams() -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.http_protocol import StreamEndingServer, with_head_deadline
+    from app.http_protocol import StreamEndingServer, with_deadlines
 
     if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
         os.environ["HOST"] = args.host
@@ -56,8 +56,9 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port or settings.port,
         log_level=settings.log_level,
         proxy_headers=True,
-        # A request head must arrive within HEAD_TIMEOUT_SECONDS (slowloris; app/http_protocol.py).
-        http=with_head_deadline(settings.head_timeout_seconds),
+        # A request head must arrive within HEAD_TIMEOUT_SECONDS, its body within BODY_TIMEOUT_SECONDS
+        # more (slowloris; app/http_protocol.py).
+        http=with_deadlines(settings.head_timeout_seconds, settings.body_timeout_seconds),
         # A larger frame is refused from its header, before its payload is read (the app's own
         # check alone saw it only once buffered whole).
         ws_max_size=settings.max_ws_message_bytes,

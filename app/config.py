@@ -56,6 +56,7 @@ class Settings(BaseSettings):
     allowed_hosts: Annotated[str, AfterValidator(host_names)] = ""
     max_ws_message_bytes: Count = 4096
     head_timeout_seconds: Wait = 10.0
+    body_timeout_seconds: Wait = 30.0
     max_body_bytes: Count = 64 * 1024
     max_sockets_per_seat: Count = 8
     max_streams_per_seat: Count = 4  # event streams and waiting long-polls (app.api.streams)

@@ -1,5 +1,5 @@
-"""uvicorn's HTTP protocol with a deadline for each request's head, and its server ending the
-followed streams first when it shuts down.
+"""uvicorn's HTTP protocol with deadlines for each request's head and body, and its server
+ending the followed streams first when it shuts down.
 
 uvicorn bounds the size of a request head but not the time it takes to arrive: its keep-alive
 timeout runs only between requests and stops at the first byte, so a client that sends one
@@ -7,7 +7,10 @@ header line every few seconds (slowloris) holds a connection, and its slot, for 
 connection must deliver a complete request line and headers within ``head_timeout`` seconds of
 opening, and of the first byte of each later request on it; otherwise it gets a 408 and is
 closed. Bodies, responses and websockets (the deadline ends when the head is complete) are not
-affected. ``troika-arena serve`` runs with this protocol (app/cli.py).
+affected. A request's body must then arrive whole within ``body_timeout`` seconds of its head
+(a client announcing 100 bytes and sending 7 held its connection for ever): else a 408 if no
+answer has begun, and the connection is closed. ``troika-arena serve`` runs with this protocol
+(app/cli.py).
 
 uvicorn waits for every response to finish when it shuts down, so a followed stream whose
 client never lets go held Ctrl-C up; :class:`StreamEndingServer` ends them first.
@@ -22,16 +25,22 @@ from collections.abc import Callable
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-TIMEOUT_BODY = b"the request head came too slowly"
-TIMEOUT_RESPONSE = (
-    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n" % len(TIMEOUT_BODY)
-) + TIMEOUT_BODY
+
+def timed_out(why: bytes) -> bytes:
+    """A 408 answer saying ``why``, written straight to the connection."""
+    head = b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    return head + b"content-length: %d\r\nconnection: close\r\n\r\n" % len(why) + why
+
+
+TIMEOUT_RESPONSE = timed_out(b"the request head came too slowly")
+BODY_TIMEOUT_RESPONSE = timed_out(b"the request body came too slowly")
 
 
 class HeadDeadlineProtocol(HttpToolsProtocol):
     head_timeout: float = 10.0
+    body_timeout: float = 30.0
     head_timer: asyncio.TimerHandle | None = None
+    body_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -45,10 +54,31 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self.cancel_head_timer()
         super().on_headers_complete()
+        if not (self.parser.should_upgrade() and self._should_upgrade()):  # (a websocket has no body)
+            self.body_timer = asyncio.get_running_loop().call_later(self.body_timeout, self.body_too_slow)
+
+    def on_message_complete(self) -> None:  # the body came whole (at once, for a request with none)
+        self.cancel_body_timer()
+        super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.cancel_head_timer()
+        self.cancel_body_timer()
         super().connection_lost(exc)
+
+    def cancel_body_timer(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+
+    def body_too_slow(self) -> None:
+        """The app, waiting for the rest of the body, is told the client left (and answers no one)."""
+        self.body_timer = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(BODY_TIMEOUT_RESPONSE)
+        self.transport.close()
 
     def arm_head_timer(self) -> None:
         self.head_timer = asyncio.get_running_loop().call_later(self.head_timeout, self.head_too_slow)
@@ -65,9 +95,10 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-def with_head_deadline(seconds: float) -> type[HeadDeadlineProtocol]:
-    """The protocol class with a deadline of ``seconds`` (uvicorn instantiates it per connection)."""
-    return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": seconds})
+def with_deadlines(head: float, body: float) -> type[HeadDeadlineProtocol]:
+    """The protocol class with deadlines of ``head`` and ``body`` seconds (uvicorn instantiates
+    it per connection)."""
+    return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": head, "body_timeout": body})
 
 
 class StreamEndingServer(uvicorn.Server):

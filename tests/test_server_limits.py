@@ -1,13 +1,16 @@
 """Limits that hold before the application reads anything, on a real ``troika-arena serve``:
 a websocket frame larger than MAX_WS_MESSAGE_BYTES is refused from its header (the protocol's
-``ws_max_size``), not buffered whole; and a connection that sends its request head slowly is
-closed after HEAD_TIMEOUT_SECONDS."""
+``ws_max_size``), not buffered whole; a connection that sends its request head slowly is
+closed after HEAD_TIMEOUT_SECONDS, and one whose body does not come whole after
+BODY_TIMEOUT_SECONDS."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
+import time
 
 import httpx
 import pytest
@@ -99,3 +102,27 @@ def test_a_connection_that_sends_nothing_is_closed(sqlite_url):
     ):
         answer = conn.recv(4096)  # blocks until the server answers or closes
         assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer
+
+
+def test_a_request_body_that_never_comes_whole_is_cut_off(sqlite_url):
+    """A client announces 100 bytes of body and sends 7: with a 1 s deadline the server answers
+    408 and closes (it held the connection for ever), logging no error; a body sent in two parts
+    within the deadline is read as usual."""
+    env = {"DATABASE_URL": sqlite_url, "BODY_TIMEOUT_SECONDS": "1"}
+    with process("app.main:app", env) as server:
+        port = int(server.base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            head = b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            conn.sendall(head + b"Content-Length: 100\r\n\r\n" + b'{"a":1}')
+            answer = conn.recv(4096)  # blocks until the server answers or closes (the socket's 10 s at most)
+            assert answer.startswith(b"HTTP/1.1 408") and b"the request body came too slowly" in answer, answer
+            assert conn.recv(4096) == b"", "and the connection is closed"
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            body = json.dumps({"game": "troika", "seats": 2, "name": "Ana"}).encode()
+            conn.sendall(head + b"Content-Length: %d\r\n\r\n" % len(body) + body[:10])
+            time.sleep(0.4)
+            conn.sendall(body[10:])
+            assert read_response(conn).startswith(b"HTTP/1.1 201")
+        assert httpx.get(f"{server.base}/healthz").status_code == 200
+        printed = server.output()
+    assert "Traceback" not in printed and "ERROR" not in printed, printed

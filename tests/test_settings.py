@@ -26,6 +26,7 @@ REFUSED = [
     ("head_timeout_seconds", "nan"),
     ("head_timeout_seconds", "0"),
     ("head_timeout_seconds", "-1"),
+    ("body_timeout_seconds", "0"),
     ("stream_keepalive_seconds", "inf"),
     ("bot_delay_seconds", "nan"),
     ("bot_delay_seconds", "-0.5"),
