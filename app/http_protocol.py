@@ -52,24 +52,35 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
             self.arm_head_timer()
 
     def on_headers_complete(self) -> None:
-        self.cancel_head_timer()
+        self.cancel("head_timer")
         super().on_headers_complete()
         if not (self.parser.should_upgrade() and self._should_upgrade()):  # (a websocket has no body)
             self.body_timer = asyncio.get_running_loop().call_later(self.body_timeout, self.body_too_slow)
 
     def on_message_complete(self) -> None:  # the body came whole (at once, for a request with none)
-        self.cancel_body_timer()
+        self.cancel("body_timer")
         super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.cancel_head_timer()
-        self.cancel_body_timer()
+        self.cancel("head_timer", "body_timer")
         super().connection_lost(exc)
 
-    def cancel_body_timer(self) -> None:
-        if self.body_timer is not None:
-            self.body_timer.cancel()
-            self.body_timer = None
+    def cancel(self, *timers: str) -> None:
+        """Cancel the timers named (those running) and forget them."""
+        for name in timers:
+            timer = getattr(self, name)
+            if timer is not None:
+                timer.cancel()
+                setattr(self, name, None)
+
+    def arm_head_timer(self) -> None:
+        self.head_timer = asyncio.get_running_loop().call_later(self.head_timeout, self.head_too_slow)
+
+    def head_too_slow(self) -> None:
+        self.head_timer = None
+        if not self.transport.is_closing():
+            self.transport.write(TIMEOUT_RESPONSE)
+            self.transport.close()
 
     def body_too_slow(self) -> None:
         """The app, waiting for the rest of the body, is told the client left (and answers no one)."""
@@ -79,20 +90,6 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
         if self.cycle is None or not self.cycle.response_started:
             self.transport.write(BODY_TIMEOUT_RESPONSE)
         self.transport.close()
-
-    def arm_head_timer(self) -> None:
-        self.head_timer = asyncio.get_running_loop().call_later(self.head_timeout, self.head_too_slow)
-
-    def cancel_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
-
-    def head_too_slow(self) -> None:
-        self.head_timer = None
-        if not self.transport.is_closing():
-            self.transport.write(TIMEOUT_RESPONSE)
-            self.transport.close()
 
 
 def with_deadlines(head: float, body: float) -> type[HeadDeadlineProtocol]:
