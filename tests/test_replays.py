@@ -260,3 +260,22 @@ def test_steps_taken_in_any_order_are_the_game_replayed_from_its_start(monkeypat
             assert (step.state, step.before) == (whole.state, whole.before), version
             assert step.live.awaited == whole.live.awaited and step.live.version == version
         assert sorted(kept.checkpoints) == list(range(0, kept.last + 1, replays.CHECKPOINT_EVERY))
+
+
+async def test_a_replay_says_whose_turn_it_was_never_your_turn(client):
+    """A replay offers no move, so its status line names the player to act even on the table
+    shown as that player's: "Your turn" (and a game's other calls to act) belong to the live
+    table, where the same seat is told them."""
+    calls = ("Your turn", "Choose your Leader", "React?", "Elections!")
+    for game in ("troika", "triatri", "vem-ai-a-troika"):
+        room, tokens = await create_started_room(client, game, 2)
+        live = [(await client.get(f"/rooms/{room}/seat/{token}", headers=HTML)).text for token in tokens]
+        said = [html.unescape(page.split('id="table-status"')[1][:2000]) for page in live]
+        assert any(call in status for status in said for call in calls), game
+        await play_random_moves(client, room, tokens, 12, random.Random(3), avoid=())
+        assert (await client.post(f"/api/rooms/{room}/close", headers=auth(tokens[0]))).status_code == 200
+        for step in range(8):
+            for seat in (0, 1):
+                shown = await client.get(f"/rooms/{room}/replay?step={step}&as={seat}", headers=HTML)
+                page = html.unescape(shown.text)
+                assert 'id="table-status"' in page and not any(call in page for call in calls), (game, step, seat)

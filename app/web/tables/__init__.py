@@ -49,6 +49,12 @@ class Seen:
         return self.p["view"]
 
     @property
+    def acting(self) -> int | None:
+        """The reader's seat if it has a move to make now, else None (a spectator, a seat
+        waiting, or a replay's seat, which is offered no move): whom "your turn" is said to."""
+        return self.seat if self.legal else None
+
+    @property
     def at(self) -> dict[str, Any]:
         """Where the reader's moves go: its seat's move URL and the version they are made at."""
         url = f"/rooms/{self.p['room']['id']}/seat/{self.token}/act" if self.token else None

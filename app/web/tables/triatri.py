@@ -20,7 +20,7 @@ COLOURS = ("red", "blue", "green")
 def parts(t: Seen) -> list[Part]:
     v, seat, names = t.view, t.seat, t.names
     over = v["phase"] == "over"
-    mine = seat in v["current"]
+    mine = t.acting in v["current"]
     at = t.at if t.legal else None
     gems = []
     if mine and v["phase"] == "choose_gem":

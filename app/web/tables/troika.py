@@ -29,7 +29,7 @@ def parts(t: Seen) -> list[Part]:
                 "phase": v["phase"],
                 "round": v["round"],
                 "over": over,
-                "mine": v["current"] == seat,
+                "mine": t.acting is not None and v["current"] == t.acting,
                 "current": t.names[v["current"]] if v["current"] is not None else None,
                 "troika": troika,
                 "pass": passing,

@@ -67,7 +67,7 @@ def parts(t: Seen) -> list[Part]:
     n = len(v["players"])
     me = v["players"][seat] if seat is not None else None
     a = v["attack"]
-    mine = seat is not None and seat in v["awaiting"]
+    mine = t.acting is not None and t.acting in v["awaiting"]
     mv = Moves(t)
     at = t.at if t.legal else None
     first_defence = bool(a) and not a["answered"] and seat == a["defender"]
@@ -76,7 +76,7 @@ def parts(t: Seen) -> list[Part]:
         "phase": v["phase"],
         "step": v["step"],
         "names": names,
-        "st": status_line(v, seat, me, mine, "pass" in mv.kinds),
+        "st": status_line(v, t.acting, me, mine, "pass" in mv.kinds),
         "moves": actions(t, v, me, mv, single_add, first_defence) if me and mine else None,
         "at": at if mine else None,
     }
@@ -139,27 +139,28 @@ def doing(v: dict[str, Any]) -> str:
 
 
 def status_line(
-    v: dict[str, Any], seat: int | None, me: dict[str, Any] | None, mine: bool, may_pass: bool
+    v: dict[str, Any], acting: int | None, me: dict[str, Any] | None, mine: bool, may_pass: bool
 ) -> dict[str, Any]:
-    """What the status line depends on, as the reader sees it (``may_pass``: the seat may pass its
-    action, which a Hand Action played this turn rules out)."""
+    """What the status line depends on, as the reader sees it (``acting``: the reader's seat if
+    it has a move now, ``Seen.acting``; ``may_pass``: the seat may pass its action, which a Hand
+    Action played this turn rules out)."""
     pr, reaction = v["prompt"], v["reaction"]
     return {
         "over": v["phase"] == "over",
         "round": v["round"],
         "end_reason": v["end_reason"],
         "reaction": reaction,
-        "reacting": bool(reaction and seat in reaction["seats"] and not v["reaction_answered"]),
+        "reacting": bool(reaction and acting in reaction["seats"] and not v["reaction_answered"]),
         "pr": pr,
         "mine": mine,
         "a": v["attack"],
         "step": v["step"],
         "phase": v["phase"],
-        "choosing": seat is not None and v["leader_choice"] is None,
+        "choosing": acting is not None and v["leader_choice"] is None,
         "awaiting": v["awaiting"],
         "order": v["campaign_order"],
         "current": v["current"],
-        "my_turn": v["current"] == seat,
+        "my_turn": acting is not None and v["current"] == acting,
         "may_pass": may_pass,
         "hand_count": me["hand_count"] if me and mine and pr and pr["kind"] == "hand_limit" else None,
     }
