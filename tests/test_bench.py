@@ -60,6 +60,8 @@ def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, cap
                 "0.5",
                 "--saturation-rooms",
                 "2",
+                "--saturation-seconds",
+                "1",
                 "--spectators",
                 "3",
                 "--spectator-seconds",
@@ -72,6 +74,7 @@ def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, cap
     )
     report = json.loads((tmp_path / "server.json").read_text())
     assert report["format"] == "troika-arena-bench-server/2"
+    assert report["config"]["saturation_seconds"] == 1.0 and report["config"]["warmup"] == 0.3
     assert list(report["targets"]) == [
         "sqlite/html",
         "sqlite/json",

@@ -63,6 +63,12 @@ def add_options(p: argparse.ArgumentParser) -> None:
         default=Config.saturation_rooms,
         help="rooms in the closed-loop capacity run",
     )
+    p.add_argument(
+        "--saturation-seconds",
+        type=float,
+        default=Config.saturation_seconds,
+        help="measured seconds of the closed-loop capacity run",
+    )
     p.add_argument("--url", help="drive an arena already running at this URL instead")
     p.add_argument("--out", type=Path, default=Path("bench-results"), help="folder for JSON and PNG")
 
@@ -78,6 +84,7 @@ def server_bench(args: argparse.Namespace) -> int:
         warmup=args.warmup,
         period=args.period,
         saturation_rooms=args.saturation_rooms,
+        saturation_seconds=args.saturation_seconds,
         url=args.url,
         clients=tuple(args.clients.split(",")),
         spectators=args.spectators,

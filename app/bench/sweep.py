@@ -26,6 +26,7 @@ from app.bench.load import Driver, summary
 TARGET_P95_MS = 100.0
 STOP_P95_MS = 1000.0
 DEFAULT_PAYLOAD = 4000
+SATURATION_WARMUP_S = 2.0  # unmeasured seconds of the capacity run (or the steps' warm-up, if shorter)
 
 
 @dataclass
@@ -54,7 +55,7 @@ async def sweep(server: servers.Server | None, base: str, config: Config, client
         await asyncio.sleep(1.0)
         if server:
             result["idle_bytes_per_room"] = round((server.rss_bytes() - rss_before) / config.saturation_rooms)
-        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, 2.0)
+        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, min(SATURATION_WARMUP_S, config.warmup))
         print(f"  capacity, {config.saturation_rooms} rooms closed loop: {brief(result['saturation'])}", flush=True)
         for rooms in config.rooms:
             late = await driver.grow(rooms)
