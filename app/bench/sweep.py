@@ -55,7 +55,8 @@ async def sweep(server: servers.Server | None, base: str, config: Config, client
         await asyncio.sleep(1.0)
         if server:
             result["idle_bytes_per_room"] = round((server.rss_bytes() - rss_before) / config.saturation_rooms)
-        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, min(SATURATION_WARMUP_S, config.warmup))
+        warmup = min(SATURATION_WARMUP_S, config.warmup)
+        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, warmup)
         print(f"  capacity, {config.saturation_rooms} rooms closed loop: {brief(result['saturation'])}", flush=True)
         for rooms in config.rooms:
             late = await driver.grow(rooms)
