@@ -26,7 +26,7 @@ from app.bench.load import Driver, summary
 TARGET_P95_MS = 100.0
 STOP_P95_MS = 1000.0
 DEFAULT_PAYLOAD = 4000
-SATURATION_WARMUP_S = 2.0  # unmeasured seconds of the capacity run (or the steps' warm-up, if shorter)
+SATURATION_WARMUP_S = 2.0  # unmeasured seconds before the capacity run's measured ones
 
 
 @dataclass
@@ -55,8 +55,7 @@ async def sweep(server: servers.Server | None, base: str, config: Config, client
         await asyncio.sleep(1.0)
         if server:
             result["idle_bytes_per_room"] = round((server.rss_bytes() - rss_before) / config.saturation_rooms)
-        warmup = min(SATURATION_WARMUP_S, config.warmup)
-        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, warmup)
+        result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, SATURATION_WARMUP_S)
         print(f"  capacity, {config.saturation_rooms} rooms closed loop: {brief(result['saturation'])}", flush=True)
         for rooms in config.rooms:
             late = await driver.grow(rooms)
