@@ -13,7 +13,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from app.games.vem_ai_troika.deck import DEFAULT_PATH
-from tests.support.browser_games import RULES_PAGES
+from tests.support.browser_games import RULES_PAGES, started_room
 
 
 def auth(token: str) -> dict[str, str]:
@@ -117,3 +117,26 @@ def test_the_portuguese_pages_fit_a_phone(browser, live, screenshots):
     shots = screenshots(page, "vem-rules-portuguese")
     assert all(path.stat().st_size > 10_000 for path in shots)
     context.close()
+
+
+def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, live):
+    """On a phone the room bar holds the game's title, the connection and "Registo e conversa":
+    "Vem aí a Troika" was cut to "Vem aí a Troi…". A live connection is its green dot alone
+    there (its word is still read out, and its tooltip); any other state shows its word."""
+    api = httpx.Client(base_url=live)
+    page = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 390, "height": 844}).new_page()
+    for game in ("vem-ai-a-troika", "troika", "triatri"):
+        room, tokens = started_room(api, game, 2)
+        page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        connection = page.locator("#room-bar .connection")
+        expect(connection).to_have_attribute("data-state", "live")
+        title = page.locator(".room-bar-title")
+        assert title.evaluate("e => e.scrollWidth <= e.clientWidth"), (game, title.inner_text())
+        expect(connection).to_have_attribute("title", "ligado")
+        expect(connection.locator(".label")).to_have_text("ligado")
+        assert connection.locator(".label").bounding_box()["width"] <= 1  # visually hidden, not removed
+    connection.evaluate("e => e.dataset.state = 'down'")
+    assert connection.locator(".label").bounding_box()["width"] > 20
+    page.set_viewport_size({"width": 1366, "height": 768})
+    connection.evaluate("e => e.dataset.state = 'live'")
+    assert connection.locator(".label").bounding_box()["width"] > 20  # a wide screen has room for the word

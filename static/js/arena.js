@@ -9,6 +9,7 @@
     if (!el) return;
     el.dataset.state = state;
     el.querySelector(".label").textContent = el.dataset[state] || label;  // the page's language
+    el.title = el.dataset[state] || label;  // a phone's room bar shows a live connection as its dot alone
   }
   function absolutize() {
     document.querySelectorAll("[data-path]").forEach(function (input) {
