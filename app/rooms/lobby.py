@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -23,7 +24,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.db.models import utcnow
 from app.games.base import N_, Game, Message, UnknownOption, resolve_options, say
 from app.games.registry import GAMES
-from app.i18n import translations
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
@@ -66,10 +66,6 @@ BOT_SEAT_NAMES = {
     "strong": N_("Strong bot {seat}"),
     "expert": N_("Expert bot {seat}"),
 }
-
-
-def bot_name(level: str, seat: int, lang: str) -> str:
-    return translations(lang).gettext(BOT_SEAT_NAMES[level]).format(seat=seat + 1)
 
 
 def require_host(info: RoomInfo, seat: int | None, refusal: Message) -> None:
@@ -343,10 +339,12 @@ class Lobby:
         self.rooms.closed(room_id)
         return status
 
-    async def add_bot(self, room_id: str, by_seat: int, level: Any, seat: Any = None, lang: str = "en") -> int:
+    async def add_bot(
+        self, room_id: str, by_seat: int, level: Any, seat: Any = None, words: Callable[[str], str] = str
+    ) -> int:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named), named
-        in the host's language (``lang``: the page's; a program's, English), as a player would
-        be: the name stays."""
+        in the host's language (``words``: its gettext, given by a page; a program's bots keep
+        the English names), as a player would be: the name stays."""
         check_level(level)
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can add bots"))
@@ -357,7 +355,8 @@ class Lobby:
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
             require_unheld(info, seat)
-            await storage.add_seat(session, room_id, seat, bot_name(level, seat, lang), bot=level)
+            name = words(BOT_SEAT_NAMES[level]).format(seat=seat + 1)
+            await storage.add_seat(session, room_id, seat, name, bot=level)
         return seat
 
     async def remove_bot(self, room_id: str, by_seat: int, seat: int) -> None:

@@ -281,7 +281,8 @@ async def add_bot(room_id: str, token: str, request: Request, rooms: Rooms, lobb
         target = str(form.get("seat", ""))
         if target and form_number(target) is None:
             raise BadRequest("choose a seat")
-        await lobby.add_bot(room_id, seat, form.get("level"), form_number(target), lang=language_of(request))
+        words = translations(language_of(request)).gettext
+        await lobby.add_bot(room_id, seat, form.get("level"), form_number(target), words)
 
     return await seat_form(request, rooms, delivery, room_id, token, add)
 
