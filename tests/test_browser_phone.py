@@ -145,3 +145,24 @@ def test_vem_ais_final_table_fits_a_phone_in_portuguese_too(browser, live):
         assert " ".join(table.locator("thead th").all_inner_texts()).endswith(headings)
         scroll = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
         assert scroll[0] <= scroll[1], f"{lang}: the table is {scroll[0]} px wide in a {scroll[1]} px box"
+
+
+SIZE_AND_FIT = "e => [parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth]"
+
+
+def test_vem_ais_leaders_are_named_in_large_type_on_a_phone(browser, live):
+    """The Leaders offered at the start are the big cards: on a phone a name with a long word
+    ("A Sindicalista") was set in the hand's small type (10.6 px) beside its neighbour's 16.8 px.
+    Each seat of a four-player game sees its two; every name is at least 12.8 px and fits."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 4)
+    page = browser.new_context(base_url=live, viewport=PHONES[0]).new_page()
+    seen = {}
+    for token in tokens:
+        page.goto(f"/rooms/{room}/seat/{token}")
+        names = page.locator("#room-main .vem-card.big .name")
+        expect(names).to_have_count(2)
+        for name in names.all():
+            size, fits = name.evaluate(SIZE_AND_FIT)
+            seen[name.inner_text()] = (size, fits)
+    assert len(seen) == 8 and all(size >= 12.8 and fits for size, fits in seen.values()), seen
