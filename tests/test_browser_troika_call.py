@@ -37,3 +37,36 @@ def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screens
     expect(ana.locator("#table-state")).to_have_attribute("data-version", "1")
     expect(bruno.locator("#player-0")).to_contain_text("called")
     assert api.get(f"/api/rooms/{room}/view").json()["view"]["players"][0]["status"] == "called"
+
+
+# The kinds of move the page offers: the action of each of its move forms.
+OFFERED = """[...document.querySelectorAll('#room-main form.act input[name=action]')]
+    .map(e => JSON.parse(e.value).type)"""
+SAID = {"take_up": "take a face-up tile", "take_down": "face-down tile into your hand", "discard": "discard a tile"}
+
+
+def test_the_instruction_names_exactly_the_moves_the_page_offers(browser, live):
+    """On each of a seat's turns of a game played to its end, the status line's instruction names
+    a kind of move (take a face-up tile, take a face-down tile, discard) if and only if the page
+    offers a button for one. A full hand, or a face-down pile run out, takes away the
+    face-down tile; the instruction must not offer it."""
+    from tests.support.browser_games import random_moves, started_room, wait_for_version
+
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    page = browser.new_context(base_url=live).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    instructions = set()
+    for version in random_moves(api, room, tokens, seed=4):
+        wait_for_version(page, version)
+        if page.locator("#table-state").get_attribute("data-your-turn") != "1":
+            continue
+        if page.locator("#table-status").get_attribute("data-phase") != "act":
+            continue
+        line = page.locator("#table-status .status-line").inner_text()
+        offered = set(page.evaluate(OFFERED))
+        named = {kind for kind, words in SAID.items() if words in line}
+        assert named == offered & set(SAID), (line, offered)
+        instructions.add(line.split("Your turn:")[1].strip())
+    assert len(instructions) >= 2 and not all("face-down" in said for said in instructions), instructions

@@ -108,6 +108,9 @@ async def test_the_turns_instruction_offers_only_the_moves_there_are(client):
         ),
         (make(hands=[[1, 2], [], []]), "take a face-down tile into your hand, or discard a tile."),
         (make(hands=[[1, 2, 3], [], []]), "discard a tile."),
+        # nothing in hand or Container: nothing to discard, and the instruction does not offer it
+        (make(hands=[[], [], []], table_up=[5]), "take a face-up tile or take a face-down tile into your hand."),
+        (make(hands=[[], [], []]), "take a face-down tile into your hand."),
     ]
     for state, said in cases:
         state = {**state, "phase": "act"}
@@ -115,3 +118,4 @@ async def test_the_turns_instruction_offers_only_the_moves_there_are(client):
         assert status.split("Your turn:")[1].strip() == said, status
         kinds = {a["type"] for a in GAME.legal_actions(state, 0)}
         assert ("take_down" in kinds) == ("face-down tile into" in said), "the words follow the moves"
+        assert ("discard" in kinds) == ("discard a tile" in said) and ("take_up" in kinds) == ("face-up" in said)
