@@ -263,3 +263,34 @@ async def test_a_forms_running_total_is_a_polite_live_region(client):
     assert 'id="vem-attack"' in html and 'id="vem-add"' in html
     summaries = re.findall(r'<span class="summary"([^>]*)>', html)
     assert summaries and all('aria-live="polite" aria-atomic="true"' in attrs for attrs in summaries), summaries
+
+
+async def test_a_turns_instruction_names_only_the_actions_it_has(client):
+    """The action step's instruction names Organization only with a card to place or redraw,
+    Attack only with a target, and passing only when it is allowed: one state of each
+    combination met in seeded random games, basic and advanced, is rendered for its seat."""
+    import random
+
+    found = {}
+    for advanced in (False, True):
+        for seed in range(12):
+            rng = random.Random(seed)
+            state = GAME.setup(2 + seed % 3, {"advanced": advanced}, f"{seed:032x}")
+            for _ in range(1500):
+                seat = rng.choice(sorted(GAME.to_act(state) or [None]))
+                if seat is None:
+                    break
+                legal = GAME.legal_actions(state, seat)
+                if not legal:
+                    continue
+                view = GAME.view(state, seat)
+                if view["step"] == "action" and view["current"] == seat and not (view["attack"] or view["prompt"]):
+                    kinds = {a["type"] for a in legal}
+                    found.setdefault(frozenset(kinds & {"place", "replace", "attack", "pass"}), (state, seat))
+                state = GAME.apply(state, seat, rng.choice(legal))
+    assert {frozenset({"place", "replace", "attack", "pass"}), frozenset({"pass"}), frozenset()} <= set(found)
+    for kinds, (state, seat) in found.items():
+        said = text(between(await render(client, state, seat), 'id="prompt"', "</p>"))
+        assert "Your turn:" in said and "Income" in said, said
+        assert ("Organization" in said) == ("place" in kinds) and ("Attack" in said) == ("attack" in kinds), said
+        assert ("or pass" in said) == ("pass" in kinds) and ("cannot pass" in said) == ("pass" not in kinds), said

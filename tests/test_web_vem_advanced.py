@@ -235,11 +235,13 @@ async def test_the_campaign_box_counts_the_votes_the_pre_campaign_gained(client)
 async def test_the_status_line_offers_passing_only_until_a_hand_action_is_played(client):
     state = adv(hands={0: ["Enfermeiros", "Pensionistas"]})
     before = text(await render(client, state, 0))
-    assert "Income, or Attack, or pass." in before and "cannot pass" not in before
+    # (Bruno has no card on the table to attack: the instruction does not offer an Attack)
+    assert "Organization (place or redraw cards) or Income, or pass." in before and "cannot pass" not in before
     state = GAME.apply(state, 0, {"type": "hand_action", "card": G["Enfermeiros"]})  # any time: still the action step
     assert {"type": "pass"} not in GAME.legal_actions(state, 0)  # V10: the Hand Action goes with an action
     after = text(await render(client, state, 0))
-    assert "so you cannot pass." in after and "or pass." not in after
+    assert "or Income. The Hand Action you played goes with it, so you cannot pass." in after
+    assert "or pass." not in after
 
 
 async def test_the_pre_campaign_panel_counts_a_table_actions_votes_but_not_a_face_down_card(client):

@@ -76,7 +76,7 @@ def parts(t: Seen) -> list[Part]:
         "phase": v["phase"],
         "step": v["step"],
         "names": names,
-        "st": status_line(v, t.acting, me, mine, "pass" in mv.kinds),
+        "st": status_line(v, t.acting, me, mine, mv.kinds),
         "moves": actions(t, v, me, mv, single_add, first_defence) if me and mine else None,
         "at": at if mine else None,
     }
@@ -138,12 +138,17 @@ def doing(v: dict[str, Any]) -> str:
     return {"campaign": "campaign", "attack": "answer"}.get(v["step"], "play")
 
 
+# the actions a turn's instruction may name, each with the moves that offer it
+ACTIONS = {"place": ("place", "replace"), "income": ("income",), "attack": ("attack",)}
+
+
 def status_line(
-    v: dict[str, Any], acting: int | None, me: dict[str, Any] | None, mine: bool, may_pass: bool
+    v: dict[str, Any], acting: int | None, me: dict[str, Any] | None, mine: bool, kinds: list[str]
 ) -> dict[str, Any]:
     """What the status line depends on, as the reader sees it (``acting``: the reader's seat if
-    it has a move now, ``Seen.acting``; ``may_pass``: the seat may pass its action, which a Hand
-    Action played this turn rules out)."""
+    it has a move now, ``Seen.acting``; ``kinds``: the kinds of its moves). Its turn's
+    instruction names only the actions it has: Organization needs a card to place or redraw,
+    Attack a target; it may pass unless a Hand Action played this turn rules it out."""
     pr, reaction = v["prompt"], v["reaction"]
     return {
         "over": v["phase"] == "over",
@@ -161,7 +166,8 @@ def status_line(
         "order": v["campaign_order"],
         "current": v["current"],
         "my_turn": acting is not None and v["current"] == acting,
-        "may_pass": may_pass,
+        "may_pass": "pass" in kinds,
+        "actions": " ".join(name for name, moves in ACTIONS.items() if any(m in kinds for m in moves)),
         "hand_count": me["hand_count"] if me and mine and pr and pr["kind"] == "hand_limit" else None,
     }
 
