@@ -100,7 +100,26 @@ async def test_a_limit_is_1_to_the_listings_most_and_a_cursor_only_its_own(clien
         assert "limit" in r.json()["message"]
     own = {"": "rooms", "/log": "log", "/chat": "chat"}[listing]
     foreign = "chat:5" if own != "chat" else "log:5"
-    for wrong in ("!!!", "", cursor(foreign), cursor(f"{own}:"), cursor(f"{own}:x|y"), "x" * 201, NOT_TEXT):
+    made = (
+        []
+        if listing
+        else [  # a time with no zone, or out of range once in UTC (a 500 once)
+            f"{own}:2026-01-01T00:00:00|x",
+            f"{own}:2026-01-01|x",
+            f"{own}:0001-01-01T00:00:00+14:00|x",
+            f"{own}:9999-12-31T23:59:59-14:00|x",
+        ]
+    )
+    for wrong in (
+        "!!!",
+        "",
+        cursor(foreign),
+        cursor(f"{own}:"),
+        cursor(f"{own}:x|y"),
+        "x" * 201,
+        NOT_TEXT,
+        *map(cursor, made),
+    ):
         r = await client.get(url, params={"cursor": wrong})
         assert r.status_code == 400 and r.json()["error"] == "invalid_request", (wrong, r.text)
         assert "cursor" in r.json()["message"]

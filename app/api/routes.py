@@ -7,7 +7,7 @@ can answer, as the README's table does.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -315,8 +315,11 @@ def room_key(cursor: str | None) -> RoomKey | None:
         return None
     made, _, room_id = place.partition("|")
     try:
-        return datetime.fromisoformat(made), room_id
-    except ValueError:
+        made_at = datetime.fromisoformat(made)
+        if made_at.tzinfo is None:  # the server's own cursors are always in UTC
+            raise ValueError(made)
+        return made_at.astimezone(UTC), room_id
+    except (ValueError, OverflowError):  # (out of range once in UTC)
         raise foreign("rooms") from None
 
 
