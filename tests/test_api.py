@@ -92,9 +92,18 @@ async def test_a_name_someone_in_the_room_holds_is_refused_in_any_case(client):
     form = await client.post(f"/rooms/{room_id}/join", data={"name": "ANA"}, headers={"accept": "text/html"})
     assert form.status_code == 409 and "already called ANA" in form.text
     assert f'href="/rooms/{room_id}">Back to the room' in form.text  # to choose another name there
+    # A Cyrillic A or a (U+0410, U+0430) in a Latin name reads as the Latin letter: a name that mixes them is
+    # refused, wherever it is given (a Greek or Cyrillic name of its own is a name like any).
+    for mixed in ("\u0410na", "An\u0430", "\U0001d400n\u0430", "Zo\u0435"):
+        r = await client.post(url, json={"name": mixed})
+        assert (r.status_code, r.json()["error"]) == (400, "bad_request"), (mixed, r.text)
+        assert r.json()["message"] == "name must not mix Latin, Greek and Cyrillic letters, which can look alike"
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "\u0410na"})
+    assert r.status_code == 400 and "must not mix" in r.json()["message"]
     assert (await client.post(url, json={"name": "Anabela"})).status_code == 201
+    assert (await client.post(url, json={"name": "Анна 田中さん 2"})).status_code == 201
     seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
-    assert [s["name"] for s in seats] == ["Ana", bot_name, "Anabela", None]
+    assert [s["name"] for s in seats] == ["Ana", bot_name, "Anabela", "Анна 田中さん 2"]
 
 
 async def test_malformed_json_and_unknown_routes_answer_json(client):

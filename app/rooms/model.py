@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -102,7 +103,20 @@ def clean_name(name: Any) -> str:
         raise BadRequest(say("name must be at most {most} characters", most=MAX_NAME_LENGTH))
     if any(not ch.isprintable() for ch in name):
         raise BadRequest("name must contain only printable characters")
+    if len(alphabets(name)) > 1:
+        raise BadRequest("name must not mix Latin, Greek and Cyrillic letters, which can look alike")
     return name
+
+
+LOOK_ALIKE_ALPHABETS = ("LATIN", "GREEK", "CYRILLIC")  # each has letters drawn as another's are
+
+
+def alphabets(name: str) -> set[str]:
+    """Which of :data:`LOOK_ALIKE_ALPHABETS` the letters of ``name`` come from (in Unicode's
+    compatibility form). A name mixing them could pass for another player's: "Ana" with a
+    Cyrillic A (U+0410) reads as "Ana"."""
+    letters = (ch for ch in unicodedata.normalize("NFKC", name) if ch.isalpha())
+    return {script for ch in letters for script in LOOK_ALIKE_ALPHABETS if script in unicodedata.name(ch, "").split()}
 
 
 def check_key(key: Any, shortest: int = 1) -> None:
