@@ -6,6 +6,7 @@ see at the time; the replay page shows it as that seat's, in the reader's langua
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 
@@ -169,3 +170,51 @@ async def test_the_replay_shows_the_review_its_progress_and_its_marks_in_the_rea
             await client.get(f"{base}?step={first['step']}&as=0", headers={**HTML, "accept-language": "pt-PT"})
         ).text
         assert "Revisão das jogadas de Ana" in portuguese and "o bot especialista preferia" in portuguese
+
+
+async def test_moves_a_bot_chose_for_the_seat_are_not_reviewed_as_its_players(sqlite_url):
+    """A player who hands their seat to a bot (their autopilot, or a stand-in) did not choose
+    the bot's moves: the record marks each move a bot chose, and the review goes through the
+    player's own decisions only (it judged the autopilot's moves as theirs: "Ana played...")."""
+    async with running_app(sqlite_url, bot_delay_seconds=0.0, **TINY) as client:
+        made = (await client.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"})).json()
+        room_id, token = made["room"]["id"], made["token"]
+        seated = await client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(token))
+        assert seated.status_code == 201
+        assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(token))).status_code == 200
+        own = 0
+        while own < 4:  # Ana's own moves, then her autopilot's
+            legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(token))).json()
+            if not legal["legal_actions"]:
+                await asyncio.sleep(0.02)
+                continue
+            move = {"version": legal["version"], "action": legal["legal_actions"][-1]["action"]}
+            assert (
+                await client.post(f"/api/rooms/{room_id}/actions", headers=auth(token), json=move)
+            ).status_code == 200
+            own += 1
+        handed = await client.put(
+            f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": "random"}, headers=auth(token)
+        )
+        assert handed.status_code == 200
+        for _ in range(600):
+            if (await client.get(f"/api/rooms/{room_id}")).json()["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        record = (await client.get(f"/api/rooms/{room_id}/record")).json()
+        anas = [a for a in record["actions"] if a["seat"] == 0]
+        assert [a["bot"] for a in anas] == [False] * 4 + [True] * (len(anas) - 4) and len(anas) > 8
+        assert all(a["bot"] for a in record["actions"] if a["seat"] == 1)
+        steps = {a["seq"] for a in anas if not a["bot"]}
+        choices = list(decisions(Replay.of(record), 0))
+        assert choices and {d.step for d in choices} <= steps
+        assert (await client.post(f"/api/rooms/{room_id}/review", headers=auth(token))).status_code == 202
+        review = await ready(client, room_id, 0)
+        assert review["total"] == len(choices) and all(m["step"] in steps for m in review["moves"])
+        # a record file of moves logged before bots were marked (no "bot") still verifies
+        unmarked = {**record, "actions": [{k: v for k, v in a.items() if k != "bot"} for a in record["actions"]]}
+        upload = await client.post("/replay", files={"record": ("r.json", json.dumps(unmarked).encode())}, headers=HTML)
+        assert upload.status_code == 303
+        record["actions"][0]["bot"] = "yes"
+        upload = await client.post("/replay", files={"record": ("r.json", json.dumps(record).encode())}, headers=HTML)
+        assert upload.status_code == 400 and "action 1&#39;s bot must be true or false" in upload.text

@@ -227,6 +227,10 @@ class RecordedAction(Closed):
     seq: int
     seat: SeatNumber
     action: AnyAction
+    bot: bool = Field(
+        description="a bot chose this move: a bot's seat, a stand-in for an absent player or a player's "
+        "autopilot (false for moves logged before the server kept this)"
+    )
 
 
 class ReplayStep(Closed):

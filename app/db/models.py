@@ -71,6 +71,7 @@ class ActionRecord(SQLModel, table=True):
     action: dict = Field(sa_column=Column(JSON, nullable=False))
     idempotency_key: str | None = Field(default=None, max_length=64)
     from_version: int | None = None  # the version the move was chosen from (None: logged before 0005)
+    by_bot: bool | None = None  # a bot chose it (its own seat, a stand-in, an autopilot); None: logged before 0014
     at: datetime = Field(default_factory=utcnow)
 
 

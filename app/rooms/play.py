@@ -81,7 +81,9 @@ class Play:
         status = "finished" if game.outcome(new_state) is not None else "playing"
         now = utcnow()
         seen = live.version
-        if not await storage.write_move(rooms.db, info.id, seat, action, seen, status, version, idempotency_key, now):
+        if not await storage.write_move(
+            rooms.db, info.id, seat, action, seen, status, version, idempotency_key, now, by_bot=as_bot
+        ):
             rooms.forget(info.id)
             raise Stale("another move landed first", version=await storage.current_version(rooms.db, info.id))
         if live.version == seen:  # else a reader caught the held game up from the log meanwhile

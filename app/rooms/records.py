@@ -2,7 +2,9 @@
 
 :func:`seed_hash` is the one definition of the commitment to a room's seed, published before
 the deal (``Room.seed_hash``) and checked against the revealed seed here. A record holds the
-game, the options, the seed, its published hash and every action in order. :func:`verify_record`
+game, the options, the seed, its published hash and every action in order, each marked ``bot``
+if a bot chose it (a bot's seat, a stand-in or a player's autopilot; false in a record of moves
+logged before that was kept, and optional in a file). :func:`verify_record`
 checks that the seed matches the commitment shown before the deal, that
 the actions form an unbroken sequence, that every one was legal for its seat when it was made
 (the engine replays the whole game, deal and shuffles included, from the seed) and that the
@@ -75,7 +77,10 @@ async def export(db: Database, room_id: str) -> dict[str, Any]:
         "seed": info.seed,
         "seed_hash": info.seed_hash,
         "players": [info.seats.get(s) for s in range(info.num_seats)],
-        "actions": [{"seq": r.seq, "seat": r.seat, "action": a} for r, a in zip(rows, actions, strict=True)],
+        "actions": [
+            {"seq": r.seq, "seat": r.seat, "action": a, "bot": r.by_bot is True}
+            for r, a in zip(rows, actions, strict=True)
+        ],
         "outcome": outcome.to_json() if outcome else None,
     }
 
@@ -144,6 +149,8 @@ def verify_record(record: Any) -> Verified:
     for expected_seq, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or entry.get("seq") != expected_seq:
             raise RecordError(say("action {seq} is missing or out of order", seq=expected_seq))
+        if not isinstance(entry.get("bot", False), bool):
+            raise RecordError(say("action {seq}'s bot must be true or false", seq=expected_seq))
         try:
             _, state = game.play(state, entry["seat"], entry["action"], legacy=True)  # as replay reads a log
         except (IllegalAction, KeyError, TypeError) as exc:

@@ -71,6 +71,7 @@ class Replay:
     seed_hash: str
     names: dict[int, str]
     actions: list[tuple[int, Action]]
+    by_bot: frozenset[int] = frozenset()  # the steps (versions) whose move a bot chose
     ended: str = "finished"  # or abandoned: closed before its end
     checkpoints: dict[int, LiveGame] = field(default_factory=dict, compare=False, repr=False)
     facts: RoomInfo | None = field(default=None, compare=False, repr=False)  # a stored room's own
@@ -90,6 +91,7 @@ class Replay:
             seed_hash=record["seed_hash"],
             names=names,
             actions=[(entry["seat"], entry["action"]) for entry in record["actions"]],
+            by_bot=frozenset(step for step, entry in enumerate(record["actions"], start=1) if entry.get("bot") is True),
             ended="abandoned" if record.get("status") == "abandoned" else "finished",
         )
 

@@ -2,14 +2,16 @@
 expert bot goes through each decision of that seat with what the seat knew then, and marks the
 moves that cost the most expected score against the move it prefers.
 
-A decision is a move of the seat where it had a choice (more than one legal action, or an
-action of a type the engine does not list). For each, the reviewer rebuilds the game at that
-step from the record and hands ``app.bots.coach.review_decision`` the state then, from which a
-sampler of the engine's ``randomize_hidden`` for the seat is built, as for a seated bot: the
-assessment depends on the seat's information set then and on a random stream seeded by the
-room, seat and step, never on what came later or on what other seats held. Its budget is
-``REVIEW_ROLLOUTS`` rollouts per decision. The marked moves are the costliest (largest gain),
-at most ``MOST``, at least ``LEAST`` of those that cost anything, and beyond those only gains of
+A decision is a move of the seat's player where it had a choice (more than one legal action,
+or an action of a type the engine does not list); a move a bot chose for the seat (a stand-in,
+or the player's autopilot: ``bot`` in the record) is not theirs to review. For each, the
+reviewer rebuilds the game at that step from the record and hands
+``app.bots.coach.review_decision`` the state then, from which a sampler of the engine's
+``randomize_hidden`` for the seat is built, as for a seated bot: the assessment depends on the
+seat's information set then and on a random stream seeded by the room, seat and step, never on
+what came later or on what other seats held. Its budget is ``REVIEW_ROLLOUTS`` rollouts per
+decision. The marked moves are the costliest (largest gain), at most ``MOST``, at least
+``LEAST`` of those that cost anything, and beyond those only gains of
 ``NOTABLE`` or more.
 
 Reviews run in the background, one at a time per server instance: a queue read by one task,
@@ -63,11 +65,12 @@ class Decision:
 
 
 def decisions(replay: Replay, seat: int) -> Iterator[Decision]:
-    """The seat's decisions in the record, in order."""
+    """The seat's decisions in the record, in order: the moves its player chose, not those a
+    bot chose for it (a stand-in or their autopilot)."""
     game = GAMES[replay.game]
     state = game.setup(replay.num_players, replay.options, replay.seed)
     for step, (mover, action) in enumerate(replay.actions, start=1):
-        if mover == seat:
+        if mover == seat and step not in replay.by_bot:
             legal = game.legal_actions(state, seat)
             if len(legal) > 1 or not any(same_json(action, listed) for listed in legal):
                 yield Decision(step, state, action)

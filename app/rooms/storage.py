@@ -70,11 +70,12 @@ def move_at_once(bump: Update) -> Insert:
     return (
         insert(ACTIONS)
         .from_select(
-            ["room_id", "seat", "seq", "action", "idempotency_key", "from_version", "at"],
+            ["room_id", "seat", "seq", "action", "idempotency_key", "from_version", "by_bot", "at"],
             core_select(
                 bumped.c.id,
                 *(bindparam(name, type_=ACTIONS.c[name].type) for name in ("seat", "seq", "action", "idempotency_key")),
                 bindparam("from_version", type_=ACTIONS.c.from_version.type),
+                bindparam("by_bot", type_=ACTIONS.c.by_bot.type),
                 bindparam("now", type_=ACTIONS.c.at.type),
             ),
         )
@@ -201,10 +202,11 @@ async def write_move(
     from_version: int,
     idempotency_key: str | None,
     now: datetime,
+    by_bot: bool = False,
 ) -> bool:
-    """Append the move after version ``seen`` and move the room on, in one round trip; False if
-    another move landed first (this sequence number taken, or the room's version moved) or the
-    seat used ``idempotency_key`` before."""
+    """Append the move after version ``seen`` (``by_bot``: a bot chose it) and move the room
+    on, in one round trip; False if another move landed first (this sequence number taken, or
+    the room's version moved) or the seat used ``idempotency_key`` before."""
     seq = seen + 1
     record = {
         "room_id": room_id,
@@ -213,13 +215,16 @@ async def write_move(
         "action": action,
         "idempotency_key": idempotency_key,
         "from_version": from_version,
+        "by_bot": by_bot,
         "at": now,
     }
     bump = {"room": room_id, "seen": seen, "version": seq, "status": status, "now": now}
     keyed = idempotency_key is not None
     try:
         if db.postgres:
-            written = {key: record[key] for key in ("seat", "seq", "action", "idempotency_key", "from_version")}
+            written = {
+                key: record[key] for key in ("seat", "seq", "action", "idempotency_key", "from_version", "by_bot")
+            }
             return await db.write_statement(MOVE_AT_ONCE[keyed], {**bump, **written}) == 1
         if keyed:
             bump |= {"seat": seat, "idempotency_key": idempotency_key}
