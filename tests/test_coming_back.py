@@ -89,8 +89,15 @@ async def test_a_bot_the_player_or_the_host_chose_stays_until_taken_back(sqlite_
             assert BACK not in r.text
             facts = await seat_of(client, room_id, seat)
             assert facts["bot"] is not None and facts["stand_in"] is False
+        # While a bot plays the seat, its page says so first on the table, above the status line
+        # (whose "Your turn" is still true: a move of the player's own takes the seat back).
+        page = (await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers=HTML)).text
+        assert page.index('id="autopilot"') < page.index('id="table-status"')
+        assert "A strong bot is playing your seat." in page
         r = await client.post(f"/rooms/{room_id}/seat/{tokens[1]}/autopilot", data={"level": ""}, headers=HTML)
         assert (await seat_of(client, room_id, 1))["bot"] is None  # taken back by the button
+        page = (await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers=HTML)).text
+        assert page.index('id="your-hand"') < page.index('id="autopilot"')  # "Need a break?": below the table
 
 
 async def test_their_next_socket_or_stream_takes_the_seat_back(sqlite_url):

@@ -45,8 +45,9 @@ def parts(t: Seen, game_parts: list[Part]) -> list[Part]:
         listed.append(Part("coach", LEAD, ROOM, "coach", coach))
     listed += game_parts
     if seat is not None and status == "playing":
-        autopilot = {"seat_url": seat_url, "bot": r["seats"][seat]["bot"]}
-        listed.append(Part("autopilot", AFTER, ROOM, "autopilot", autopilot))
+        bot = r["seats"][seat]["bot"]
+        # (first on the table while a bot plays the seat: its "Take my seat back" above the table's "Your turn")
+        listed.append(Part("autopilot", LEAD if bot else AFTER, ROOM, "autopilot", {"seat_url": seat_url, "bot": bot}))
     listed.append(log(t, f"{seat_url}/log" if seat_url else f"/rooms/{r['id']}/log"))
     if host and status == "playing":
         listed.append(Part("close-room-panel", AFTER, ROOM, "close_panel", {"status": status, "seat_url": seat_url}))
