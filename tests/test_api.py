@@ -119,7 +119,7 @@ async def test_start_only_by_host_and_only_when_full(client):
     r = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})
     room_id, host = r.json()["room"]["id"], r.json()["token"]
     r = await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))
-    assert r.status_code == 409 and "still free" in r.json()["message"]
+    assert r.status_code == 409 and r.json()["message"] == "seats still free: 1"
     guest = (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})).json()["token"]
     r = await client.post(f"/api/rooms/{room_id}/start", headers=auth(guest))
     assert r.status_code == 403

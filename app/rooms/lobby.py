@@ -449,7 +449,7 @@ class Lobby:
             require_open(info, "this game has already started")
             require_unheld(info)
             if info.free_seats:
-                raise Conflict(say("{count} seat(s) are still free", count=len(info.free_seats)))
+                raise Conflict(say("seats still free: {count}", count=len(info.free_seats)))
             if not await storage.mark_started(session, room_id, idempotency_key):
                 raise Conflict("this game has already started")
         return False

@@ -228,8 +228,8 @@ def end_game(state: State, reason: base.Message) -> None:
         log(
             state,
             base.say(
-                "{player}: {sets} set(s), {pairs} pair(s), {singles} single gem(s) worth {single_points}: "
-                "{total} point(s).",
+                "{player} scores {total}. Sets: {sets}, pairs: {pairs}, single gems: {singles} "
+                "(worth {single_points}).",
                 player=name(seat),
                 sets=points["sets"],
                 pairs=points["pairs"],
