@@ -45,6 +45,13 @@ def test_a_page_shows_presence_unknown_while_down_and_is_live_within_2_s_of_the_
         expect(li.locator(".sr-only")).to_have_text("unknown while this page is not connected")
     page.screenshot(path=str(tmp_path / f"presence-unknown-{size}.png"))
     time.sleep(6)  # the pages keep trying all along
+    # The pages keep trying: at most 0.5 s apart for 20 tries, then at most 1.5 s (not several
+    # times a second through a long outage), never more than 1.5 s, so back within 2 s.
+    delays = page.evaluate("[0, 4, 19, 20, 500].map(n => [...Array(50)].map(() => htmx.config.wsReconnectDelay(n)))")
+    tops = (100, 500, 500, 1500, 1500)
+    bounded = [0.5 * top <= min(d) and max(d) <= top for d, top in zip(delays, tops, strict=True)]
+    assert bounded == [True] * 5, delays
+    assert min(delays[3]) > max(delays[2])
     with server_process(sqlite_url, port):  # back on the same address and database: it answers
         answered = time.time()
         page.locator('#connection[data-state="live"]').wait_for(timeout=10_000)

@@ -33,12 +33,14 @@
   document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
   document.addEventListener("htmx:wsClose", down);
   document.addEventListener("htmx:wsError", down);
-  // Reconnect at once, then at most half a second apart (htmx's default, a full jitter that
-  // doubles up to 64 s, left pages 11 s behind a restarted server): a page is back well within
-  // 2 s of the server answering again; the jitter spreads a room's pages out.
+  // Reconnect at once, then at most half a second apart for the first 20 tries (a restart's
+  // few seconds), then at most 1.5 s apart (htmx's default, a full jitter that doubles up to
+  // 64 s, left pages 11 s behind a restarted server): a page is back within 2 s of the server
+  // answering again, without trying several times a second through a long outage; the jitter
+  // spreads a room's pages out.
   if (window.htmx) {
     htmx.config.wsReconnectDelay = function (retries) {
-      return Math.min(500, 100 * (retries + 1)) * (0.5 + Math.random() / 2);
+      return (retries < 20 ? Math.min(500, 100 * (retries + 1)) : 1500) * (0.5 + Math.random() / 2);
     };
   }
   // The room details fold away on a phone, and everywhere once the game starts: open on a wide
