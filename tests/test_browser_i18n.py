@@ -119,6 +119,12 @@ def test_the_portuguese_pages_fit_a_phone(browser, live, screenshots):
     context.close()
 
 
+# A player's figure box that sticks out of its figures' column, by its short name.
+FIGURES_OUTSIDE = """[...document.querySelectorAll('#room-main .metrics > div')].filter(box =>
+    box.getBoundingClientRect().right > box.closest('.figures').getBoundingClientRect().right + 0.5)
+    .map(box => box.querySelector('dt').textContent.trim())"""
+
+
 def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, live):
     """On a phone the room bar holds the game's title, the connection and "Registo e conversa":
     "Vem aí a Troika" was cut to "Vem aí a Troi…". A live connection is its green dot alone
@@ -135,6 +141,13 @@ def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, li
         expect(connection).to_have_attribute("title", "ligado")
         expect(connection.locator(".label")).to_have_text("ligado")
         assert connection.locator(".label").bounding_box()["width"] <= 1  # visually hidden, not removed
+        # Vem aí's players' figures fit their panel ("RENDIMENTO" pushed "CONSENSO" off it)
+        outside = page.evaluate(FIGURES_OUTSIDE)
+        assert outside == [], (game, outside)
+    assert page.locator(".vem .metrics dt").count() == 0  # (the last page was Troika's...)
+    page.goto(f"/rooms/{started_room(api, 'vem-ai-a-troika', 2)[0]}")  # (...and a spectator's page has figures too)
+    expect(page.locator(".metrics dt").first).to_be_visible()
+    assert page.evaluate(FIGURES_OUTSIDE) == []
     connection.evaluate("e => e.dataset.state = 'down'")
     assert connection.locator(".label").bounding_box()["width"] > 20
     page.set_viewport_size({"width": 1366, "height": 768})
