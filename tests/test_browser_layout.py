@@ -278,3 +278,41 @@ def test_a_turn_of_many_moves_leaves_the_table_a_fifth_of_the_screen_with_the_ha
     shown, height = page.evaluate(TABLE_STRIP)
     screenshot(page, "layout-vem-ai-a-troika-advanced-many-moves")
     assert shown >= height * 0.2, (shown, height)
+
+
+# A round's results table that needs a sideways scroll, by its id (none: null).
+WIDE_RESULTS = """[...document.querySelectorAll("#round-results table.results")].filter(t =>
+    t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
+
+
+# The first row of the newest round made its longest: 15 tiles in a trio, 12 in the trash, a badge.
+LONGEST_ROW = """() => {
+  const row = document.querySelector("#round-results table.results tbody tr");
+  const tile = row.querySelector(".tile"), trash = row.querySelector("td.trash-column");
+  if (!trash.querySelector(".trio")) trash.innerHTML = '<span class="trio trash"></span>';
+  for (const [trio, count] of [[row.cells[1].querySelector(".trio"), 15], [trash.querySelector(".trio"), 12]]) {
+    while (trio.querySelectorAll(".tile").length < count) trio.appendChild(tile.cloneNode(true));
+  }
+  const badge = document.createElement("span");
+  badge.className = "badge bad";
+  badge.textContent = "no fuel-set";
+  row.cells[0].append(document.createElement("br"), badge);
+}"""
+
+
+def test_a_rounds_longest_rows_keep_its_results_in_the_panel_beside_the_log(browser, live):
+    """Troika's round results on the desktop, the log beside them: a trash of 12 tiles, a failed
+    player's 15 unsorted tiles and their "no fuel-set" badge wrap in their cells (the table
+    needed a sideways scroll and cut "Token" to "Toker"; the badge was squeezed into a circle)."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 3)
+    for _ in random_moves(api, room, tokens, seed=5):
+        pass
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", SIZES[0])
+    expect(page.locator("#chat")).to_be_visible()  # the log and chat panel beside the table
+    page.evaluate(LONGEST_ROW)
+    page.locator("#round-results").scroll_into_view_if_needed()
+    screenshot(page, "layout-troika-long-round-rows")
+    assert page.evaluate(WIDE_RESULTS) == 0
+    badge = page.locator("#round-results .badge.bad").first.bounding_box()
+    assert badge["height"] < 30 and badge["width"] > badge["height"] * 2, badge  # one line, not a circle
