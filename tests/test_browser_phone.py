@@ -117,6 +117,9 @@ def test_the_hand_is_docked_in_view_and_the_room_details_fold_in_play(browser, l
         expect(page.locator("#your-hand")).to_be_visible()
         expect(page.locator("#player-1")).to_be_attached()
         expect(page.locator("#your-hand")).to_be_in_viewport(ratio=1)  # docked, all of it in view
+        # in one row, however many cards (TriATri's six wrapped to two): it scrolls sideways
+        tops = page.locator("#your-hand .hand-row > *").evaluate_all("cards => cards.map(c => c.offsetTop)")
+        assert len(set(tops)) <= 1, (game, size, tops)
         expect(details).not_to_have_attribute("open", "")
         expect(page.locator("#invite-link")).to_be_hidden()
         # Opened by the reader, the details stay open through the next push.
