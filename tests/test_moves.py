@@ -156,8 +156,8 @@ async def test_a_reader_catching_the_game_up_while_a_move_is_written_does_not_ap
     rooms, original = client.app.state.rooms, storage.write_move
     interleaved: list[int] = []
 
-    async def written_then_read(db, room, *rest):
-        landed = await original(db, room, *rest)
+    async def written_then_read(db, room, *rest, **named):
+        landed = await original(db, room, *rest, **named)
         # As a reader's stale check drops the room's facts and keeps the game held (forget would drop both):
         rooms._infos.invalidate(room)
         interleaved.append((await rooms.game_state(room))[1].version)

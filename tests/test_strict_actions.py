@@ -444,7 +444,7 @@ async def test_the_report_case_stored_by_an_old_server_plays_to_the_end(sqlite_u
         view = await play_random_moves(client, room_id, tokens, 600, rng)
         assert view["status"] == "finished"
         record = (await client.get(f"/api/rooms/{room_id}/record")).json()
-    assert json.dumps(record["actions"][0]) == json.dumps({"seq": 1, "seat": 0, "action": move})
+    assert json.dumps(record["actions"][0]) == json.dumps({"seq": 1, "seat": 0, "action": move, "bot": False})
     assert verify_record(record).actions == len(record["actions"])
 
 

@@ -184,7 +184,9 @@ async def test_a_players_figures_say_what_they_count(client):
     state = arrange(tables={0: ["Procuradoria", "Expesso"]})
     html = await render(client, state, 1)
     figures = between(html, 'id="player-0-figures"', "</dl>")
-    power = re.search(r'<div title="([^"]*)"><dt>Power</dt><dd class="m-power">(\d+)</dd>', figures)
+    power = re.search(
+        r'<div title="([^"]*)"><dt data-short="Pwr"><span>Power</span></dt><dd class="m-power">(\d+)</dd>', figures
+    )
     assert power and power[2] == str(GAME.view(state, 1)["players"][0]["power"])
     assert "the Leader's is not counted" in power[1]  # where Votes and Income count the Leader
     assert "the Leader's, the Group cards' and 2 for each Consensus" in figures
