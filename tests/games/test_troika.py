@@ -597,10 +597,10 @@ def test_round_breakdown_is_public_and_the_log_summarises_it():
     shown = GAME.view(state, None)["rounds"]
     assert [{k: v for k, v in rd.items() if k not in ("ranking", "places")} for rd in shown] == state["rounds"]
     assert shown[0]["ranking"][-1] == 1 and shown[0]["places"][1] == 3, "who failed comes last"
-    assert "Seat 0 left the planet: fuel 5-5-5 (0), gem 9-10-11 (1); trash [15]; score 0. Token: +2." in public_texts(
+    assert "Seat 0 left the planet: fuel 5-5-5 (0), gem 9-10-11 (1); trash 15; score 0. Token: +2." in public_texts(
         state
     )
-    assert "Seat 1 failed to leave (no fuel-set); tiles [1, 2]. Token: -1." in public_texts(state)
+    assert "Seat 1 failed to leave (no fuel-set); tiles 1, 2. Token: -1." in public_texts(state)
 
 
 # ---------------------------------------------------------------- end of game (T10)

@@ -108,7 +108,7 @@ def _describe_record(record: dict[str, Any], tokens: str | base.Message) -> base
     """One seat's line of a round's end: how it left the planet (or failed to) and its token."""
     name = _name(record["seat"])
     if record["status"] == "failed":
-        tiles = str(sorted(record["hand"] + record["container"]))
+        tiles = ", ".join(map(str, sorted(record["hand"] + record["container"])))
         if record["reason"] == "failed_call":
             return base.say(
                 "{player} failed to leave (their Troika! call fails); tiles {tiles}. Token: {tokens}.",
@@ -123,7 +123,7 @@ def _describe_record(record: dict[str, Any], tokens: str | base.Message) -> base
             tokens=tokens,
         )
     trios = [_trio(t) for t in record["trios"]]
-    trash = base.say("; trash {tiles}", tiles=str(record["trash"])) if record["trash"] else ""
+    trash = base.say("; trash {tiles}", tiles=", ".join(map(str, record["trash"]))) if record["trash"] else ""
     bonus = base.say("; Troika! bonus +{bonus}", bonus=record["troika_bonus"]) if record["troika_bonus"] else ""
     parts = {"player": name, "trios": trios, "trash": trash, "bonus": bonus, "score": record["score"], "tokens": tokens}
     if record["called_troika"]:
