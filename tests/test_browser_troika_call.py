@@ -49,7 +49,8 @@ def test_the_instruction_names_exactly_the_moves_the_page_offers(browser, live):
     """On each of a seat's turns of a game played to its end, the status line's instruction names
     a kind of move (take a face-up tile, take a face-down tile, discard) if and only if the page
     offers a button for one. A full hand, or a face-down pile run out, takes away the
-    face-down tile; the instruction must not offer it."""
+    face-down tile, and an empty hand and Container the discard; the instruction must not offer
+    them (it offered the discard: this test found it)."""
     from tests.support.browser_games import random_moves, started_room, wait_for_version
 
     api = httpx.Client(base_url=live)
@@ -69,4 +70,6 @@ def test_the_instruction_names_exactly_the_moves_the_page_offers(browser, live):
         named = {kind for kind, words in SAID.items() if words in line}
         assert named == offered & set(SAID), (line, offered)
         instructions.add(line.split("Your turn:")[1].strip())
-    assert len(instructions) >= 2 and not all("face-down" in said for said in instructions), instructions
+    # (the server deals from a seed of its own, so which combinations a game meets varies: each
+    # combination is rendered from an exact state in test_web_troika)
+    assert instructions, "the seat never had a turn to act"
