@@ -288,9 +288,11 @@ WIDE_RESULTS = """[...document.querySelectorAll("#round-results table.results")]
 # The first row of the newest round made its longest: 15 tiles in a trio, 12 in the trash, a badge.
 LONGEST_ROW = """() => {
   const row = document.querySelector("#round-results table.results tbody tr");
-  const tile = row.querySelector(".tile"), trash = row.querySelector("td.trash-column");
+  const tile = document.querySelector("#round-results .tile"), trios = row.cells[1];
+  const trash = row.querySelector("td.trash-column");
+  if (!trios.querySelector(".trio")) trios.innerHTML = '<span class="trio unsorted"></span>';
   if (!trash.querySelector(".trio")) trash.innerHTML = '<span class="trio trash"></span>';
-  for (const [trio, count] of [[row.cells[1].querySelector(".trio"), 15], [trash.querySelector(".trio"), 12]]) {
+  for (const [trio, count] of [[trios.querySelector(".trio"), 15], [trash.querySelector(".trio"), 12]]) {
     while (trio.querySelectorAll(".tile").length < count) trio.appendChild(tile.cloneNode(true));
   }
   const badge = document.createElement("span");
