@@ -280,12 +280,9 @@ def test_a_turn_of_many_moves_leaves_the_table_a_fifth_of_the_screen_with_the_ha
     assert shown >= height * 0.2, (shown, height)
 
 
-# A round's results table that needs a sideways scroll, by its id (none: null).
-WIDE_RESULTS = """[...document.querySelectorAll("#round-results table.results")].filter(t =>
-    t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
-
-
-# The first row of the newest round made its longest: 15 tiles in a trio, 12 in the trash, a badge.
+# The first row of the newest round made its longest (15 tiles in a trio, 12 in the trash, a
+# badge), then measured in the same script (a live redraw could come between two calls): how many
+# round tables need a sideways scroll, and the badge's size.
 LONGEST_ROW = """() => {
   const row = document.querySelector("#round-results table.results tbody tr");
   const tile = document.querySelector("#round-results .tile"), trios = row.cells[1];
@@ -299,6 +296,11 @@ LONGEST_ROW = """() => {
   badge.className = "badge bad";
   badge.textContent = "no fuel-set";
   row.cells[0].append(document.createElement("br"), badge);
+  row.scrollIntoView();
+  const wide = [...document.querySelectorAll("#round-results table.results")].filter(t =>
+    t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length;
+  const box = badge.getBoundingClientRect();
+  return {wide, badge: {width: box.width, height: box.height}};
 }"""
 
 
@@ -312,9 +314,8 @@ def test_a_rounds_longest_rows_keep_its_results_in_the_panel_beside_the_log(brow
         pass
     page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", SIZES[0])
     expect(page.locator("#chat")).to_be_visible()  # the log and chat panel beside the table
-    page.evaluate(LONGEST_ROW)
-    page.locator("#round-results").scroll_into_view_if_needed()
+    measured = page.evaluate(LONGEST_ROW)
     screenshot(page, "layout-troika-long-round-rows")
-    assert page.evaluate(WIDE_RESULTS) == 0
-    badge = page.locator("#round-results .badge.bad").first.bounding_box()
+    badge = measured["badge"]
+    assert measured["wide"] == 0
     assert badge["height"] < 30 and badge["width"] > badge["height"] * 2, badge  # one line, not a circle
