@@ -1,10 +1,13 @@
 """A real browser: a "Troika!" call that would fail asks first and says why, from the caller's
-own tiles; the table's other players are told nothing, and "Call anyway" still calls."""
+own tiles; the table's other players are told nothing, and "Call anyway" still calls. On every
+turn of a whole game, the status line's instruction names exactly the moves the page offers."""
 
 from __future__ import annotations
 
 import httpx
 from playwright.sync_api import expect
+
+from tests.support.browser_games import random_moves, started_room, wait_for_version
 
 
 def auth(token: str) -> dict[str, str]:
@@ -51,8 +54,6 @@ def test_the_instruction_names_exactly_the_moves_the_page_offers(browser, live):
     offers a button for one. A full hand, or a face-down pile run out, takes away the
     face-down tile, and an empty hand and Container the discard; the instruction must not offer
     them (it offered the discard: this test found it)."""
-    from tests.support.browser_games import random_moves, started_room, wait_for_version
-
     api = httpx.Client(base_url=live)
     room, tokens = started_room(api, "troika", 2)
     page = browser.new_context(base_url=live).new_page()

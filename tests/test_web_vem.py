@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as html_lib
 import json
+import random
 import re
 
 from app.games.vem_ai_troika import GAME
@@ -271,8 +272,6 @@ async def test_a_turns_instruction_names_only_the_actions_it_has(client):
     """The action step's instruction names Organization only with a card to place or redraw,
     Attack only with a target, and passing only when it is allowed: one state of each
     combination met in seeded random games, basic and advanced, is rendered for its seat."""
-    import random
-
     found = {}
     for advanced in (False, True):
         for seed in range(12):
