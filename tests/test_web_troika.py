@@ -77,6 +77,8 @@ async def test_a_call_shows_as_called_and_is_settled_in_the_round_breakdown(clie
     assert "Ana call succeeded not sorted" not in breakdown
     ana = breakdown.split("Ana call succeeded", 1)[1].split("Bruno", 1)[0]
     assert "+5" in ana and "settled here" in breakdown  # (the bonus in Ana's row, not only a heading)
+    bruno = breakdown.split("Bruno failed call", 1)[1]
+    assert "\u22121" in bruno and "-1" not in bruno  # a token lost, with the minus sign the log uses
     # On a phone the trash shows among the trios (its column, a tile wide, is hidden there):
     # both places hold the same tiles, and each is marked for the stylesheet to pick one.
     trashy = {**ended, "rounds": [dict(ended["rounds"][-1])]}  # (as if Ana's split had left 3 and 9 out)

@@ -50,6 +50,12 @@ def say(msg: str, **args: Any) -> Message:
     return {"msg": msg, "args": args}
 
 
+def signed(number: int) -> str:
+    """A score change as people write it: "+2", "0", and a true minus sign, U+2212 before "1",
+    which lines up with the plus where a hyphen would not."""
+    return f"{number:+d}".replace("-", "\u2212") if number else "0"
+
+
 def one_after_another(messages: list[Message], joined: str = "{first} {rest}") -> Message:
     """Messages said one after another as one message: by default sentences, a space between
     them; ``joined`` (a message with ``{first}`` and ``{rest}``, marked by ``N_``) joins them

@@ -600,7 +600,7 @@ def test_round_breakdown_is_public_and_the_log_summarises_it():
     assert "Seat 0 left the planet: fuel 5-5-5 (0), gem 9-10-11 (1); trash 15; score 0. Token: +2." in public_texts(
         state
     )
-    assert "Seat 1 failed to leave (no fuel-set); tiles 1, 2. Token: -1." in public_texts(state)
+    assert "Seat 1 failed to leave (no fuel-set); tiles 1, 2. Token: \u22121." in public_texts(state)
 
 
 # ---------------------------------------------------------------- end of game (T10)

@@ -158,7 +158,7 @@ def _end_round(state: State, ended_by: str) -> None:
         ends = base.say("Round {round} ends: at most one player has not called Troika.", round=state["round"])
     state["log"].append(base.log_entry(ends))
     for record in records:
-        tokens = ", ".join(f"{t:+d}" for t in record["tokens"]) or base.say("none")
+        tokens = ", ".join(map(base.signed, record["tokens"])) or base.say("none")
         state["log"].append(base.log_entry(_describe_record(record, tokens)))
     if state["round"] == ROUNDS:
         state.update(phase="over", current=None)
