@@ -221,6 +221,10 @@ def test_the_player_folds_the_hand_to_see_the_table_and_the_choice_stays(browser
     # the button keeps the heading to one line (a second line would cost the table its height)
     one_line = "h => h.getBoundingClientRect().height < 2 * 1.2 * parseFloat(getComputedStyle(h).fontSize)"
     assert page.locator("#your-hand h3").evaluate(one_line)
+    # and nothing in it is cut short: on a phone the note in brackets is left to screen readers
+    cut = "h => [...h.querySelectorAll('*')].filter(e => e.offsetWidth > 1 && e.scrollWidth > e.clientWidth + 1).length"
+    assert page.locator("#your-hand h3").evaluate(cut) == 0
+    expect(page.locator("#your-hand h3 > .muted")).to_have_text("(only you can see it)")
     opened, height = page.evaluate(TABLE_STRIP)
     fold.click()
     expect(fold).to_have_attribute("aria-expanded", "false")
