@@ -7,7 +7,8 @@ the bar offers it); the room's header is one folded line; the connection pill si
 covering nothing; the log and chat are a panel beside the table on the desktop and a closed
 drawer on the phone; no results table needs a sideways scroll; TriATri's gem choice keeps its
 status box low (130 px on the desktop, 210 on the phone: it stays over the table); at the end, the game's result
-comes first on the page, as does each round's summary while it is open. Screenshots of some
+comes first on the page, as does each round's summary while it is open; Vem aí's Leaders to
+choose are whole above the dock. Screenshots of some
 phases are kept (``browser_games.SCREENSHOTS``)."""
 
 from __future__ import annotations
@@ -323,3 +324,31 @@ def test_a_rounds_longest_rows_keep_its_results_in_the_panel_beside_the_log(brow
     badge = measured["badge"]
     assert measured["wide"] == 0
     assert badge["height"] < 30 and badge["width"] > badge["height"] * 2, badge  # one line, not a circle
+
+
+# Each shown element's problem, if any: out of the viewport, or covered at its centre.
+HIDDEN_UNDER = """els => els.map(e => {
+  const r = e.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (r.top < 0 || r.bottom > innerHeight) return `out of view at ${Math.round(r.top)}-${Math.round(r.bottom)}`;
+  return hit && (hit === e || e.contains(hit)) ? "" : `covered by ${hit && hit.className}`;
+}).filter(Boolean)"""
+
+
+def test_the_leaders_to_choose_are_whole_above_the_docked_hand_on_the_desktop(browser, live):
+    """Vem aí's advanced game with hints, at 1366x768: the hint bar pushes the Leaders down, and
+    the docked hand (which holds no move while Leaders are chosen) covered each Leader's
+    "choose" caption; the dock is lower in that phase, and the captions are in view above it."""
+    api = httpx.Client(base_url=live)
+    body = {"game": "vem-ai-a-troika", "seats": 3, "name": "Ana", "options": {"advanced": True}, "hints": True}
+    created = api.post("/api/rooms", json=body).json()
+    room, host = created["room"]["id"], created["token"]
+    for name in ("Bruno", "Carla"):
+        assert api.post(f"/api/rooms/{room}/seats", json={"name": name}).status_code == 201
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{host}", SIZES[0])
+    expect(page.locator("#hint-answer")).to_be_visible()  # (the hint bar, above the table)
+    captions = page.locator("#leader-choice .card-button .hint")
+    expect(captions).to_have_count(2)
+    assert page.evaluate("scrollY") == 0
+    assert captions.evaluate_all(HIDDEN_UNDER) == []
+    expect(page.locator("#your-hand .hand-row")).to_be_visible()  # (the hand still shows below)
