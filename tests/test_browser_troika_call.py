@@ -7,11 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import expect
 
-from tests.support.browser_games import random_moves, started_room, wait_for_version
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.support.browser_games import auth, random_moves, started_room, wait_for_version
 
 
 def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screenshots):
