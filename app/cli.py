@@ -44,6 +44,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.http_protocol import StreamEndingServer, with_deadlines
+    from app.logs import log_config
 
     if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
         os.environ["HOST"] = args.host
@@ -55,6 +56,7 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host or settings.host,
         port=args.port or settings.port,
         log_level=settings.log_level,
+        log_config=log_config(settings.log_level),  # the app's own lines too, tokens redacted
         proxy_headers=True,
         # A request head must arrive within HEAD_TIMEOUT_SECONDS, its body within BODY_TIMEOUT_SECONDS
         # more (slowloris; app/http_protocol.py).

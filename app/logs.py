@@ -1,18 +1,25 @@
-"""Logging hygiene: seat tokens travel in seat links, so access-log lines are redacted.
+"""Logging: the server's own lines beside uvicorn's, and seat tokens redacted from all of them.
 
-A seat link is ``/rooms/<id>/seat/<token>`` and a socket ``/ws/rooms/<id>?token=<token>``;
-the filter rewrites both before uvicorn's access logger formats the line.
+``serve`` hands uvicorn :func:`log_config`: uvicorn's own configuration, with the app's loggers
+(``troika_arena.*`` and the modules' ``app.*``) on the same handler at ``LOG_LEVEL`` (without
+it the app's info lines were dropped and its warnings printed bare), and a filter on every
+handler that redacts seat tokens. A seat link is ``/rooms/<id>/seat/<token>`` and a socket
+``/ws/rooms/<id>?token=<token>``; the filter rewrites both in a line's arguments, whatever their
+type (uvicorn's trace lines carry the request's scope, a dict with the path and the query).
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
+from typing import Any
 
 TOKEN_PATTERNS = (
     re.compile(r"(/seat/)[A-Za-z0-9_\-]+"),
     re.compile(r"(token=)[A-Za-z0-9_\-]+"),
 )
+APP_LOGGERS = ("troika_arena", "app")
 
 
 def redact(text: str) -> str:
@@ -21,16 +28,46 @@ def redact(text: str) -> str:
     return text
 
 
+def redacted_argument(argument: Any) -> Any:
+    """A log line's argument with any token redacted: a text as a text; anything else as it is,
+    unless its printed form holds a token, then as that form redacted."""
+    if isinstance(argument, str):
+        return redact(argument)
+    if isinstance(argument, (int, float)) or argument is None:
+        return argument
+    shown = argument.decode("utf-8", "replace") if isinstance(argument, bytes) else repr(argument)
+    cleaned = redact(shown)
+    return argument if cleaned == shown else cleaned
+
+
 class TokenRedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.args, dict):
+            record.args = {key: redacted_argument(value) for key, value in record.args.items()}
+        elif record.args:
+            record.args = tuple(redacted_argument(a) for a in record.args)
         record.msg = redact(str(record.msg))
         return True
 
 
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging configuration with the app's loggers at ``level`` and tokens redacted
+    from every handler's lines."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"redact": {"()": TokenRedactingFilter}}
+    for handler in config["handlers"].values():
+        handler["filters"] = ["redact"]
+    for name in APP_LOGGERS:
+        config["loggers"][name] = {"handlers": ["default"], "level": level.upper(), "propagate": False}
+    return config
+
+
 def install_token_redaction() -> None:
-    for name in ("uvicorn.access", "uvicorn.error"):
+    """Tokens redacted from uvicorn's loggers however logging was set up (a server run by
+    uvicorn's own command, or tests)."""
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn.asgi"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, TokenRedactingFilter) for f in logger.filters):
             logger.addFilter(TokenRedactingFilter())
