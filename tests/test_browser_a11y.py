@@ -6,6 +6,7 @@ the status line as a live region and keyboard focus after an update."""
 from __future__ import annotations
 
 import json
+import random
 
 import httpx
 import pytest
@@ -129,11 +130,49 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
         screenshot(page, "a11y-whole-log")
 
 
+# Where the focus is: a shown control of the table that makes a move, or what it is instead.
+ON_A_MOVE = """() => { const e = document.activeElement;
+  const control = e.matches('button, input, select, summary') && !e.matches('.hand-fold');
+  const shown = e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)');
+  return control && shown && !!e.closest('#room-main .felt') ? '' : e.tagName + '.' + e.className; }"""
+FOCUS_STATUS = "() => { const s = document.querySelector('#room-main .status-line'); s.tabIndex = -1; s.focus(); }"
+
+
+@pytest.mark.parametrize("game", ["troika", "triatri", "vem-ai-a-troika"])
+def test_when_the_turn_comes_the_focus_goes_to_a_shown_move(browser, live, game):
+    """A keyboard player waits with the focus on the status line; the others' moves make it
+    their turn: the focus goes to a move they can use. It fell to the page's body in Troika (the
+    first button was the doomed call's "Call anyway", inside its closed confirmation) and went
+    to the docked hand's "Hide" in TriATri. Three turns of each game, and turns within them."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, game, 2)
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    turns, rng = 0, random.Random(game)
+    while turns < 3:
+        view = api.get(f"/api/rooms/{room}/view").json()
+        assert view["status"] == "playing", "the game ended before three turns came"
+        waiting = 0 not in view["to_act"]
+        if waiting:
+            page.evaluate(FOCUS_STATUS)
+        mover = 0 if not waiting else view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[mover])).json()
+        moves = [m["action"] for m in legal["legal_actions"] if m["action"]["type"] != "troika"]
+        body = {"version": legal["version"], "action": rng.choice(moves)}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[mover]), json=body).status_code == 200
+        wait_for_version(page, legal["version"] + 1)
+        if waiting and page.locator("#table-state").get_attribute("data-your-turn") == "1":
+            turns += 1
+            assert page.evaluate(ON_A_MOVE) == "", (game, turns)
+
+
 def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser, live):
     """Vem aí's status line has an id (``prompt``): a push that changes it swaps in a new one,
-    which the focus follows (it fell to the page's body, and the next Tab went past every move)."""
+    which the focus follows (it fell to the page's body, and the next Tab went past every move).
+    Bruno plays first: Ana is still waiting (a turn that comes takes the focus to a move)."""
     api = httpx.Client(base_url=live)
-    room, tokens = started_room(api, "vem-ai-a-troika", 2)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2, options={"first_player": 1})
     page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
     page.goto(f"/rooms/{room}/seat/{tokens[0]}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")

@@ -3,8 +3,9 @@
 // polite live region that stays, after the log's new lines (what the others did, and what the
 // seat's own move did: the last few, once a push has settled). Keyboard focus: when an update
 // replaces the control that had the focus, the focus moves to the same control in the new
-// table if there is one, else to the first move the player can make now, else to the status
-// line (without scrolling), or in the waiting room to the control now in its place; a focus
+// table if there is one, else to the first shown move the player can make now, else to the status
+// line (without scrolling), or in the waiting room to the control now in its place; a status
+// line focused while waiting gives the focus to the first move when the turn comes; a focus
 // elsewhere (the chat box, say) is left alone.
 (function () {
   var lost = null;
@@ -12,6 +13,7 @@
   var heard = null;  // the number of the last log line announced
   var pending = null;
   var NEWEST = 4;  // log lines announced at most, the newest
+  var settledTurn = false;  // whether it was the seat's turn once the last push had settled
 
   function actionOf(el) {
     var form = el.form || (el.closest && el.closest("form"));
@@ -25,7 +27,7 @@
     var section = el.closest("#room-main [id]");
     var controls = section ? Array.prototype.slice.call(section.querySelectorAll(CONTROLS)) : [];
     return { id: el.id, action: actionOf(el), name: el.name, value: el.value,
-             section: section && section.id, index: controls.indexOf(el) };
+             section: section && section.id, index: controls.indexOf(el), turn: settledTurn };
   }
 
   // In the waiting room (no status line): its main button once it is enabled (Start, once a bot
@@ -54,12 +56,26 @@
     return match && !match.disabled ? match : null;
   }
 
+  // A move's controls in the table, in the page's order (a choice's dropdown before its button;
+  // the hand's fold button is not a move), and whether one is shown (a button inside a closed
+  // confirmation, say, is not: focusing it did nothing and left the focus on the page's body).
+  var MOVES = ".felt button:not([disabled]):not(.hand-fold), .felt input:not([disabled]):not([type=hidden]), .felt select:not([disabled])";
+  function shown(el) {
+    return el.getClientRects().length > 0 && !el.closest("details:not([open]) > :not(summary)");
+  }
+
+  function yourTurn() {
+    var state = document.getElementById("table-state");
+    return !!state && state.dataset.yourTurn === "1";
+  }
+
+  // (a status line read while waiting gives the focus up to the moves when the turn comes)
   function nextFocus(main, key) {
     var same = sameControl(main, key);
-    if (same) return same;
-    var state = document.getElementById("table-state");
-    if (state && state.dataset.yourTurn === "1") {
-      var move = main.querySelector(".felt button:not([disabled]), .felt input:not([disabled]):not([type=hidden])");
+    var turnCame = yourTurn() && !key.turn;
+    if (same && !(turnCame && same.matches(".status-line"))) return same;
+    if (yourTurn()) {
+      var move = Array.prototype.find.call(main.querySelectorAll(MOVES), shown);
       if (move) return move;
     }
     return main.querySelector(".status-line") || samePlace(key) || main;
@@ -87,6 +103,7 @@
 
   function announce() {
     pending = null;
+    settledTurn = yourTurn();
     var region = document.getElementById("status-live");
     var status = document.querySelector("#room-main .status-line");
     var text = status ? squeezed(status) : "";
@@ -109,12 +126,18 @@
       lost = keyOf(document.activeElement);
     }
   });
-  document.addEventListener("htmx:oobAfterSwap", function () {
+  // (the focus too waits for the push's last section: chosen after the status line's swap
+  // alone, it went by the old moves, or by the turn before its table-state came)
+  function placeFocus() {
     var main = document.getElementById("room-main");
     if (lost && main && (!document.activeElement || document.activeElement === document.body)) {
       focusable(nextFocus(main, lost)).focus({ preventScroll: true });
     }
     lost = null;
+  }
+
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (lost) setTimeout(placeFocus, 0);
     announceSoon();
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", announce);
