@@ -1,5 +1,6 @@
 """A real browser: a room created with the lobby form's "Unlisted" box stays out of the lobby
-(its invite link still finds it), and the lobby lists the listed games in play to watch."""
+(its invite link still finds it), and the lobby lists the listed games in play to watch,
+keeping a keyboard's focus through its refreshes."""
 
 from __future__ import annotations
 
@@ -36,7 +37,14 @@ def test_unlisted_rooms_stay_out_of_the_lobby_and_games_in_play_can_be_watched(b
     expect(stranger.locator("#playing-rooms")).to_contain_text("Rita, Sara")
     assert secret not in stranger.content()
     screenshots(stranger, "lobby-games-in-play")
-    stranger.locator("#playing-rooms").get_by_role("link", name="Watch").click()
+    # The list is refreshed every 5 s: a keyboard's focus on a link stays on it, and each link
+    # names its room (it was "Watch" alone, and the focus fell to the page's body)
+    watch = stranger.locator("#playing-rooms").get_by_role("link", name="Watch TriATri (Rita, Sara)")
+    watch.focus()
+    refreshed = "() => new Promise(r => document.body.addEventListener('htmx:afterSwap', r, {once: true}))"
+    stranger.evaluate(refreshed)
+    expect(watch).to_be_focused()
+    stranger.keyboard.press("Enter")
     expect(stranger.locator(".notice")).to_contain_text("spectator")
 
     friend = browser.new_context(base_url=live).new_page()
