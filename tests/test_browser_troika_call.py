@@ -25,7 +25,14 @@ def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screens
     expect(ana.locator("#connection")).to_have_attribute("data-state", "live")
     warning = ana.locator("#call-confirm .call-warning")
     expect(warning).to_be_hidden()  # one click on "Troika!" only opens the question
-    ana.locator("#call-confirm summary", has_text="Troika!").click()
+    summary = ana.locator("#call-confirm summary", has_text="Troika!")
+    summary.focus()  # by keyboard: Enter opens the question, Escape closes it on its summary
+    ana.keyboard.press("Enter")
+    expect(warning).to_be_visible()
+    ana.keyboard.press("Escape")
+    expect(warning).to_be_hidden()
+    expect(summary).to_be_focused()
+    summary.click()
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("your Container has 0 tiles; a call needs 5")
     expect(ana.locator("#table-state")).to_have_attribute("data-version", "0")  # nothing was played

@@ -140,6 +140,16 @@
     if (lost) setTimeout(placeFocus, 0);
     announceSoon();
   });
+  // Escape closes an open question in the table (Troika's "Troika!" confirmation, a round's
+  // results), the focus back on its summary.
+  document.addEventListener("keydown", function (event) {
+    var open = event.key === "Escape" && event.target.closest && event.target.closest("#room-main details[open]");
+    if (!open) return;
+    open.open = false;
+    var summary = open.querySelector(":scope > summary");
+    if (summary) summary.focus();
+  });
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", announce);
   else announce();
 })();
