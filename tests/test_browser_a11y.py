@@ -101,6 +101,9 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
     wait_for_version(page, 1)
     active = page.evaluate(ACTIVE)
     assert active["tag"] == "button" and active["inTable"], active
+    if "tile-button" in active["cls"]:  # its focus ring is white, not the gold of what just changed
+        ring = "() => getComputedStyle(document.activeElement.querySelector('.tile')).outlineColor"
+        assert page.evaluate(ring) == "rgb(255, 255, 255)"
     page.keyboard.press("Enter")  # that next move (the first tile on offer, or a discard)
     wait_for_version(page, 2)
     active = page.evaluate(ACTIVE)
