@@ -12,6 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.bots import ratings
 from tests.support.accessibility import serious_violations
 from tests.support.browser_games import (
     DESKTOP,
@@ -190,6 +191,12 @@ def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser,
             before = page.locator("#room-main .status-line").inner_text()
     expect(page.locator("#room-main .status-line")).not_to_have_text(before)
     expect(page.locator("#room-main .status-line")).to_be_focused()
+    # Names without the drawn signs: the card list's link (not "Card list ↗"), and a card's
+    # checkbox, whose box drawn before its words is not read ("☐ attack with" was)
+    expect(page.get_by_role("link", name="Card list", exact=True)).to_have_count(1)
+    pick = '<label class="pick" id="probe"><input type="checkbox"><span class="hint tick">attack with</span></label>'
+    page.evaluate("html => document.querySelector('.felt.vem').insertAdjacentHTML('beforeend', html)", pick)
+    expect(page.get_by_role("checkbox", name="attack with", exact=True)).to_have_count(1)
 
 
 def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start(browser, live):
@@ -201,6 +208,9 @@ def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start
     page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
     page.goto(f"/rooms/{created['room']['id']}/seat/{created['token']}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    # each seat's buttons name their seat (they read "+ strong bot Elo 536" for every seat alike)
+    expect(page.get_by_role("button", name="seat 2")).to_have_count(len(ratings.levels("troika")))
+    expect(page.get_by_role("button", name="seat 3")).to_have_count(len(ratings.levels("troika")))
     page.locator("#seats .bot-adders button").nth(1).focus()  # the second seat's second level
     page.keyboard.press("Enter")
     expect(page.locator("#seats li.taken")).to_have_count(2)

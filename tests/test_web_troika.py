@@ -121,3 +121,16 @@ async def test_the_turns_instruction_offers_only_the_moves_there_are(client):
         kinds = {a["type"] for a in GAME.legal_actions(state, 0)}
         assert ("take_down" in kinds) == ("face-down tile into" in said), "the words follow the moves"
         assert ("discard" in kinds) == ("discard a tile" in said) and ("take_up" in kinds) == ("face-up" in said)
+
+
+async def test_a_marked_tiles_buttons_name_the_tile(client):
+    """Two tiles discarded face down: "Turn up" and "Take" are offered for each, and each button
+    names its tile (#1, #2) for a screen reader; they were alike, "Turn up" and "Take"."""
+    render = await renderer(client)
+    state = make(hands=[[1], [], []], marked=[(1, 1, 7), (2, 2, 9)])
+    html = render(state, 0)
+    for mark in (1, 2):
+        assert f'Turn up<span class="sr-only">#{mark}</span></button>' in html
+    taking = render({**state, "phase": "act"}, 0)  # (then a face-down tile may be taken instead)
+    for mark in (1, 2):
+        assert f'Take<span class="sr-only">#{mark}</span></button>' in taking
