@@ -1,12 +1,15 @@
 """Accessibility, checked by axe-core (bundled by axe-playwright-python, injected by Playwright:
 never from a CDN) on every page and in every phase of every game, for a seat and a spectator,
 at desktop and phone sizes: no violation of serious or critical impact. Also the skip link,
-the status line as a live region and keyboard focus after an update."""
+the status line as a live region, keyboard focus after an update, names without drawn signs,
+and headings to the table and each player."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import re
 
 import httpx
 import pytest
@@ -169,6 +172,25 @@ def test_when_the_turn_comes_the_focus_goes_to_a_shown_move(browser, live, game)
         if waiting and page.locator("#table-state").get_attribute("data-your-turn") == "1":
             turns += 1
             assert page.evaluate(ON_A_MOVE) == "", (game, turns)
+
+
+@pytest.mark.parametrize("game", ["troika", "triatri", "vem-ai-a-troika"])
+def test_a_screen_reader_moves_by_headings_to_the_table_and_each_player(browser, live, game):
+    """The table and its players have headings (a screen reader's way around a page): the table
+    a level 2 under the game's title, each player's name a level 3 under "Players"."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, game, 2)
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.get_by_role("heading", level=1)).to_have_count(1)
+    expect(page.get_by_role("heading", level=2, name="Table", exact=True)).to_have_count(1)
+    expect(page.get_by_role("heading", level=2, name="Players", exact=True)).to_have_count(1)
+    for name in ("Ana", "Bruno"):
+        expect(page.get_by_role("heading", level=3, name=re.compile(f"^{name}\\b"))).to_have_count(1)
+    outline = page.evaluate("""() => [...document.querySelectorAll('h1, h2, h3, [role=heading]')]
+        .filter(h => h.closest('#room-main')).map(h => h.getAttribute('aria-level') || h.tagName[1])""")
+    assert outline[:2] == ["1", "2"], outline  # the title, then the table
+    assert all(int(b) <= int(a) + 1 for a, b in itertools.pairwise(outline)), outline  # no level skipped
 
 
 def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser, live):
