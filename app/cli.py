@@ -40,6 +40,17 @@ def end_streams() -> None:
         bus.end_streams()
 
 
+def unusable_database(command: str) -> bool:
+    """Say in one line why the database of DATABASE_URL cannot be used, if it cannot (before a
+    server starts on it, or a migration runs)."""
+    from app.db.engine import unusable
+
+    problem = unusable(get_settings().sync_database_url())
+    if problem:
+        print(f"troika-arena {command}: DATABASE_URL cannot be used: {problem}", file=sys.stderr)
+    return problem is not None
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -50,6 +61,8 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["HOST"] = args.host
         get_settings.cache_clear()
     settings = get_settings()
+    if unusable_database("serve"):
+        return 2
 
     config = uvicorn.Config(
         "app.main:app",
@@ -124,6 +137,8 @@ def restore(args: argparse.Namespace) -> int:
 def migrate(_args: argparse.Namespace) -> int:
     from app.db.engine import migrate as run_migrations
 
+    if unusable_database("migrate"):
+        return 2
     run_migrations(get_settings().sync_database_url())
     print("database is at the newest schema")
     return 0

@@ -1,7 +1,9 @@
 """The settings a host writes in the environment are checked as they are read: a value the
 server cannot use (a port out of range, a time that is not a finite number, a limit below one,
 garbage) stops the command with one line per setting and status 2, never a traceback; the
-documented values and the edge of each range are taken."""
+documented values and the edge of each range are taken. A DATABASE_URL whose database cannot
+be reached (a SQLite file in a folder that does not exist, a Postgres server that does not
+answer) stops ``serve`` and ``migrate`` the same way, with one line, before anything starts."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.config import Settings, problems
+from tests.support.servers import free_port
 
 pytestmark = pytest.mark.unit
 
@@ -98,3 +101,32 @@ def test_serve_refuses_a_port_flag_out_of_range():
         [sys.executable, "-m", "app.cli", "serve", "--port", "70000"], capture_output=True, text=True
     )
     assert result.returncode == 2 and "a port is a whole number from 1 to 65535, not '70000'" in result.stderr
+
+
+def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, env={**os.environ, **env}, timeout=60
+    )
+
+
+@pytest.mark.parametrize("command", [["serve", "--port", str(free_port())], ["migrate"]])
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("sqlite:///{tmp}/nodir/x.db", "there is no folder {tmp}/nodir for the database file {tmp}/nodir/x.db"),
+        ("sqlite:///{tmp}/text.db", "file is not a database ({tmp}/text.db)"),
+        ("postgresql://postgres@127.0.0.1:1/x", 'connection to server at "127.0.0.1", port 1 failed'),
+    ],
+)
+def test_a_database_that_cannot_be_used_stops_serve_and_migrate_with_one_line(tmp_path, command, url, reason):
+    (tmp_path / "text.db").write_text("not a database\n" * 100)
+    result = cli(*command, DATABASE_URL=url.format(tmp=tmp_path))
+    [line] = result.stderr.splitlines()
+    assert result.returncode == 2 and result.stdout == ""
+    assert line.startswith(f"troika-arena {command[0]}: DATABASE_URL cannot be used: ")
+    assert reason.format(tmp=tmp_path) in line
+
+
+def test_a_sqlite_file_not_made_yet_in_a_folder_that_exists_is_taken(tmp_path):
+    result = cli("migrate", DATABASE_URL=f"sqlite:///{tmp_path}/new.db")
+    assert (result.returncode, result.stdout.strip()) == (0, "database is at the newest schema"), result.stderr

@@ -1,4 +1,4 @@
-"""Database engines and session factories, and migrations at start.
+"""Database engines and session factories, a first connection's check, and migrations at start.
 
 SQLite runs in WAL mode with a busy timeout (how its writers take turns: ``app.db.database``).
 Migrations are alembic's, run on a worker thread with the matching sync driver; on Postgres
@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -55,6 +57,28 @@ def alembic_config(sync_url: str) -> Config:
     config.set_main_option("script_location", str(project_file("migrations")))
     config.set_main_option("sqlalchemy.url", sync_url.replace("%", "%%"))
     return config
+
+
+def unusable(sync_url: str) -> str | None:
+    """Why the database of ``sync_url`` cannot be used, in one line, or None when it can: a
+    SQLite file in a folder that does not exist, or not a database; a Postgres server that does
+    not answer, or refuses the connection (no such database, a wrong password). Connects once and
+    reads the list of tables; a SQLite file that does not exist yet is created, as at start."""
+    path = make_url(sync_url).database if sync_url.startswith("sqlite") else None
+    if path and path != ":memory:" and not Path(path).parent.is_dir():
+        return f"there is no folder {Path(path).parent} for the database file {path}"
+    try:
+        engine = create_engine(sync_url, poolclass=NullPool)
+        try:
+            with engine.connect() as conn:
+                inspect(conn).get_table_names()
+        finally:
+            engine.dispose()
+    except (SQLAlchemyError, ValueError) as exc:  # (ValueError: a port that is not a number)
+        reason = str(exc.orig if isinstance(exc, DBAPIError) else exc)
+        lines = [" ".join(line.split()) for line in reason.splitlines() if line.strip()]  # (psycopg's: several)
+        return "; ".join(lines) + (f" ({path})" if path else "")
+    return None
 
 
 # Any fixed 64-bit number, the same in every instance: the key of the migrations' advisory lock.
