@@ -7,6 +7,7 @@ a ``sqlite://`` URL to aiosqlite, so hosts can paste the URL their provider give
 
 from __future__ import annotations
 
+import importlib.util
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -30,6 +31,17 @@ def host_names(listed: str) -> str:
         bracketed = name.startswith("[") and name.endswith("]")  # an IPv6 address, as a Host header writes it
         if "/" in name or (":" in name and not bracketed):
             raise ValueError(f"list host names as a browser sends them, without a scheme or port: not {name!r}")
+    return listed
+
+
+def game_modules(listed: str) -> str:
+    for name in (n.strip() for n in listed.split(",") if n.strip()):
+        try:
+            found = importlib.util.find_spec(name) is not None  # (imports its packages, not the module)
+        except ImportError:  # a package on its way that does not exist, a relative name
+            found = False
+        if not found:
+            raise ValueError(f"there is no module {name} to import (list Python modules, each declaring ENTRY)")
     return listed
 
 
@@ -73,7 +85,8 @@ class Settings(BaseSettings):
     again_hold_seconds: Seconds = 120.0  # a room played again: how long its free seats wait for their players
     room_idle_hours: Annotated[float, Field(ge=0, le=100 * 365 * 24, allow_inf_nan=False)] = 24.0  # 0: never
     room_creation_limit: Annotated[str, AfterValidator(rate_limits)] = "10/minute;100/hour"  # per client address
-    extra_games: str = ""  # modules declaring more games' entries, comma separated (app.games.registry)
+    # modules declaring more games' entries, comma separated (app.games.registry)
+    extra_games: Annotated[str, AfterValidator(game_modules)] = ""
     metrics_token: str = ""  # GET /metrics answers only with this bearer token; empty: off (404)
 
     def async_database_url(self) -> str:

@@ -52,6 +52,9 @@ REFUSED = [
     ("allowed_hosts", "http://games.example.org"),
     ("allowed_hosts", "games.example.org:8000"),
     ("database_url", "garbage"),
+    ("extra_games", "no.such.module"),
+    ("extra_games", "tests.toy.game, tests.toy.nothing"),
+    ("extra_games", ".game"),
 ]
 
 TAKEN = [
@@ -66,7 +69,14 @@ TAKEN = [
     ("room_creation_limit", "1/second", "1/second"),
     ("allowed_hosts", "games.example.org, *.example.net", "games.example.org, *.example.net"),
     ("allowed_hosts", "[fd00::8]", "[fd00::8]"),
+    ("extra_games", "tests.toy.game, ", "tests.toy.game, "),
 ]
+
+
+def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, env={**os.environ, **env}, timeout=60
+    )
 
 
 @pytest.mark.parametrize(("name", "value"), REFUSED)
@@ -96,17 +106,22 @@ def test_every_command_stops_on_a_bad_setting_with_one_line_each_and_no_tracebac
     ]
 
 
+@pytest.mark.parametrize("command", [["health"], ["--help"], ["serve"], ["simulate", "--game", "troika"]])
+def test_every_command_stops_on_an_extra_game_module_that_does_not_exist(command):
+    result = cli(*command, EXTRA_GAMES="tests.toy.game,no.such.module")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "troika-arena: a setting in the environment cannot be used (see the README):",
+        "  EXTRA_GAMES='tests.toy.game,no.such.module': Value error, there is no module no.such.module to import "
+        "(list Python modules, each declaring ENTRY)",
+    ]
+
+
 def test_serve_refuses_a_port_flag_out_of_range():
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "serve", "--port", "70000"], capture_output=True, text=True
     )
     assert result.returncode == 2 and "a port is a whole number from 1 to 65535, not '70000'" in result.stderr
-
-
-def cli(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, env={**os.environ, **env}, timeout=60
-    )
 
 
 @pytest.mark.parametrize("command", [["serve", "--port", str(free_port())], ["migrate"]])
