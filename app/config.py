@@ -8,6 +8,7 @@ a ``sqlite://`` URL to aiosqlite, so hosts can paste the URL their provider give
 from __future__ import annotations
 
 import importlib.util
+import re
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -19,6 +20,7 @@ YEAR_S = 365 * 24 * 3600.0
 Count = Annotated[int, Field(ge=1, le=10**9)]
 Seconds = Annotated[float, Field(ge=0, le=YEAR_S, allow_inf_nan=False)]  # 0 allowed: at once, or off
 Wait = Annotated[float, Field(gt=0, le=YEAR_S, allow_inf_nan=False)]  # a time that must pass
+ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:[1-9][0-9]{0,4})?", re.IGNORECASE)
 
 
 def database_url_known(url: str) -> str:
@@ -31,6 +33,13 @@ def host_names(listed: str) -> str:
         bracketed = name.startswith("[") and name.endswith("]")  # an IPv6 address, as a Host header writes it
         if "/" in name or (":" in name and not bracketed):
             raise ValueError(f"list host names as a browser sends them, without a scheme or port: not {name!r}")
+    return listed
+
+
+def origin_list(listed: str) -> str:
+    for origin in (o.strip().rstrip("/") for o in listed.split(",") if o.strip()):  # (as Settings.origins)
+        if not ORIGIN.fullmatch(origin):
+            raise ValueError(f"list origins as a browser sends them, scheme://host[:port] with no path: not {origin!r}")
     return listed
 
 
@@ -64,7 +73,7 @@ class Settings(BaseSettings):
     database_url: Annotated[str, AfterValidator(database_url_known)] = "sqlite:///./troika-arena.db"
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=1, le=65535)] = 8000
-    allowed_origins: str = ""
+    allowed_origins: Annotated[str, AfterValidator(origin_list)] = ""
     allowed_hosts: Annotated[str, AfterValidator(host_names)] = ""
     max_ws_message_bytes: Count = 4096
     head_timeout_seconds: Wait = 10.0
@@ -103,7 +112,8 @@ class Settings(BaseSettings):
         return self.async_database_url().replace("postgresql+psycopg://", "postgresql://", 1)
 
     def origins(self) -> set[str]:
-        return {o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()}
+        """The ALLOWED_ORIGINS as a browser's ``Origin`` header writes them: lower case, no slash."""
+        return {o.strip().rstrip("/").lower() for o in self.allowed_origins.split(",") if o.strip()}
 
     def hosts(self) -> list[str]:
         """Host header names this server answers to: the bind address, ``localhost``,

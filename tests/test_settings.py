@@ -51,6 +51,12 @@ REFUSED = [
     ("room_creation_limit", ""),
     ("allowed_hosts", "http://games.example.org"),
     ("allowed_hosts", "games.example.org:8000"),
+    ("allowed_origins", "bots.example.org"),
+    ("allowed_origins", "https://bots.example.org, localhost:3000"),
+    ("allowed_origins", "https://bots.example.org/play"),
+    ("allowed_origins", "https://bots.example.org?x=1"),
+    ("allowed_origins", "https://bots.example.org:http"),
+    ("allowed_origins", "*"),
     ("database_url", "garbage"),
     ("extra_games", "no.such.module"),
     ("extra_games", "tests.toy.game, tests.toy.nothing"),
@@ -69,6 +75,8 @@ TAKEN = [
     ("room_creation_limit", "1/second", "1/second"),
     ("allowed_hosts", "games.example.org, *.example.net", "games.example.org, *.example.net"),
     ("allowed_hosts", "[fd00::8]", "[fd00::8]"),
+    ("allowed_origins", "https://bots.example.org", "https://bots.example.org"),
+    ("allowed_origins", "http://lan:3000/, https://[fd00::8]:8443", "http://lan:3000/, https://[fd00::8]:8443"),
     ("extra_games", "tests.toy.game, ", "tests.toy.game, "),
 ]
 
@@ -92,6 +100,11 @@ def test_a_setting_the_server_cannot_use_is_refused_naming_it(monkeypatch, name,
 def test_the_edges_of_each_range_are_taken(monkeypatch, name, value, read):
     monkeypatch.setenv(name.upper(), value)
     assert getattr(Settings(), name) == read
+
+
+def test_allowed_origins_are_read_as_a_browser_writes_an_origin(monkeypatch):
+    monkeypatch.setenv("ALLOWED_ORIGINS", "HTTPS://Bots.Example.org/, http://localhost:3000")
+    assert Settings().origins() == {"https://bots.example.org", "http://localhost:3000"}
 
 
 @pytest.mark.parametrize("command", [["serve"], ["health"], ["migrate"], ["--help"]])
