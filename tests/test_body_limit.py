@@ -1,6 +1,7 @@
 """Request bodies over the limit (64 KB; creating a room, which may carry a deck, 512 KB and its
 form) answer 413 without being read whole: a declared length is refused at once, a chunked body
-as soon as it passes the limit. A real server's memory stays flat after 50 MB posts."""
+as soon as it passes the limit; a body of exactly the limit is read, and the refusal says the
+limit as set (in bytes unless it is whole KB). A real server's memory stays flat after 50 MB posts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from app.games.vem_ai_troika.deck import default_deck
-from tests.conftest import auth, create_started_room
+from tests.conftest import auth, create_started_room, running_app
 from tests.support.servers import free_port, server_process
 
 pytestmark = pytest.mark.server  # real server processes, sockets or subprocesses
@@ -68,6 +69,32 @@ async def test_room_creation_may_carry_a_deck_up_to_the_upload_limit(client):
     r = await client.post("/api/rooms", content=async_chunks(600 * KB), headers={"content-type": "application/json"})
     assert (r.status_code, r.json()["error"]) == (413, "too_large"), r.text[:200]
     assert "528 KB" in r.json()["message"]
+
+
+def body_of(size: int) -> bytes:
+    """A move's JSON body of exactly ``size`` bytes."""
+    head, tail = b'{"version": 0, "action": {"type": "', b'"}}'
+    return head + b"x" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize(("limit", "said"), [(1000, "1000 bytes"), (1500, "1500 bytes"), (2048, "2 KB")])
+async def test_a_body_of_the_limit_is_read_one_byte_more_is_refused_saying_the_limit(sqlite_url, limit, said):
+    async with running_app(sqlite_url, max_body_bytes=limit) as client:
+        headers = {**auth("made-up"), "content-type": "application/json"}
+        path = "/api/rooms/nonexistent/actions"
+        for send in (body_of, lambda size: async_chunks_of(body_of(size))):  # a declared length, then chunked
+            r = await client.post(path, content=send(limit), headers=headers)
+            assert r.status_code == 404, r.text[:200]  # read, and the room looked for
+            r = await client.post(path, content=send(limit + 1), headers=headers)
+            assert r.status_code == 413 and r.json() == {
+                "error": "too_large",
+                "message": f"the request body is larger than {said}",
+            }
+
+
+async def async_chunks_of(body: bytes, size: int = 100):
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
 
 
 def rss(pid: int) -> int:

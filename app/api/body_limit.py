@@ -29,7 +29,12 @@ class BodyTooLarge(HTTPException):
     route reading the body (through FastAPI or Starlette's form parser) answers 413 too."""
 
     def __init__(self, limit: int):
-        super().__init__(413, f"the request body is larger than {limit // 1024} KB")
+        super().__init__(413, f"the request body is larger than {size(limit)}")
+
+
+def size(limit: int) -> str:
+    """A limit as a refusal says it: in KB when it is a whole number of KB, else in bytes."""
+    return f"{limit // 1024} KB" if limit % 1024 == 0 else f"{limit} bytes"
 
 
 class BodyLimit:
