@@ -5,7 +5,8 @@ one against OpenSpiel, ``bench engines`` measures the rule engines and ``bench s
 server under load, ``bench clicks`` click to update in Chromium, ``bench footprint`` idle rooms
 and restarts, ``bench soak`` memory over a long run of bot games.
 
-Settings come from the environment (see README); ``serve`` flags override host and port.
+Settings come from the environment (see README); the flags of ``serve`` and ``health`` override
+host and port.
 """
 
 from __future__ import annotations
@@ -89,12 +90,14 @@ def serve(args: argparse.Namespace) -> int:
 
 def health(args: argparse.Namespace) -> int:
     """Exit 0 if the server of these settings answers /healthz with 200, else 1 (the Docker
-    image's HEALTHCHECK): on PORT, at 127.0.0.1 when HOST binds every address, else at HOST."""
+    image's HEALTHCHECK): on --port or PORT, at 127.0.0.1 when the address (--host or HOST)
+    binds every address, else at that address."""
     import urllib.request
 
     settings = get_settings()
-    host = "127.0.0.1" if settings.host in ("", "0.0.0.0", "::") else settings.host
-    url = f"http://{f'[{host}]' if ':' in host else host}:{settings.port}/healthz"
+    bound = args.host or settings.host
+    host = "127.0.0.1" if bound in ("", "0.0.0.0", "::") else bound
+    url = f"http://{f'[{host}]' if ':' in host else host}:{args.port or settings.port}/healthz"
     try:
         with urllib.request.urlopen(url, timeout=args.timeout) as response:
             status = response.status
@@ -454,6 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--port", type=port_number, help="port, 1 to 65535 (default: PORT or 8000)")
     p_serve.set_defaults(func=serve)
     p_health = commands.add_parser("health", help="exit 0 if the server on HOST and PORT answers /healthz")
+    p_health.add_argument("--host", help="the address the server binds, as serve's --host (default: HOST)")
+    p_health.add_argument("--port", type=port_number, help="its port, as serve's --port (default: PORT or 8000)")
     p_health.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for the answer (default 2)")
     p_health.set_defaults(func=health)
     p_migrate = commands.add_parser("migrate", help="apply database migrations")
