@@ -3,9 +3,10 @@ Dockerfile, the compose file is validated against the Compose specification's JS
 one check per point an operator would trip on (issue 28's findings 1-11): the healthcheck asks
 the port the server listens on, the scale profile trusts its proxy for client addresses and
 publishes no app port, ALLOWED_HOSTS and the database password come from a git-ignored .env
-(an example committed), every base image is pinned by digest, the image installs from a hashed
-lock that holds the build backend too, in a dependency layer of its own, with no copy of the
-source left in the image and no anonymous volume, one image serves both app services, and the
+(an example committed), as every other setting written there does, every base image is pinned
+by digest, the image installs from a hashed lock that holds the build backend too, in a
+dependency layer of its own, with no copy of the source left in the image and no anonymous
+volume, one image serves both app services, and the
 proxy waits for healthy apps and health-checks them. What can be simulated is run: the
 healthcheck command against a real server on another port, and the Caddyfile itself (Caddy,
 from the test extra) in front of two real servers, one of which stops."""
@@ -142,6 +143,24 @@ def test_the_scale_apps_publish_no_port_and_trust_their_proxy_for_the_client_add
 def test_allowed_hosts_is_passed_through_to_every_app_service():
     for name in ("app", "app-scale"):
         assert services()[name]["environment"]["ALLOWED_HOSTS"] == "${ALLOWED_HOSTS:-}", name
+
+
+def documented_settings() -> set[str]:
+    """The settings of the README's "Configuration" table."""
+    section = (ROOT / "README.md").read_text().split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([A-Z_]+)` \|", section, re.M))
+
+
+def test_every_setting_in_env_reaches_every_app_service():
+    """.env is read into each app's environment (METRICS_TOKEN, LOG_LEVEL, ... put there were
+    dropped), and no setting under ``environment`` masks it but the compose file's own."""
+    documented = documented_settings()
+    assert {"METRICS_TOKEN", "LOG_LEVEL", "DATABASE_URL"} <= documented
+    for name in ("app", "app-scale"):
+        service = services()[name]
+        assert service["env_file"] == [{"path": ".env", "required": False}], name
+        masked = {key for key, value in service["environment"].items() if value != f"${{{key}:-}}"}
+        assert masked & documented == {"DATABASE_URL", "HOST", "PORT"}, name
 
 
 # 4. Secrets from .env, an example committed, the real one ignored.
