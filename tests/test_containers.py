@@ -6,8 +6,9 @@ publishes no app port, ALLOWED_HOSTS and the database password come from a git-i
 (an example committed), as every other setting written there does, every base image is pinned
 by digest, the image installs from a hashed lock that holds the build backend too, in a
 dependency layer of its own, with no copy of the source left in the image and no anonymous
-volume, one image serves both app services, and the
-proxy waits for healthy apps and health-checks them. What can be simulated is run: the
+volume, one image serves both app services, the
+proxy waits for healthy apps and health-checks them, and the README's docker commands dump
+without a terminal and let friends in. What can be simulated is run: the
 healthcheck command against a real server on another port, and the Caddyfile itself (Caddy,
 from the test extra) in front of two real servers, one of which stops."""
 
@@ -180,6 +181,18 @@ def test_the_database_password_comes_from_a_git_ignored_env_file_with_a_committe
     assert run("git", "check-ignore", "-q", ".env").returncode == 0, ".env is not git-ignored"
     assert run("git", "ls-files", "--error-unmatch", ".env.example").returncode == 0, ".env.example not committed"
     assert ".env" in (ROOT / ".dockerignore").read_text().split(), "a .env would be sent into the image's context"
+
+
+def test_the_readmes_docker_commands_keep_a_dump_whole_and_let_friends_in():
+    """``docker compose exec`` gives a terminal unless ``-T``, which corrupts a binary dump piped
+    out (or in); a restore is documented beside the dump; the image run alone answers only
+    localhost unless ALLOWED_HOSTS names the address friends use."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    piped = re.findall(r"docker compose exec [^`]*[<>][^`]*", readme)
+    assert any("pg_dump" in command for command in piped) and any("pg_restore" in command for command in piped)
+    assert all(command.startswith("docker compose exec -T ") for command in piped), piped
+    (run,) = re.findall(r"docker run [^`]*", readme)
+    assert "-e ALLOWED_HOSTS=" in run, run
 
 
 # 5. Base images pinned by digest; a lock with hashes and the build backend.
