@@ -6,11 +6,11 @@ publishes no app port, ALLOWED_HOSTS and the database password come from a git-i
 (an example committed), as every other setting written there does, every base image is pinned
 by digest, the image installs from a hashed lock that holds the build backend too, in a
 dependency layer of its own, with no copy of the source left in the image and no anonymous
-volume, one image serves both app services, the
-proxy waits for healthy apps and health-checks them, and the README's docker commands dump
-without a terminal and let friends in. What can be simulated is run: the
-healthcheck command against a real server on another port, and the Caddyfile itself (Caddy,
-from the test extra) in front of two real servers, one of which stops."""
+volume, one image serves both app services, the proxy waits for healthy apps and health-checks
+them, and the README's docker commands dump without a terminal and let friends in. What can be
+simulated is run: the healthcheck command against a real server on another port, and the
+Caddyfile itself (Caddy, from the test extra) in front of two real servers, one of which
+stops."""
 
 from __future__ import annotations
 
