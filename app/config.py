@@ -143,4 +143,7 @@ def get_settings() -> Settings:
 
 def problems(error: ValidationError) -> list[str]:
     """What is wrong with the environment's settings, one line each, named as the host set them."""
-    return [f"{'_'.join(map(str, e['loc'])).upper()}={e['input']!r}: {e['msg']}" for e in error.errors()]
+    return [
+        f"{'_'.join(map(str, e['loc'])).upper()}={e['input']!r}: {e['msg'].removeprefix('Value error, ')}"
+        for e in error.errors()
+    ]
