@@ -1,6 +1,6 @@
 """The headers an answer documents beside its body, for the OpenAPI document: ``Location`` on a
 201, and the IETF ``RateLimit-Policy`` and ``RateLimit`` fields on the calls a rate limit counts
-(``app.rooms.throttle``), on every answer, not only on a 429."""
+(``app.rooms.throttle``), on every answer the limit counted and on its 429."""
 
 from __future__ import annotations
 

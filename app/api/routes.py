@@ -283,12 +283,14 @@ async def list_games():
     responses=answers(400, 413, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
 )
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
-    """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT)."""
+    """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT): only a
+    creation that passes every other check is counted."""
     address = request.client and request.client.host
-    await throttle.creating_room(address)
-    info, token = await lobby.create(
+    new_room = lobby.check_new_room(
         body.game, body.seats, body.options, body.name, body.turn_timer, body.listed, body.hints
     )
+    await throttle.creating_room(address)
+    info, token = await lobby.create(new_room)
     quota = await throttle.quota("rooms", address)
     return answer({"room": info.public(), "seat": 0, "token": token}, 201, f"/api/rooms/{info.id}", quota)
 

@@ -16,6 +16,7 @@ import hmac
 import secrets
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -142,13 +143,27 @@ def canonical_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
     return {name: resolved[name] for name in options}
 
 
+@dataclass(frozen=True)
+class NewRoom:
+    """A room to be created, its values checked (``Lobby.check_new_room``); its seed drawn."""
+
+    game: Game
+    num_seats: int
+    options: dict[str, Any]
+    host_name: str
+    turn_seconds: int
+    listed: bool
+    hints: bool
+    seed: str = field(repr=False)
+
+
 class Lobby:
     def __init__(self, rooms: LiveGames, autopilot_grace: float = 60.0, again_hold: float = 120.0):
         self.rooms = rooms
         self.autopilot_grace = timedelta(seconds=autopilot_grace)
         self.again_hold = timedelta(seconds=again_hold)
 
-    async def create(
+    def check_new_room(
         self,
         game_slug: str,
         num_seats: int,
@@ -157,11 +172,10 @@ class Lobby:
         turn_seconds: Any = 0,
         listed: Any = True,
         hints: Any = False,
-    ) -> tuple[RoomInfo, str]:
-        """A new open room with its host in seat 0, and the host's token; an unlisted room
-        (``listed`` False) is left out of the lobby, found only through its invite link. With
-        ``hints`` its seats may ask for a suggested move (``app.rooms.hints``): chosen here, for
-        good (no call changes a room's options afterwards)."""
+    ) -> NewRoom:
+        """A room as :meth:`create` would open it, every value checked (400 ``bad_request``, 422
+        ``unknown_field`` for an option the game lacks), nothing written: the rate limit counts
+        only a creation that passes this (``app.rooms.throttle``)."""
         game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
         if game is None:
             raise BadRequest(say("unknown game; choose one of: {games}", games=", ".join(sorted(GAMES))))
@@ -191,21 +205,29 @@ class Lobby:
             raise UnknownField([f"options.{name}" for name in exc.names]) from None
         except ValueError as exc:
             raise BadRequest(say("invalid options: {problem}", problem=str(exc))) from None
+        return NewRoom(game, num_seats, canonical_options(game, options or {}), name, turn_seconds, listed, hints, seed)
+
+    async def create(self, room: NewRoom) -> tuple[RoomInfo, str]:
+        """A new open room (checked by :meth:`check_new_room`) with its host in seat 0, and the
+        host's token; an unlisted room (``listed`` False) is left out of the lobby, found only
+        through its invite link. With ``hints`` its seats may ask for a suggested move
+        (``app.rooms.hints``): chosen here, for good (no call changes a room's options
+        afterwards)."""
         room_id, token = secrets.token_urlsafe(6), secrets.token_urlsafe(24)
         async with self.rooms.db.write() as session:
             await storage.add_room(
                 session,
-                name,
+                room.host_name,
                 hash_token(token),
                 id=room_id,
-                game=game.slug,
-                options=canonical_options(game, options or {}),
-                seed=seed,
-                seed_hash=seed_hash(seed),
-                num_seats=num_seats,
-                turn_seconds=turn_seconds or None,
-                listed=listed,
-                hints=hints,
+                game=room.game.slug,
+                options=room.options,
+                seed=room.seed,
+                seed_hash=seed_hash(room.seed),
+                num_seats=room.num_seats,
+                turn_seconds=room.turn_seconds or None,
+                listed=room.listed,
+                hints=room.hints,
             )
             await session.commit()
             info = await storage.load_room(session, room_id)

@@ -10,11 +10,13 @@ created just before a whole minute was counted as none just after it.) The libra
 storage's records, key by key, as calls come (2,000 keys: 0.2 s of CPU a sweep), so a seat's
 limits and the addresses' room creations are kept apart, each swept on its own.
 
-A refusal is a 429 whose ``Retry-After`` says how many seconds until one more would pass. Every
-answer of a rate-limited call, a 429 or not, can carry the IETF ``RateLimit-Policy`` and
-``RateLimit`` fields (draft-ietf-httpapi-ratelimit-headers, :meth:`Throttle.quota`): each window
-a policy of its own (``"chat-10s";q=5;w=10``) and what is left of it (``r``, with ``t`` the
-seconds until it is whole again). The client address is the one the server reports: behind a
+A call is counted only once every other check has passed (a room's values are checked by
+``Lobby.check_new_room`` first), so a refused request costs nothing. A refusal is a 429 whose
+``Retry-After`` says how many seconds until one more would pass. Every answer counted, and every
+429, carries the IETF ``RateLimit-Policy`` and ``RateLimit`` fields
+(draft-ietf-httpapi-ratelimit-headers, :meth:`Throttle.quota`): each window a policy of its own
+(``"chat-10s";q=5;w=10``) and what is left of it (``r``, with ``t`` the seconds until it is
+whole again). The client address is the one the server reports: behind a
 reverse proxy that is the proxy's, unless uvicorn is told to trust the proxy's
 ``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``); a header a client could set itself is never read
 here.

@@ -119,14 +119,13 @@ async def lobby_rooms(request: Request, rooms: Rooms):
 
 @router.post("/rooms", dependencies=SAME_SITE_ONLY)
 async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
-    await throttle.creating_room(request.client and request.client.host)
     form = await request.form()
     slug = str(form.get("game", ""))
     seats = form_number(form.get("seats"))
     if seats is None:
         raise BadRequest("choose the number of seats")
     timer = str(form.get("turn_timer", "0"))
-    info, token = await lobby.create(
+    new_room = lobby.check_new_room(
         slug,
         seats,
         await options_from_form(slug, form),
@@ -135,6 +134,8 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
         form.get("unlisted") is None,
         form.get("hints") is not None,
     )
+    await throttle.creating_room(request.client and request.client.host)  # (only a room that passes is counted)
+    info, token = await lobby.create(new_room)
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
 

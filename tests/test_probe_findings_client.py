@@ -1,0 +1,54 @@
+"""Findings of an API client's probe (2026-12), each pinned: a room creation refused for its
+values is not counted by the rate limit; a 429 for too many streams says when to try again;
+a seat number the room does not have is 404 on every call, before the room's state; a closed
+room's join says it is closed; a seat held after "play again" says until when, in seconds;
+``turn_timer``'s values are in the schema; pydantic's "Value error, " stays out of messages."""
+
+from __future__ import annotations
+
+from tests.conftest import running_app
+
+NEW_ROOM = {"game": "troika", "seats": 2, "name": "Ana"}
+
+# Each refused for a value, before the limit is consulted: 400 bad_request, 400
+# invalid_request or 422 unknown_field.
+REFUSED_CREATIONS = [
+    ({**NEW_ROOM, "game": "chess"}, 400, "bad_request"),
+    ({**NEW_ROOM, "options": {"colour": "red"}}, 422, "unknown_field"),
+    ({**NEW_ROOM, "game": "vem-ai-a-troika", "options": {"deck": "garbage"}}, 400, "bad_request"),
+    ({**NEW_ROOM, "game": "triatri", "seats": 5}, 400, "bad_request"),
+    ({**NEW_ROOM, "turn_timer": 45}, 400, "bad_request"),
+    ({**NEW_ROOM, "name": " "}, 400, "bad_request"),
+    ({**NEW_ROOM, "options": {"first_player": 7}}, 400, "bad_request"),
+    ({**NEW_ROOM, "seats": 9}, 400, "invalid_request"),
+]
+
+
+async def test_refused_creations_are_not_counted_and_the_limit_holds_at_its_boundary(sqlite_url):
+    async with running_app(sqlite_url, room_creation_limit="3/minute") as client:
+        for _ in range(2):  # a burst of them, past the limit itself
+            for body, status, code in REFUSED_CREATIONS:
+                r = await client.post("/api/rooms", json=body)
+                assert (r.status_code, r.json()["error"]) == (status, code), (body, r.text)
+                assert "ratelimit" not in r.headers and "retry-after" not in r.headers
+        made = [await client.post("/api/rooms", json=NEW_ROOM) for _ in range(3)]
+        assert [r.status_code for r in made] == [201] * 3
+        assert [r.headers["ratelimit"].split(";")[1] for r in made] == ["r=2", "r=1", "r=0"]
+        refused = await client.post("/api/rooms", json=NEW_ROOM)
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        assert refused.headers["ratelimit"].startswith('"rooms-60s";r=0;')
+        # past the limit, a creation refused for its values is still told what is wrong with it
+        for body, status, code in REFUSED_CREATIONS:
+            r = await client.post("/api/rooms", json=body)
+            assert (r.status_code, r.json()["error"]) == (status, code), body
+
+
+async def test_the_lobby_form_counts_only_the_rooms_it_creates(sqlite_url):
+    html = {"accept": "text/html", "origin": "http://arena.test"}
+    async with running_app(sqlite_url, room_creation_limit="2/minute") as client:
+        for _ in range(4):
+            r = await client.post("/rooms", data={"game": "chess", "seats": "2", "name": "Ana"}, headers=html)
+            assert r.status_code == 400
+        form = {"game": "troika", "seats": "2", "name": "Ana"}
+        codes = [(await client.post("/rooms", data=form, headers=html)).status_code for _ in range(3)]
+        assert codes == [303, 303, 429]
