@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 from contextlib import ExitStack, asynccontextmanager
 
@@ -139,7 +140,14 @@ def create_app(
 
     # Caps on live connections (app.realtime.caps), which the metrics read too.
     sockets = SocketCaps(settings.max_sockets_per_seat, settings.max_spectators_per_room)
-    streams = SocketCaps(settings.max_streams_per_seat, settings.max_spectators_per_room, "streams")
+    # a stream whose client has gone is let go at its next keep-alive line at the latest: a
+    # refused one is told to try again then
+    streams = SocketCaps(
+        settings.max_streams_per_seat,
+        settings.max_spectators_per_room,
+        "streams",
+        retry_after=max(1, math.ceil(settings.stream_keepalive_seconds)),
+    )
     metrics = Metrics(sockets, streams) if settings.metrics_token else None
 
     app = FastAPI(

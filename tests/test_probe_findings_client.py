@@ -6,7 +6,9 @@ room's join says it is closed; a seat held after "play again" says until when, i
 
 from __future__ import annotations
 
-from tests.conftest import running_app
+import asyncio
+
+from tests.conftest import auth, create_started_room, running_app
 
 NEW_ROOM = {"game": "troika", "seats": 2, "name": "Ana"}
 
@@ -52,3 +54,24 @@ async def test_the_lobby_form_counts_only_the_rooms_it_creates(sqlite_url):
         form = {"game": "troika", "seats": "2", "name": "Ana"}
         codes = [(await client.post("/rooms", data=form, headers=html)).status_code for _ in range(3)]
         assert codes == [303, 303, 429]
+
+
+async def test_too_many_streams_says_when_to_try_again(sqlite_url):
+    """Past the streams and waiting polls of a seat, or a room's spectators: 429 with
+    Retry-After and retry_after, the keep-alive interval (by which a stream whose client has
+    gone is let go), rounded up."""
+    settings = {"max_streams_per_seat": 1, "max_spectators_per_room": 1, "stream_keepalive_seconds": 2.5}
+    async with running_app(sqlite_url, **settings) as client:
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        now = (await client.get(f"/api/rooms/{room_id}/view")).json()["change"]
+        for headers in (auth(tokens[0]), {}):
+            for call in ("view", "events"):
+                params = {"after": now, "wait": 2}
+                waiting = asyncio.create_task(
+                    client.get(f"/api/rooms/{room_id}/{call}", params=params, headers=headers)
+                )
+                await asyncio.sleep(0.2)
+                r = await client.get(f"/api/rooms/{room_id}/{call}", params=params, headers=headers)
+                assert r.status_code == 429 and r.json()["error"] == "too_many_streams", r.text
+                assert r.headers["retry-after"] == "3" and r.json()["retry_after"] == 3
+                assert (await waiting).status_code == 200

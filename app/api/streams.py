@@ -100,7 +100,7 @@ def admitted(stack: AsyncExitStack, caps: SocketCaps, room_id: str, seat: int | 
     """Count one more stream or poll of the seat until ``stack`` closes, or answer 429."""
     refusal = stack.enter_context(caps.admit(room_id, seat))
     if refusal:
-        raise TooManyStreams(refusal)
+        raise TooManyStreams(refusal, retry_after=caps.retry_after)
 
 
 async def poll(

@@ -12,8 +12,9 @@ from contextlib import contextmanager
 
 
 class SocketCaps:
-    def __init__(self, per_seat: int, spectators: int, what: str = "sockets"):
+    def __init__(self, per_seat: int, spectators: int, what: str = "sockets", retry_after: int = 1):
         self.what = what
+        self.retry_after = retry_after  # seconds a refused stream is told to wait (a 429's Retry-After)
         self.per_seat, self.spectators = per_seat, spectators
         self._open: Counter[tuple[str, int | None]] = Counter()
         self._rooms: Counter[str] = Counter()  # connections open per room, seats and spectators

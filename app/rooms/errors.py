@@ -92,7 +92,9 @@ class TooMany(RoomError):
         self.headers = {"Retry-After": str(retry_after), **(headers or {})}
 
 
-class TooManyStreams(RoomError):
-    """One more event stream (or waiting poll) than a seat or a room's spectators may hold."""
+class TooManyStreams(TooMany):
+    """One more event stream (or waiting poll) than a seat or a room's spectators may hold;
+    ``retry_after``: the seconds until a stream whose client has gone is let go at the latest
+    (its next keep-alive line)."""
 
     status, code = 429, "too_many_streams"
