@@ -75,3 +75,49 @@ async def test_too_many_streams_says_when_to_try_again(sqlite_url):
                 assert r.status_code == 429 and r.json()["error"] == "too_many_streams", r.text
                 assert r.headers["retry-after"] == "3" and r.json()["retry_after"] == 3
                 assert (await waiting).status_code == 200
+
+
+NO_SUCH_SEAT = {"error": "not_found", "message": "no such seat: this room's seats are 0 to 2"}
+
+
+async def test_a_seat_the_room_lacks_is_404_on_every_call_before_the_rooms_state(client):
+    """A 3-seat room: seats 3 and up (and -1 in a path) are no seat, 404 with one message on
+    every call that names a seat, whether the room waits, plays or is over; seat 2 is one."""
+    r = await client.post("/api/rooms", json={**NEW_ROOM, "seats": 3})
+    room_id, host = r.json()["room"]["id"], auth(r.json()["token"])
+    base = f"/api/rooms/{room_id}"
+
+    async def refusals(seat: int) -> list[tuple[int, dict]]:
+        answers = (
+            []
+            if seat not in range(5)
+            else [  # (a body's seat outside 0-4 is 400: the schema's bounds)
+                await client.post(f"{base}/seats", json={"bot": "random", "seat": seat}, headers=host)
+            ]
+        )
+        answers += [
+            await client.delete(f"{base}/seats/{seat}", headers=host),
+            await client.put(f"{base}/seats/{seat}/autopilot", json={"bot": "strong"}, headers=host),
+            await client.post(f"{base}/seats/{seat}/reissue", headers=host),
+        ]
+        if seat >= 0:
+            answers += [await client.get(f"{base}/replay", params={"seat": seat})]
+            answers += [await client.get(f"{base}/review", params={"seat": seat})]
+        return [(a.status_code, a.json()) for a in answers]
+
+    for seat, calls in ((3, 6), (4, 6), (9, 5), (-1, 3)):
+        assert await refusals(seat) == [(404, NO_SUCH_SEAT)] * calls, seat
+    # seat 2 exists: the room's state answers (no bot there, nobody there, the game not over)
+    waiting = [status for status, _ in await refusals(2)]
+    assert waiting == [201, 200, 404, 404, 409, 409]
+    for name in ("Bruno", "Carla"):
+        await client.post(f"{base}/seats", json={"name": name})
+    assert (await client.post(f"{base}/start", headers=host)).status_code == 200
+    for seat, calls in ((3, 6), (7, 5)):
+        assert await refusals(seat) == [(404, NO_SUCH_SEAT)] * calls, "in play: still no such seat, not 409"
+    assert [status for status, _ in await refusals(1)][:2] == [409, 409]
+    assert (await client.post(f"{base}/close", headers=host)).json()["status"] == "abandoned"
+    for seat, calls in ((3, 6), (9, 5)):
+        assert await refusals(seat) == [(404, NO_SUCH_SEAT)] * calls, "over: still no such seat"
+    assert (await client.get(f"{base}/replay", params={"seat": 2})).status_code == 200
+    assert (await client.get(f"{base}/review", params={"seat": 2})).status_code == 200

@@ -215,7 +215,8 @@ async def test_the_api_answers_a_replays_step_as_the_page_shows_it(client):
         for who in ({}, {"seat": 1})
     ]
     assert spectator != seat_1  # a seat's view shows its own hand
-    for bad in ({"seat": 3}, {"seat": -1}, {"seat": "1.0"}, {"step": "x"}, {"step": 10**30}, {"seat": " 1"}):
+    assert (await client.get(f"/api/rooms/{room}/replay", params={"seat": 3})).status_code == 404, "no such seat"
+    for bad in ({"seat": -1}, {"seat": "1.0"}, {"step": "x"}, {"step": 10**30}, {"seat": " 1"}):
         r = await client.get(f"/api/rooms/{room}/replay", params=bad)
         assert r.status_code == 400 and r.json()["error"] in ("bad_request", "invalid_request"), (bad, r.text)
     assert (await client.get("/api/rooms/nosuchroom/replay")).status_code == 404

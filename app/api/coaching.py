@@ -16,8 +16,6 @@ from app.api.errors import answers
 from app.api.quotas import RATE_LIMIT, with_headers
 from app.api.routes import answer
 from app.api.streams import WholeNumber
-from app.games.base import say
-from app.rooms.errors import BadRequest
 
 router = APIRouter(generate_unique_id_function=operation_id)  # (the app adds its routes as they are)
 
@@ -63,7 +61,5 @@ async def get_review(
     seat: Annotated[WholeNumber, Query(description="whose review")],
 ):
     """A seat's review as it stands: anyone may read it, since the game is over (409 before)."""
-    info = await reviews.ended(room_id)
-    if seat >= info.num_seats:
-        raise BadRequest(say("seat must be from 0 to {last}", last=info.num_seats - 1))
+    info = await reviews.ended(room_id, seat)
     return answer(await reviews.answer(info, seat))

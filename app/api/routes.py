@@ -74,14 +74,12 @@ from app.api.quotas import LOCATION, RATE_LIMIT, with_headers
 from app.api.shapes import AnyAction, read_action
 from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
 from app.bots import ratings
-from app.games.base import say
 from app.games.registry import GAMES
 from app.reading import written_whole
 from app.rooms import records
-from app.rooms.errors import BadRequest
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import MIN_JOIN_KEY_LENGTH
-from app.rooms.model import MAX_KEY_LENGTH, Move
+from app.rooms.model import MAX_KEY_LENGTH, Move, require_seat
 from app.rooms.play import Play
 from app.rooms.storage import RoomKey
 from app.rooms.views import Payloads, encode, legal_actions
@@ -603,6 +601,7 @@ async def get_record(room_id: str, rooms: Rooms):
 @router.get("/api/rooms/{room_id}/replay", response_model=ReplayStep, tags=["play"], responses=answers(400, 404, 409))
 async def get_replay_step(
     room_id: str,
+    rooms: Rooms,
     replays: Replaying,
     step: Annotated[
         WholeNumber | None, Query(description="the version to show (default, or past the end: the end)")
@@ -611,9 +610,9 @@ async def get_replay_step(
 ):
     """A finished game at one version, as the replay page shows it (409 before the game ends):
     any seat's view may be asked for, since the game is over."""
+    if seat is not None:  # (a seat the room lacks is 404, before the game's state: 409 until its end)
+        require_seat((await rooms.room(room_id)).num_seats, seat)
     replay = await replays.of_room(room_id)
-    if seat is not None and seat >= replay.num_players:
-        raise BadRequest(say("seat must be from 0 to {last}", last=replay.num_players - 1))
     shown = replay.step(replay.last if step is None else step)
     log, earlier = shown.log(seat)
     payload = shown.payload(seat)

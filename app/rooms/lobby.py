@@ -28,7 +28,7 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
-from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token
+from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token, require_seat
 from app.rooms.records import seed_hash
 from app.rooms.social import seat_connected
 
@@ -370,10 +370,10 @@ class Lobby:
         check_level(level)
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can add bots"))
+            if seat is not None:
+                require_seat(info.num_seats, seat)
             require_open(info, "bots can be added before the game starts")
             seat = first_free_seat(info) if seat is None else seat
-            if seat not in range(info.num_seats):  # a number the room has no seat for
-                raise NotFound("no such seat")
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
             require_unheld(info, seat)
@@ -385,9 +385,8 @@ class Lobby:
         """The host frees a bot's seat before the start."""
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can remove bots"))
+            require_seat(info.num_seats, seat)  # (and a number the database could not even hold)
             require_open(info, "bots can be removed before the game starts")
-            if seat not in range(info.num_seats):  # a number the database could not even hold
-                raise NotFound("no bot sits in that seat")
             if not await storage.free_bot_seat(session, room_id, seat):
                 raise NotFound("no bot sits in that seat")
 
@@ -400,6 +399,7 @@ class Lobby:
         if level is not None:
             check_level(level)
         async with self.rooms.changing(room_id) as (session, info):
+            require_seat(info.num_seats, seat)
             if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
             if seat not in info.humans:
@@ -427,6 +427,7 @@ class Lobby:
         whose player has a socket or stream open, and a room whose game is over."""
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can reissue a seat's link"))
+            require_seat(info.num_seats, seat)
             if info.status not in IN_PLAY:
                 raise Conflict("the game is over")
             if seat not in info.humans:

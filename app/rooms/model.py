@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, overload
 
 from app.games.base import Action, Game, State, freeze, public_options, say, thaw
-from app.rooms.errors import BadRequest, Stale
+from app.rooms.errors import BadRequest, NotFound, Stale
 
 MAX_NAME_LENGTH = 24
 MAX_KEY_LENGTH = 64
@@ -117,6 +117,15 @@ def alphabets(name: str) -> set[str]:
     Cyrillic A (U+0410) reads as "Ana"."""
     letters = (ch for ch in unicodedata.normalize("NFKC", name) if ch.isalpha())
     return {script for ch in letters for script in LOOK_ALIKE_ALPHABETS if script in unicodedata.name(ch, "").split()}
+
+
+def require_seat(num_seats: int, seat: int) -> None:
+    """404 for a seat number a room of ``num_seats`` does not have, on every call that names a
+    seat (seating a bot, removing one, autopilot, a reissued link, a replay's or a review's
+    seat), checked before the room's state: a number out of range is no seat at all, whatever
+    the room is doing."""
+    if seat not in range(num_seats):
+        raise NotFound(say("no such seat: this room's seats are 0 to {last}", last=num_seats - 1))
 
 
 def check_key(key: Any, shortest: int = 1) -> None:

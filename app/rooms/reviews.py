@@ -43,7 +43,7 @@ from app.games.registry import GAMES
 from app.rooms import review_rows
 from app.rooms.errors import Conflict
 from app.rooms.live_games import LiveGames
-from app.rooms.model import RECORDED, RoomInfo
+from app.rooms.model import RECORDED, RoomInfo, require_seat
 from app.rooms.replays import Replay, Replays
 from app.rooms.views import labelled, names_of
 
@@ -122,9 +122,13 @@ class Reviews:
         """The review of ``seat`` as it stands (``none`` if nobody asked for it)."""
         return await self.answer(await self.ended(room_id), seat)
 
-    async def ended(self, room_id: str) -> RoomInfo:
+    async def ended(self, room_id: str, seat: int | None = None) -> RoomInfo:
+        """The room, once its game is over (409 before); ``seat``, if named, one it has (404,
+        checked first)."""
         await self.rooms.refresh(room_id)
         info = await self.rooms.room(room_id)
+        if seat is not None:
+            require_seat(info.num_seats, seat)
         if info.status not in RECORDED:
             raise Conflict("a review is made once the game has ended")
         return info
