@@ -121,3 +121,26 @@ async def test_a_seat_the_room_lacks_is_404_on_every_call_before_the_rooms_state
         assert await refusals(seat) == [(404, NO_SUCH_SEAT)] * calls, "over: still no such seat"
     assert (await client.get(f"{base}/replay", params={"seat": 2})).status_code == 200
     assert (await client.get(f"{base}/review", params={"seat": 2})).status_code == 200
+
+
+async def test_a_closed_waiting_room_says_it_is_closed_not_that_its_game_started(client):
+    r = await client.post("/api/rooms", json={**NEW_ROOM, "seats": 3})
+    room_id, host = r.json()["room"]["id"], auth(r.json()["token"])
+    guest = auth((await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bruno"})).json()["token"])
+    assert (await client.post(f"/api/rooms/{room_id}/close", headers=host)).json()["status"] == "closed"
+    closed = {"error": "conflict", "message": "this room is closed: its game never started"}
+    for call in (
+        client.post(f"/api/rooms/{room_id}/seats", json={"name": "Late"}),
+        client.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=host),
+        client.delete(f"/api/rooms/{room_id}/seats/me", headers=guest),
+        client.post(f"/api/rooms/{room_id}/start", headers=host),
+    ):
+        r = await call
+        assert (r.status_code, r.json()) == (409, closed)
+    # a game in play is still "already started"; one over, "over"
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    r = await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Late"})
+    assert (r.status_code, r.json()["message"]) == (409, "this game has already started")
+    await client.post(f"/api/rooms/{room_id}/close", headers=auth(tokens[0]))
+    r = await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Late"})
+    assert (r.status_code, r.json()["message"]) == (409, "the game is over")

@@ -28,7 +28,7 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
-from app.rooms.model import BOT_LEVELS, IN_PLAY, RoomInfo, check_key, clean_name, hash_token, require_seat
+from app.rooms.model import BOT_LEVELS, IN_PLAY, RECORDED, RoomInfo, check_key, clean_name, hash_token, require_seat
 from app.rooms.records import seed_hash
 from app.rooms.social import seat_connected
 
@@ -75,6 +75,12 @@ def require_host(info: RoomInfo, seat: int | None, refusal: Message) -> None:
 
 
 def require_open(info: RoomInfo, refusal: str) -> None:
+    """409 unless the room waits for players: ``refusal`` while its game is in play; a room
+    closed before its start, or whose game is over, is told so (not that it started)."""
+    if info.status == "closed":
+        raise Conflict("this room is closed: its game never started")
+    if info.status in RECORDED:
+        raise Conflict("the game is over")
     if info.status != "open":
         raise Conflict(refusal)
 
