@@ -144,3 +144,23 @@ async def test_a_closed_waiting_room_says_it_is_closed_not_that_its_game_started
     await client.post(f"/api/rooms/{room_id}/close", headers=auth(tokens[0]))
     r = await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Late"})
     assert (r.status_code, r.json()["message"]) == (409, "the game is over")
+
+
+async def test_wait_0_is_no_wait_and_needs_no_after_but_a_views_longer_wait_does(client):
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    for headers in (auth(tokens[0]), {}):
+        view = await client.get(f"/api/rooms/{room_id}/view", params={"wait": 0}, headers=headers)
+        assert view.status_code == 200 and view.json()["version"] == 0
+        r = await client.get(f"/api/rooms/{room_id}/view", params={"wait": 1}, headers=headers)
+        assert (r.status_code, r.json()) == (
+            400,
+            {"error": "bad_request", "message": "wait needs after=<change>: the change id of the last view you hold"},
+        )
+        for wait in (0, 1, 60):  # the stream's long-poll answers the view at once without after
+            events = await asyncio.wait_for(
+                client.get(f"/api/rooms/{room_id}/events", params={"wait": wait}, headers=headers), 0.9
+            )
+            assert events.status_code == 200 and [e["event"] for e in events.json()["events"]] == ["view"]
+    document = (await client.get("/openapi.json")).json()
+    wait = next(p for p in document["paths"]["/api/rooms/{room_id}/view"]["get"]["parameters"] if p["name"] == "wait")
+    assert wait["schema"]["default"] == 0 and "needs no `after`" in wait["description"]

@@ -75,7 +75,10 @@ After = Annotated[
 ]
 Wait = Annotated[
     WaitSeconds,
-    Query(description=f"with `after`: seconds to wait for a change (0 to {MAX_WAIT})"),
+    Query(
+        description=f"with `after`: seconds to wait for a change (0 to {MAX_WAIT}); 0, the default, is no wait "
+        "and needs no `after` (without `after`, GET /view refuses more than 0, GET /events answers at once)"
+    ),
 ]
 
 
