@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+from app.rooms.lobby import TURN_TIMER_PRESETS
 from tests.conftest import auth, create_started_room, running_app
 
 NEW_ROOM = {"game": "troika", "seats": 2, "name": "Ana"}
@@ -19,7 +20,7 @@ REFUSED_CREATIONS = [
     ({**NEW_ROOM, "options": {"colour": "red"}}, 422, "unknown_field"),
     ({**NEW_ROOM, "game": "vem-ai-a-troika", "options": {"deck": "garbage"}}, 400, "bad_request"),
     ({**NEW_ROOM, "game": "triatri", "seats": 5}, 400, "bad_request"),
-    ({**NEW_ROOM, "turn_timer": 45}, 400, "bad_request"),
+    ({**NEW_ROOM, "turn_timer": 45}, 400, "invalid_request"),
     ({**NEW_ROOM, "name": " "}, 400, "bad_request"),
     ({**NEW_ROOM, "options": {"first_player": 7}}, 400, "bad_request"),
     ({**NEW_ROOM, "seats": 9}, 400, "invalid_request"),
@@ -164,3 +165,21 @@ async def test_wait_0_is_no_wait_and_needs_no_after_but_a_views_longer_wait_does
     document = (await client.get("/openapi.json")).json()
     wait = next(p for p in document["paths"]["/api/rooms/{room_id}/view"]["get"]["parameters"] if p["name"] == "wait")
     assert wait["schema"]["default"] == 0 and "needs no `after`" in wait["description"]
+
+
+async def test_turn_timers_choices_are_the_schemas_enum_and_another_is_refused_naming_them(client):
+    document = (await client.get("/openapi.json")).json()
+    timer = document["components"]["schemas"]["CreateRoom"]["properties"]["turn_timer"]
+    assert timer["type"] == "integer" and timer["enum"] == list(TURN_TIMER_PRESETS) and timer["default"] == 0
+    for refused in (45, -30, 3000):
+        r = await client.post("/api/rooms", json={**NEW_ROOM, "turn_timer": refused})
+        assert (r.status_code, r.json()) == (
+            400,
+            {"error": "invalid_request", "message": "turn_timer: Input should be 0, 30, 60, 120 or 300"},
+        )
+    for refused in (False, 30.0, "30"):  # a whole number is a JSON integer, as everywhere in a body
+        r = await client.post("/api/rooms", json={**NEW_ROOM, "turn_timer": refused})
+        assert (r.status_code, r.json()["message"]) == (400, "turn_timer: Input should be a valid integer")
+    for seconds in TURN_TIMER_PRESETS:
+        r = await client.post("/api/rooms", json={**NEW_ROOM, "turn_timer": seconds})
+        assert r.status_code == 201 and r.json()["room"]["turn_seconds"] == (seconds or None)

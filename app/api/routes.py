@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SkipValidation, model_validator
+from pydantic_core import PydanticCustomError
 
 from app.api.answers import (
     FEWEST_SEATS,
@@ -102,6 +103,19 @@ def ascii_digits(value: object) -> object:
 SeatInPath = Annotated[int, BeforeValidator(ascii_digits)]
 
 
+def json_integer(value: object) -> object:
+    """A JSON integer, as a strict body reads one (a literal's choices would take false for 0, or
+    30.0 for 30)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+# a room's turn timer, one of ``app.rooms.lobby.TURN_TIMER_PRESETS`` (a test holds the two alike),
+# stated as the schema's enum so that generated clients know the choices
+TurnTimer = Annotated[Literal[0, 30, 60, 120, 300], BeforeValidator(json_integer)]
+
+
 class StrictBody(BaseModel):
     """A JSON body read strictly and closed: a whole number is a JSON integer, never "0", true or
     0.0, and a field the call does not name is refused, named (a malformed body is answered
@@ -135,9 +149,9 @@ class CreateRoom(StrictBody):
     )
     name: str = printable("the host's display name (1 to 24 printable characters); the host takes seat 0")
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
-    turn_timer: int = Field(
+    turn_timer: TurnTimer = Field(
         default=0,
-        description="seconds per turn (0 = off, or 30, 60, 120, 300); a seat whose time runs out "
+        description="seconds per turn: 0 (off), 30, 60, 120 or 300; a seat whose time runs out "
         "is played by a bot until its player takes it back",
     )
     listed: bool = Field(
