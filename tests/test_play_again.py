@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -238,6 +239,28 @@ async def test_the_hold_keeps_only_the_last_games_players_seats_not_a_seat_a_bot
         visitor = (await client.get(f"/rooms/{nxt}", headers=HTML)).text
         assert f'action="/rooms/{nxt}/join"' not in visitor  # no join form that would be refused
         assert "The free seats wait for the last game's players (Bruno)." in visitor
+
+
+async def test_a_held_seats_refusal_says_in_seconds_when_the_hold_ends(sqlite_url):
+    """A join, a bot or a start refused for a seat held after play again carries Retry-After and
+    retry_after: the seconds until held_until (rounded up), as the room's facts state it."""
+    async with running_app(sqlite_url, again_hold_seconds=90, **FAST_BOTS) as client:
+        room, (ana, _) = await finished_room(client)
+        answer = (await again(client, room, ana)).json()
+        nxt, host = answer["room"], answer["token"]
+        held_until = datetime.fromisoformat((await client.get(f"/api/rooms/{nxt}")).json()["held_until"])
+        for call in (
+            client.post(f"/api/rooms/{nxt}/seats", json={"name": "Zé"}),
+            client.post(f"/api/rooms/{nxt}/seats", json={"bot": "random"}, headers=auth(host)),
+            client.post(f"/api/rooms/{nxt}/start", headers=auth(host)),
+        ):
+            r = await call
+            left = (held_until - datetime.now(UTC)).total_seconds()
+            assert r.status_code == 409 and r.json()["error"] == "conflict", r.text
+            assert r.headers["retry-after"] == str(r.json()["retry_after"])
+            assert left <= r.json()["retry_after"] <= left + 2 and r.json()["retry_after"] <= 90
+        free = await client.post(f"/api/rooms/{room}/seats", json={"name": "Zé"})  # not held: no retry_after
+        assert free.status_code == 409 and "retry_after" not in free.json() and "retry-after" not in free.headers
 
 
 async def test_the_hold_binds_the_next_rooms_host_too(sqlite_url):

@@ -48,7 +48,11 @@ class ErrorAnswer(BaseModel):
     message: str = Field(description="what was wrong, in words")
     version: int | None = Field(default=None, description="409 and 422 answers to a move: the room's current version")
     change: int | None = Field(default=None, description="an `after` past the room's last change: that change's id")
-    retry_after: int | None = Field(default=None, description="429: seconds until one more would pass")
+    retry_after: int | None = Field(
+        default=None,
+        description="429: seconds until one more would pass; 409 for a seat held after play again: seconds "
+        "until the hold ends",
+    )
 
 
 MEANINGS = {

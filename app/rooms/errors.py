@@ -62,6 +62,15 @@ class Conflict(RoomError):
     status, code = 409, "conflict"
 
 
+class Held(Conflict):
+    """A seat held for the last game's players after "play again": ``retry_after`` seconds until
+    the hold ends (the answer's ``Retry-After`` header, and ``retry_after`` in its JSON)."""
+
+    def __init__(self, message: str | Message, retry_after: int):
+        super().__init__(message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}
+
+
 class Stale(Conflict):
     """A move chosen from a view that another move has since superseded (same answer as any
     conflict; the browser pages explain it in plain words)."""

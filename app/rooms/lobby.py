@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import math
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from app.db.models import utcnow
 from app.games.base import N_, Game, Message, UnknownOption, resolve_options, say
 from app.games.registry import GAMES
 from app.rooms import storage
-from app.rooms.errors import BadRequest, Conflict, Forbidden, KeyReused, NotFound, UnknownField
+from app.rooms.errors import BadRequest, Conflict, Forbidden, Held, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
 from app.rooms.model import BOT_LEVELS, IN_PLAY, RECORDED, RoomInfo, check_key, clean_name, hash_token, require_seat
 from app.rooms.records import seed_hash
@@ -89,12 +90,16 @@ def require_unheld(info: RoomInfo, seat: int | None = None) -> None:
     """409 while a room played again holds ``seat`` (None: any seat) for its player of the last
     game: no one else takes it, not even the host's bots, so the host cannot start without
     them either."""
-    held = info.held_seats(utcnow())
-    if seat in held or (seat is None and held):
-        moment = info.held_until.strftime("%H:%M:%S UTC") if info.held_until else ""
+    now = utcnow()
+    held = info.held_seats(now)
+    if info.held_until is not None and (seat in held or (seat is None and held)):
+        moment = info.held_until.strftime("%H:%M:%S UTC")
         names = ", ".join(held[s] for s in sorted(held) if seat in (None, s))
-        raise Conflict(
-            say("held for the last game's players ({names}) until {moment}; try again then", names=names, moment=moment)
+        raise Held(
+            say(
+                "held for the last game's players ({names}) until {moment}; try again then", names=names, moment=moment
+            ),
+            retry_after=max(1, math.ceil((info.held_until - now).total_seconds())),
         )
 
 
