@@ -16,6 +16,8 @@ from limits import parse_many
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.reading import validation_words
+
 YEAR_S = 365 * 24 * 3600.0
 Count = Annotated[int, Field(ge=1, le=10**9)]
 Seconds = Annotated[float, Field(ge=0, le=YEAR_S, allow_inf_nan=False)]  # 0 allowed: at once, or off
@@ -143,7 +145,4 @@ def get_settings() -> Settings:
 
 def problems(error: ValidationError) -> list[str]:
     """What is wrong with the environment's settings, one line each, named as the host set them."""
-    return [
-        f"{'_'.join(map(str, e['loc'])).upper()}={e['input']!r}: {e['msg'].removeprefix('Value error, ')}"
-        for e in error.errors()
-    ]
+    return [f"{'_'.join(map(str, e['loc'])).upper()}={e['input']!r}: {validation_words(e)}" for e in error.errors()]

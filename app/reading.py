@@ -7,7 +7,9 @@ reads one reads it here, in the ASCII digits 0-9 alone: ``int`` would also read 
 itself). The canonical JSON text of a value, its keys sorted and compact, tells two values
 apart exactly as JSON does (1, 1.0 and true differ, the order of keys does not): how a
 button carries its action, how a resent move is compared with the logged one and how a
-browser click's idempotency key is made.
+browser click's idempotency key is made. And the words of pydantic's errors, read once here for
+the API's messages and the settings' (``validation_words``), without the prefix pydantic gives a
+validator's own.
 """
 
 from __future__ import annotations
@@ -47,3 +49,17 @@ def canonical_json(value: Any) -> str:
     if b"null" not in text:
         return text.decode()
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# the words pydantic puts before the message of an error a validator raised, which say nothing
+# to a reader ("Value error, give a name...")
+PYDANTIC_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def validation_words(error: Any) -> str:
+    """The message of one of pydantic's errors (``ValidationError.errors()``), without the
+    prefix it gives a validator's own words."""
+    words = str(error.get("msg", "invalid"))
+    for prefix in PYDANTIC_PREFIXES:
+        words = words.removeprefix(prefix)
+    return words

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from app.rooms.lobby import TURN_TIMER_PRESETS
 from tests.conftest import auth, create_started_room, running_app
 
@@ -183,3 +185,31 @@ async def test_turn_timers_choices_are_the_schemas_enum_and_another_is_refused_n
     for seconds in TURN_TIMER_PRESETS:
         r = await client.post("/api/rooms", json={**NEW_ROOM, "turn_timer": seconds})
         assert r.status_code == 201 and r.json()["room"]["turn_seconds"] == (seconds or None)
+
+
+async def test_a_validators_words_come_without_pydantics_prefix_and_unreadable_json_is_said_one_way(client):
+    room_id, _ = await create_started_room(client, "troika", 2)
+    r = await client.post(f"/api/rooms/{room_id}/seats", json={})
+    assert r.json() == {
+        "error": "invalid_request",
+        "message": "give a name (to take a seat) or a bot (the host, to seat one), not both or neither",
+    }
+    r = await client.get(f"/api/rooms/{room_id}/view", params={"after": "x"})
+    assert r.json() == {"error": "invalid_request", "message": "after: a whole number written with the digits 0-9"}
+    r = await client.put(f"/api/rooms/{room_id}/seats/01/autopilot", json={"bot": None})
+    assert r.json()["message"] == "seat: a seat number is written without leading zeros"
+    unreadable = {"error": "invalid_request", "message": "body: not valid JSON"}
+    for body in (b"{not json", b"[" * 30_000 + b"]" * 30_000, b'{"name": "\xff"}'):
+        r = await client.post(f"/api/rooms/{room_id}/seats", content=body, headers={"content-type": "application/json"})
+        assert (r.status_code, r.json()) == (400, unreadable), body[:20]
+    assert "Value error" not in r.text
+
+
+def test_the_settings_problems_say_a_validators_words_alone():
+    from pydantic import ValidationError
+
+    from app.config import Settings, problems
+
+    with pytest.raises(ValidationError) as refused:
+        Settings(database_url="mysql://x")
+    assert not any("Value error" in line for line in problems(refused.value)), problems(refused.value)

@@ -33,6 +33,7 @@ from app.db.faults import OUTAGES, outage
 from app.games.base import Message as Said
 from app.games.base import spoken
 from app.logs import redact
+from app.reading import validation_words
 from app.rooms.errors import RoomError, UnknownField
 
 log = logging.getLogger("troika_arena")
@@ -75,7 +76,7 @@ MEANINGS = {
 # the refusals raised below the routes (``install_error_handlers``), by status: the code and the
 # message, or None to keep the exception's own (the body limit's names the limit)
 REFUSALS = {
-    400: ("invalid_request", "the body cannot be read as JSON"),
+    400: ("invalid_request", "body: not valid JSON"),  # (as pydantic's json_invalid is said: PLAINER)
     404: ("not_found", "no such page or call"),
     405: ("method_not_allowed", "this call does not take that method (see Allow)"),
     413: ("too_large", None),
@@ -148,7 +149,7 @@ def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
     for err in errors:
         steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
         where = "body" if err.get("type") == "json_invalid" else ".".join(steps)
-        what = PLAINER.get(err.get("type", ""), err.get("msg", "invalid"))
+        what = PLAINER.get(err.get("type", ""), validation_words(err))
         parts.append(cut(f"{where}: {what}" if where else what))
     return "; ".join(parts)
 
