@@ -7,6 +7,7 @@ room's join says it is closed; a seat held after "play again" says until when, i
 from __future__ import annotations
 
 import asyncio
+import hashlib
 
 import pytest
 
@@ -213,3 +214,31 @@ def test_the_settings_problems_say_a_validators_words_alone():
     with pytest.raises(ValidationError) as refused:
         Settings(database_url="mysql://x")
     assert not any("Value error" in line for line in problems(refused.value)), problems(refused.value)
+
+
+async def test_documented_facts_of_rooms_seed_host_replay_and_options(client):
+    """What docs/api.md, "Rooms", says: the seed's SHA-256 hex digest is seed_hash; a host who
+    leaves a waiting room hands the role to the next player by seat; a replay's step past the
+    end is the last step; room.options echoes the options asked for (the defaults are GET
+    /api/games')."""
+    r = await client.post("/api/rooms", json={**NEW_ROOM, "seats": 3, "options": {"first_player": "1"}})
+    room_id, host = r.json()["room"]["id"], auth(r.json()["token"])
+    assert r.json()["room"]["options"] == {"first_player": 1}, "as asked (read as the game reads it)"
+    games = {g["slug"]: g for g in (await client.get("/api/games")).json()}
+    assert [o["default"] for o in games["troika"]["options"]] == ["random"]
+    plain = (await client.post("/api/rooms", json=NEW_ROOM)).json()["room"]
+    assert plain["options"] == {}, "an option not asked for is at its default, not echoed"
+    bruno = auth((await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Bruno"})).json()["token"])
+    await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Carla"})
+    assert (await client.delete(f"/api/rooms/{room_id}/seats/me", headers=host)).status_code == 200
+    seats = (await client.get(f"/api/rooms/{room_id}")).json()["seats"]
+    assert [(s["name"], s["host"]) for s in seats] == [(None, False), ("Bruno", True), ("Carla", False)]
+    assert (await client.post(f"/api/rooms/{room_id}/seats", json={"name": "Ana"})).json()["seat"] == 0
+    assert (await client.post(f"/api/rooms/{room_id}/start", headers=bruno)).status_code == 200
+    await client.post(f"/api/rooms/{room_id}/close", headers=bruno)
+    room = (await client.get(f"/api/rooms/{room_id}")).json()
+    assert hashlib.sha256(room["seed"].encode("utf-8")).hexdigest() == room["seed_hash"]
+    last = (await client.get(f"/api/rooms/{room_id}/replay")).json()
+    for past in (last["last"] + 1, 10**6):
+        clamped = (await client.get(f"/api/rooms/{room_id}/replay", params={"step": past})).json()
+        assert (clamped["step"], clamped["last"]) == (last["last"], last["last"])
