@@ -1,5 +1,5 @@
 """Autopilot is for absent players: the host hands another player's seat to a bot only once that
-player has had no socket open (nor joined or moved) for the grace period, or when their turn
+player has had no socket open (nor joined, moved or read their view) for the grace period, or when their turn
 time has run out; otherwise 409. A player may always hand their own seat over."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from app.rooms import social
 from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import backdate_turn, make_room
 from tests.support.servers import free_port, server_process
@@ -65,4 +66,28 @@ async def test_a_seat_whose_turn_time_ran_out_may_be_handed_over_at_once(sqlite_
         r = await client.put(urls[idle], json={"bot": "random"}, headers=auth(tokens[0]))
         assert r.status_code == 409, "not awaited: its time has not run out"
         r = await client.put(urls[awaited], json={"bot": "random"}, headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("read", ["/view", "/events?after=0&wait=1"])
+async def test_a_player_who_only_polls_is_not_absent(sqlite_url, monkeypatch, read):
+    """A client that follows the room by polling (no socket or stream) shows no connection, but
+    its reads are signs of life: the host may not hand its seat over within the grace of its
+    last read (a 63-second poll loop was taken for absent), and may once it stops reading."""
+    monkeypatch.setattr(social, "POLL_NOTED_EVERY", 0.2)  # (noted at most this often: 10 s)
+    async with running_app(sqlite_url, autopilot_grace_seconds=1.0, bot_delay_seconds=30.0) as client:
+        room_id, tokens = await create_started_room(client, "troika", 3)
+        await asyncio.sleep(1.1)  # every seat joined longer ago than the grace
+        for _ in range(3):  # seat 1 polls on past the grace
+            assert (await client.get(f"/api/rooms/{room_id}{read}", headers=auth(tokens[1]))).status_code == 200
+            await asyncio.sleep(0.4)
+        view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+        assert 1 not in view["connected"]  # (a poll is no connection)
+        takeover = {seat: f"/api/rooms/{room_id}/seats/{seat}/autopilot" for seat in (1, 2)}
+        r = await client.put(takeover[1], json={"bot": "random"}, headers=auth(tokens[0]))
+        assert r.status_code == 409, r.text
+        r = await client.put(takeover[2], json={"bot": "random"}, headers=auth(tokens[0]))
+        assert r.status_code == 200, "seat 2 read nothing: absent"
+        await asyncio.sleep(1.1)  # seat 1 stopped reading: past the grace, it is absent
+        r = await client.put(takeover[1], json={"bot": "random"}, headers=auth(tokens[0]))
         assert r.status_code == 200, r.text

@@ -1,6 +1,6 @@
 """Coming back (issue 28, point 7): the bot the turn timer seats when a player's time runs out
 stands in only until the player is back. Their next socket (HTML or JSON), stream, click on
-their page or move through the API takes the seat back, and their page says so; a bot the
+their page, move, or read or poll of the API takes the seat back, and their page says so; a bot the
 player asked for ("Let a bot play for me") or the host chose stays until taken back. The
 migration that marks stand-ins leaves every bot seated before it as one that stays."""
 
@@ -127,6 +127,21 @@ async def test_their_next_socket_or_stream_takes_the_seat_back(sqlite_url):
         async with client.stream("GET", f"/api/rooms/{room_id}/stream", headers=auth(tokens[late])) as stream:
             first = json.loads(await anext(stream.aiter_lines()))
             assert first["event"] == "view" and first["room"]["seats"][late]["bot"] is None
+
+
+@pytest.mark.parametrize("read", ["/view", "/view?after=0&wait=0", "/events", "/events?after=0&wait=0"])
+async def test_their_next_read_or_poll_of_the_api_takes_the_seat_back(sqlite_url, read):
+    """A client that only polls (GET /view, its long-poll, GET /events) is back when it reads:
+    only a stream, a socket or a move took the seat back, so a polling bot had to move before
+    the stand-in did. Another seat's read, or a spectator's, gives nothing back."""
+    async with running_app(sqlite_url, **SLOW) as client:
+        room_id, tokens, late = await timed_out(client)
+        for headers in ({}, auth(tokens[1 - late])):
+            assert (await client.get(f"/api/rooms/{room_id}{read}", headers=headers)).status_code == 200
+        assert (await seat_of(client, room_id, late))["stand_in"] is True
+        assert (await client.get(f"/api/rooms/{room_id}{read}", headers=auth(tokens[late]))).status_code == 200
+        seat = await seat_of(client, room_id, late)
+        assert seat["bot"] is None and seat["stand_in"] is False
 
 
 async def test_the_stand_in_plays_the_seat_until_the_player_is_back(sqlite_url):

@@ -7,9 +7,9 @@ every instance shows the same connected/away state; each instance refreshes its 
 heartbeat, and rows not refreshed for ``STALE_AFTER`` are ignored, so a crashed instance never
 leaves a seat "connected". Presence is cached per room until a presence event for the room; as
 rows going stale make no event, each heartbeat publishes one for every room whose rows went
-stale since the one before. ``last_present`` tells when a seat last had a socket open (the host
-may hand only an absent player's seat to a bot), ``seat_connected`` whether it has one now (the
-host may reissue only an absent player's link).
+stale since the one before. ``last_present`` tells when a seat last had a socket open or read
+its view (the host may hand only an absent player's seat to a bot), ``seat_connected`` whether
+it has a socket or stream open now (the host may reissue only an absent player's link).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from cachetools import TTLCache
 from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -42,11 +43,13 @@ CHAT_SHOWN = 50
 HEARTBEAT = 10.0
 STALE_AFTER = timedelta(seconds=35)
 STALE_WINDOW = timedelta(seconds=3 * HEARTBEAT)  # a room is told for up to three beats
+POLL_NOTED_EVERY = 10.0  # seconds: a seat's reads and polls are written as a sign of life at most this often
 
 
 async def last_present(session: AsyncSession, room_id: str, seat: int) -> datetime | None:
     """When the seat last had a socket open on a live instance: now while one is open, else
-    when its last socket closed (or its instance last beat); None if it never had one."""
+    when its last socket closed (or its instance last beat), or its last read of its view if
+    later (``Social.polled``); None if it never had one."""
     rows = (
         await session.exec(
             select(Presence.sockets, Presence.seen_at).where(Presence.room_id == room_id, Presence.seat == seat)
@@ -78,6 +81,7 @@ class Social:
         self.throttle = throttle
         self.instance = secrets.token_hex(4)
         self._presence_lock = asyncio.Lock()
+        self._polled: TTLCache[tuple[str, int], bool] = TTLCache(maxsize=10_000, ttl=POLL_NOTED_EVERY)
         self._present: RoomCache[frozenset[int]] = RoomCache(bus, social=True)
         self._chat: RoomCache[list[dict[str, Any]]] = RoomCache(bus, social=True)
 
@@ -154,6 +158,22 @@ class Social:
             await changes.number(session, room_id, "presence")
             await session.commit()
         await self.bus.publish(room_id, PRESENCE)
+
+    async def polled(self, room_id: str, seat: int) -> None:
+        """The seat read its view or polled for events: a sign of life (``last_present``: the
+        host may hand only an absent player's seat to a bot), written at most every
+        ``POLL_NOTED_EVERY`` per seat, with no presence event: a poll is not a connection, and
+        ``connected`` lists only the seats with a socket or stream open."""
+        if (room_id, seat) in self._polled:
+            return
+        self._polled[room_id, seat] = True
+        async with self._presence_lock, self.db.write() as session:
+            row = await session.get(Presence, (room_id, seat, self.instance))
+            if row is None:
+                session.add(Presence(room_id=room_id, seat=seat, instance=self.instance, sockets=0))
+            else:
+                row.seen_at = utcnow()
+            await session.commit()
 
     async def present(self, room_id: str) -> frozenset[int]:
         """The seats with an open socket on some live instance."""
