@@ -104,9 +104,9 @@ async def test_the_page_form_reads_its_seat_strictly_and_refuses_in_words(client
     for target in ("abc", "1.5", "1e3", ""):
         assert (await post(tokens[0], target)).status_code in (400, 404, 405), target
     for target, reason in (
-        ("9" * 30, "No player sits"),
-        ("-1", "No player sits"),
-        ("7", "No player sits"),
+        ("9" * 30, "No such seat"),
+        ("-1", "No such seat"),
+        ("7", "No such seat"),
         ("0", "your own seat"),
     ):
         answer = await post(tokens[0], target)

@@ -2,7 +2,8 @@
 // section under it) is measured after every swap and kept in --sticky-h, so that what is
 // scrolled into view (a target by keyboard, a card the page scrolls to) lands below it and not
 // under it: static/css/room.css sets the page's scroll-padding-top from it (the docked hand
-// has its own scroll-padding-bottom). The docked hand folds down to its heading (its "Hide"
+// has its own scroll-padding-bottom), and while Leaders are chosen, how tall the docked hand may
+// be without covering them (--dock-under-leaders). The docked hand folds down to its heading (its "Hide"
 // button, templates/games/macros.html) so that more of the table shows; the choice is kept for
 // the tab's pages (localStorage) and stays across every swap of the hand.
 (function () {
@@ -31,6 +32,13 @@
     var status = document.querySelector("#room-main .felt > .table-status");
     var height = (bar ? bar.getBoundingClientRect().height : 0) + (status ? status.getBoundingClientRect().height : 0);
     document.documentElement.style.setProperty("--sticky-h", Math.ceil(height) + "px");
+    // While Leaders are chosen the hand holds no move: docked, it stops above the Leaders (as
+    // the page opens, scrolled to its top), however tall their cards are
+    var leaders = document.querySelector("#room-main #leader-choice");
+    if (leaders) {
+      var below = window.innerHeight - (leaders.getBoundingClientRect().bottom + window.scrollY) - 8;
+      document.documentElement.style.setProperty("--dock-under-leaders", Math.max(120, Math.floor(below)) + "px");
+    }
   }
   document.addEventListener("DOMContentLoaded", measure);
   document.addEventListener("htmx:wsAfterMessage", measure);
