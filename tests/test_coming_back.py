@@ -144,6 +144,26 @@ async def test_their_next_read_or_poll_of_the_api_takes_the_seat_back(sqlite_url
         assert seat["bot"] is None and seat["stand_in"] is False
 
 
+async def test_coming_back_restarts_only_the_returning_players_own_clock(sqlite_url):
+    """A player back while another seat is on turn leaves that seat's clock as it was (it was
+    restarted: anyone coming back gave whoever was on turn a fresh turn); back while awaited,
+    their own clock starts afresh (else the timer would take the seat again at once)."""
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, tokens, late = await timed_out(client)
+        view = await wait_until(client, room_id, lambda v: v["version"] >= 1 and late not in v["to_act"])
+        deadline = view["room"]["turn_deadline"]
+        assert deadline is not None
+        await asyncio.sleep(0.05)
+        assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[late]))).status_code == 200
+        room = (await client.get(f"/api/rooms/{room_id}")).json()
+        assert room["seats"][late]["bot"] is None and room["turn_deadline"] == deadline
+    async with running_app(sqlite_url, **SLOW) as client:
+        room_id, tokens, late = await timed_out(client)  # (the stand-in waits: the seat is still awaited)
+        before = (await client.get(f"/api/rooms/{room_id}")).json()["turn_deadline"]
+        assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[late]))).status_code == 200
+        assert (await client.get(f"/api/rooms/{room_id}")).json()["turn_deadline"] > before
+
+
 async def test_the_stand_in_plays_the_seat_until_the_player_is_back(sqlite_url):
     async with running_app(sqlite_url, **FAST) as client:
         room_id, tokens, late = await timed_out(client)

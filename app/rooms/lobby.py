@@ -111,7 +111,8 @@ async def take_back(rooms: LiveGames, room_id: str, seat: int) -> bool:
     async with rooms.changing(room_id) as (session, info):
         if seat not in info.stand_ins or info.status != "playing":
             return False
-        await storage.give_back(session, room_id, seat)
+        awaited = seat in GAMES[info.game].to_act((await rooms.catch_up(session, info)).state)
+        await storage.give_back(session, room_id, seat, restart_clock=awaited)
     return True
 
 

@@ -329,14 +329,16 @@ async def set_seat_bot(
     await session.commit()
 
 
-async def give_back(session: AsyncSession, room_id: str, seat: int) -> None:
-    """The seat's stand-in bot gives it back to its player, whose turn clock starts afresh (else
-    the timer, its deadline long past, would hand the seat over again at once); committed."""
+async def give_back(session: AsyncSession, room_id: str, seat: int, restart_clock: bool) -> None:
+    """The seat's stand-in bot gives it back to its player, committed; with ``restart_clock``
+    (the seat is awaited) the turn clock starts afresh, else the timer, its deadline long past,
+    would hand the seat over again at once. Another seat's turn keeps its clock (a player coming
+    back gave whoever was on turn a fresh one)."""
     await session.exec(
         update(Seat).where(col(Seat.room_id) == room_id, col(Seat.seat) == seat).values(bot=None, bot_until_back=False)
     )
     now = utcnow()
-    changed = {"updated_at": now, "turn_started_at": now, **VIEW_CHANGED}
+    changed = {"updated_at": now, **VIEW_CHANGED} | ({"turn_started_at": now} if restart_clock else {})
     await session.exec(update(Room).where(col(Room.id) == room_id).values(changed))
     await session.commit()
 
