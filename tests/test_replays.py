@@ -150,9 +150,15 @@ async def test_a_record_that_does_not_verify_is_refused_with_the_reason(client):
 
 
 async def test_the_finished_room_links_to_its_replay(client):
+    """A spectator's link shows the spectator's view; a seat's its own (it showed a seat's player
+    the spectator's, without their hand)."""
     room, tokens = await finished(client)
-    for page in (f"/rooms/{room}", f"/rooms/{room}/seat/{tokens[0]}"):
-        assert f'href="/rooms/{room}/replay?step=0"' in (await client.get(page, headers=HTML)).text
+    assert f'href="/rooms/{room}/replay?step=0"' in (await client.get(f"/rooms/{room}", headers=HTML)).text
+    for seat, token in enumerate(tokens):
+        page = (await client.get(f"/rooms/{room}/seat/{token}", headers=HTML)).text
+        assert f'href="/rooms/{room}/replay?step=0&amp;as={seat}"' in page
+        replay = (await client.get(f"/rooms/{room}/replay?step=0&as={seat}", headers=HTML)).text
+        assert 'id="your-hand"' in replay
     room2, tokens2 = await create_started_room(client, "troika", 3)
     assert "/replay" not in (await client.get(f"/rooms/{room2}/seat/{tokens2[0]}", headers=HTML)).text
     assert (await client.get(f"/api/rooms/{room2}/view", headers=auth(tokens2[0]))).status_code == 200

@@ -52,7 +52,8 @@ def parts(t: Seen, game_parts: list[Part]) -> list[Part]:
     if host and status == "playing":
         listed.append(Part("close-room-panel", AFTER, ROOM, "close_panel", {"status": status, "seat_url": seat_url}))
     if status in ("finished", "abandoned"):
-        listed.append(Part("fairness", AFTER, ROOM, "fairness", {k: r[k] for k in ("id", "seed_hash", "seed")}))
+        fairness = {k: r[k] for k in ("id", "seed_hash", "seed")} | {"seat": seat}  # (a seat's replay: its own view)
+        listed.append(Part("fairness", AFTER, ROOM, "fairness", fairness))
     return listed
 
 
