@@ -53,6 +53,7 @@ async def test_a_click_on_their_page_takes_the_seat_back_and_says_so(sqlite_url)
         assert BACK not in r.text and (await seat_of(client, room_id, late))["bot"] == "strong"  # not theirs
         r = await client.post(f"/rooms/{room_id}/seat/{tokens[late]}/chat", data={"text": "back!"}, headers=HTML)
         assert r.status_code == 200 and BACK in r.text and "X-Refused" not in r.headers
+        assert 'class="flash shown good"' in r.text  # good news, not a refusal's red
         seat = await seat_of(client, room_id, late)
         assert seat["bot"] is None and seat["stand_in"] is False
         r = await client.post(f"/rooms/{room_id}/seat/{tokens[late]}/chat", data={"text": "again"}, headers=HTML)
@@ -108,6 +109,7 @@ async def test_their_next_socket_or_stream_takes_the_seat_back(sqlite_url):
         async with connect(ws_url(base, room_id, tokens[late], "html"), additional_headers=origin) as ws:
             frames = [await asyncio.wait_for(ws.recv(), 10), await asyncio.wait_for(ws.recv(), 10)]
             assert 'id="room-main"' in frames[0] and 'id="flash"' in frames[1] and BACK in frames[1]
+            assert 'class="flash shown good"' in frames[1]
         assert (await seat_of(client, room_id, late))["bot"] is None
         # the JSON socket: its first view already shows the seat given back
         await backdate_turn(client, room_id, 31)

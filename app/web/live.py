@@ -108,7 +108,9 @@ async def room_socket(
             await ws.close(code=POLICY_VIOLATION, reason=refusal)
             return
         viewer = Viewer(room_id, seat, token, format=format, lang=language_of(ws))
-        hello = fragment(ws, viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK))) if back else ""
+        hello = ""
+        if back:  # (good news: the flash's calm style)
+            hello = fragment(ws, viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK)), good=True)
         await serve(ws, Served(rooms, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
 
 

@@ -253,7 +253,7 @@ async def seat_form(
         message, refused = spoken(exc.said, translations(lang).gettext), True
     if back_unless_htmx and not from_htmx(request):
         return RedirectResponse(seat_url(room_id, token), status_code=303)
-    flash = fragment(request, lang, "fragments/flash.html", message=message)
+    flash = fragment(request, lang, "fragments/flash.html", message=message, good=bool(message) and not refused)
     main = await delivery.main(room_id, seat, token, lang) if room else ""
     return HTMLResponse(flash + main, headers={"X-Refused": "1"} if refused else None)
 
