@@ -82,9 +82,10 @@ async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):
     room_id = host_url.split("/")[2]
     page = (await client.get(host_url, headers=HTML)).text
     assert page.count("+ strong bot") == 2 and page.count("+ random bot") == 2
-    # each level with its Troika rating, weakest first
-    offered = re.findall(r"\+ (\w+) bot <span class=\"rating\">Elo (\d+)</span>", page)[:3]
-    assert offered == [(level, str(elo)) for level, elo in sorted(RATINGS["troika"].items(), key=lambda r: r[1])]
+    # each level with its Troika rating, weakest first; the random bot, the ladder's 0, without
+    offered = re.findall(r"\+ (\w+) bot(?: <span class=\"rating\">Elo (\d+)</span>)?", page)[:3]
+    ranked = sorted(RATINGS["troika"].items(), key=lambda r: r[1])
+    assert offered == [(level, str(elo) if elo else "") for level, elo in ranked] and ranked[0] == ("random", 0)
     r = await client.post(host_url + "/bots", data={"seat": "2", "level": "strong"}, headers=HTML)
     assert r.status_code == 200 and "Strong bot 3" in r.text
     r = await client.post(host_url + "/bots", data={"seat": "2", "level": "random"}, headers=HTML)
