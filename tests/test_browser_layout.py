@@ -352,3 +352,44 @@ def test_the_leaders_to_choose_are_whole_above_the_docked_hand_on_the_desktop(br
     assert page.evaluate("scrollY") == 0
     assert captions.evaluate_all(HIDDEN_UNDER) == []
     expect(page.locator("#your-hand .hand-row")).to_be_visible()  # (the hand still shows below)
+
+
+# The table scrolled to its end, where the sticky status and the docked hand meet: each shown
+# control of the status that is covered at its centre, by what.
+STATUS_AT_THE_END = """() => {
+  const felt = document.querySelector("#room-main .felt");
+  const statusBox = felt.querySelector(":scope > .table-status");
+  const bar = document.getElementById("room-bar").getBoundingClientRect().bottom;
+  const stuck = bar + statusBox.getBoundingClientRect().height;  // the status's bottom, stuck under the bar
+  const handHeight = felt.querySelector(":scope > .your-hand").getBoundingClientRect().height;
+  scrollTo(0, scrollY + felt.getBoundingClientRect().bottom - (stuck + handHeight / 2));  // the end: they meet
+  const status = statusBox.getBoundingClientRect();
+  const hand = felt.querySelector(":scope > .your-hand").getBoundingClientRect();
+  const covered = [...felt.querySelectorAll(":scope > .table-status button, :scope > .table-status select")]
+    .filter(b => b.checkVisibility()).filter(b => {
+      const r = b.getBoundingClientRect();
+      if (r.bottom > status.bottom || r.top < status.top) return false;  // (scrolled inside its box)
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !(hit && (hit === b || b.contains(hit)));
+    }).map(b => b.textContent.trim().slice(0, 30));
+  return {meet: hand.top < status.bottom, covered};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_status_moves_stay_whole_where_the_table_ends_over_the_dock(browser, live, size):
+    """Vem aí's action step, the table scrolled to its end: the sticky status (its moves: Take
+    Income, Attack...) and the docked hand meet there, and the dock covered the Attack button
+    (a game-night probe); the status's moves stay whole over the dock's top."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2, options={"advanced": True, "first_player": 0})
+    moves = random_moves(api, room, tokens, seed=3)
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", size)
+    while not (
+        page.locator("#table-status").get_attribute("data-step") == "action"
+        and page.locator("#table-state").get_attribute("data-your-turn") == "1"
+    ):
+        wait_for_version(page, next(moves))
+    measured = page.evaluate(STATUS_AT_THE_END)
+    assert measured["meet"], "the table's end did not bring the two together: this test would prove nothing"
+    assert measured["covered"] == [], measured
