@@ -393,3 +393,20 @@ def test_the_status_moves_stay_whole_where_the_table_ends_over_the_dock(browser,
     measured = page.evaluate(STATUS_AT_THE_END)
     assert measured["meet"], "the table's end did not bring the two together: this test would prove nothing"
     assert measured["covered"] == [], measured
+
+
+def test_off_its_turn_the_coach_is_one_quiet_line_on_a_phone(browser, live):
+    """A room with hints: a seat off its turn is told hints come on its turn, in one line (its
+    paragraph's margins made the panel 85 px, pushing the table down a phone's screen)."""
+    api = httpx.Client(base_url=live)
+    created = api.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana", "hints": True}).json()
+    room, host = created["room"]["id"], created["token"]
+    guest = api.post(f"/api/rooms/{room}/seats", json={"name": "Bruno"}).json()["token"]
+    assert api.post(f"/api/rooms/{room}/start", headers=auth(host)).status_code == 200
+    waiting = 1 - api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{(host, guest)[waiting]}", SIZES[1])
+    coach = page.locator("#coach")
+    expect(coach).to_contain_text("on your turn, you may ask for one")
+    height = coach.evaluate("e => e.getBoundingClientRect().height")
+    line = coach.locator("p").evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20")
+    assert height <= 3 * line + 20, (height, line)  # (its words and padding: no margins around them)
