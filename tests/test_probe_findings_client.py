@@ -12,9 +12,12 @@ import hashlib
 import pytest
 
 from app.rooms.lobby import TURN_TIMER_PRESETS
+from app.rooms.throttle import REFUSED_ROOMS_LIMIT
 from tests.conftest import auth, create_started_room, running_app
 
 NEW_ROOM = {"game": "troika", "seats": 2, "name": "Ana"}
+
+REFUSED_ROOMS = int(REFUSED_ROOMS_LIMIT.split("/")[0])  # refused creations an address may send a minute
 
 # Each refused for a value, before the limit is consulted: 400 bad_request, 400
 # invalid_request or 422 unknown_field.
@@ -47,6 +50,23 @@ async def test_refused_creations_are_not_counted_and_the_limit_holds_at_its_boun
         for body, status, code in REFUSED_CREATIONS:
             r = await client.post("/api/rooms", json=body)
             assert (r.status_code, r.json()["error"]) == (status, code), body
+
+
+async def test_refused_creations_have_a_looser_limit_of_their_own(sqlite_url):
+    """Refused creations cost no creation, but an address sending more than 60 a minute (a
+    deck's check reads up to 512 KB each) is answered 429 before its values are read, its valid
+    creations too, by the API or the lobby form, until the minute has passed."""
+    async with running_app(sqlite_url) as client:
+        chess = {**NEW_ROOM, "game": "chess"}
+        statuses = [(await client.post("/api/rooms", json=chess)).status_code for _ in range(REFUSED_ROOMS)]
+        assert statuses == [400] * REFUSED_ROOMS
+        for body in (chess, NEW_ROOM):
+            r = await client.post("/api/rooms", json=body)
+            assert r.status_code == 429 and "too many refused room creations" in r.json()["message"], r.text
+            assert int(r.headers["retry-after"]) >= 1 and r.headers["ratelimit"].startswith('"refused-60s";r=0;')
+        html = {"accept": "text/html", "origin": "http://arena.test"}
+        form = {"game": "troika", "seats": "2", "name": "Ana"}
+        assert (await client.post("/rooms", data=form, headers=html)).status_code == 429
 
 
 async def test_the_lobby_form_counts_only_the_rooms_it_creates(sqlite_url):

@@ -298,8 +298,11 @@ async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throt
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT): only a
     creation that passes every other check is counted."""
     address = request.client and request.client.host
-    new_room = lobby.check_new_room(
-        body.game, body.seats, body.options, body.name, body.turn_timer, body.listed, body.hints
+    new_room = await throttle.checking_room(
+        address,
+        lambda: lobby.check_new_room(
+            body.game, body.seats, body.options, body.name, body.turn_timer, body.listed, body.hints
+        ),
     )
     await throttle.creating_room(address)
     info, token = await lobby.create(new_room)

@@ -11,7 +11,9 @@ storage's records, key by key, as calls come (2,000 keys: 0.2 s of CPU a sweep),
 limits and the addresses' room creations are kept apart, each swept on its own.
 
 A call is counted only once every other check has passed (a room's values are checked by
-``Lobby.check_new_room`` first), so a refused request costs nothing. A refusal is a 429 whose
+``Lobby.check_new_room`` first), so a refused request costs no creation; refused creations have
+a looser limit of their own (``REFUSED_ROOMS_LIMIT``, :meth:`Throttle.checking_room`), past which
+an address's creations are answered 429 before their values (a deck, say) are even read. A refusal is a 429 whose
 ``Retry-After`` says how many seconds until one more would pass. Every answer counted, and every
 429, carries the IETF ``RateLimit-Policy`` and ``RateLimit`` fields
 (draft-ietf-httpapi-ratelimit-headers, :meth:`Throttle.quota`): each window a policy of its own
@@ -26,7 +28,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import NoReturn
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage
@@ -34,11 +37,13 @@ from limits.aio.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 from app.games.base import Message, say
-from app.rooms.errors import TooMany
+from app.rooms.errors import RoomError, TooMany
 
+T = TypeVar("T")
 CHAT_LIMIT = "5/10 seconds"  # per seat; fixed, as its refusal says
 HINT_LIMIT = "6/minute"  # hints worked out afresh, per seat (one kept is answered again freely)
 ROOM_CREATION_LIMIT = Settings.model_fields["room_creation_limit"].default  # per client address
+REFUSED_ROOMS_LIMIT = "60/minute"  # room creations refused for their values, per client address
 
 
 class Throttle:
@@ -46,9 +51,15 @@ class Throttle:
     notation (``"10/minute;100/hour"``: every window must have room)."""
 
     def __init__(self, rooms: str = ROOM_CREATION_LIMIT):
-        self._limits = {"chat": parse_many(CHAT_LIMIT), "hints": parse_many(HINT_LIMIT), "rooms": parse_many(rooms)}
-        seats = MovingWindowRateLimiter(MemoryStorage())
+        self._limits = {
+            "chat": parse_many(CHAT_LIMIT),
+            "hints": parse_many(HINT_LIMIT),
+            "rooms": parse_many(rooms),
+            "refused": parse_many(REFUSED_ROOMS_LIMIT),
+        }
+        seats, addresses = MovingWindowRateLimiter(MemoryStorage()), MovingWindowRateLimiter(MemoryStorage())
         self._limiters = {"chat": seats, "hints": seats, "rooms": MovingWindowRateLimiter(MemoryStorage())}
+        self._limiters["refused"] = addresses
 
     async def chatting(self, room_id: str, seat: int) -> None:
         await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, seat)
@@ -58,6 +69,22 @@ class Throttle:
 
     async def creating_room(self, address: str | None) -> None:
         await self._hit("rooms", say("too many rooms created from your address; try again later"), address)
+
+    async def checking_room(self, address: str | None, check: Callable[[], T]) -> T:
+        """``check()``, the values of a room to create, checked: unless the address has had
+        REFUSED_ROOMS_LIMIT refused already, then 429 at once, nothing checked (a deck's check
+        costs its reading, and refusals do not count against the creations themselves)."""
+        refusal = say("too many refused room creations from your address; try again later")
+        key = keyed((address,))
+        for item in self._limits["refused"]:
+            if not await self._limiters["refused"].test(item, "refused", *key):
+                await self._refuse(item, refusal, "refused", *key)
+        try:
+            return check()
+        except RoomError:
+            for item in self._limits["refused"]:
+                await self._limiters["refused"].hit(item, "refused", *key)
+            raise
 
     async def quota(self, name: str, *key: str | int | None) -> dict[str, str]:
         """The ``RateLimit-Policy`` and ``RateLimit`` fields of limit ``name`` (``chat``,

@@ -125,16 +125,21 @@ async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
     if seats is None:
         raise BadRequest("choose the number of seats")
     timer = str(form.get("turn_timer", "0"))
-    new_room = lobby.check_new_room(
-        slug,
-        seats,
-        await options_from_form(slug, form),
-        str(form.get("name", "")),
-        timer if form_number(timer) is None else form_number(timer),
-        form.get("unlisted") is None,
-        form.get("hints") is not None,
+    options = await options_from_form(slug, form)
+    address = request.client and request.client.host
+    new_room = await throttle.checking_room(
+        address,
+        lambda: lobby.check_new_room(
+            slug,
+            seats,
+            options,
+            str(form.get("name", "")),
+            timer if form_number(timer) is None else form_number(timer),
+            form.get("unlisted") is None,
+            form.get("hints") is not None,
+        ),
     )
-    await throttle.creating_room(request.client and request.client.host)  # (only a room that passes is counted)
+    await throttle.creating_room(address)  # (only a room that passes is counted)
     info, token = await lobby.create(new_room)
     return RedirectResponse(seat_url(info.id, token), status_code=303)
 
