@@ -1,8 +1,9 @@
 """Findings of an API client's probe (2026-12), each pinned: a room creation refused for its
-values is not counted by the rate limit; a 429 for too many streams says when to try again;
-a seat number the room does not have is 404 on every call, before the room's state; a closed
-room's join says it is closed; a seat held after "play again" says until when, in seconds;
-``turn_timer``'s values are in the schema; pydantic's "Value error, " stays out of messages."""
+values is not counted by the rate limit (refusals have a looser limit of their own); a 429
+for too many streams says when to try again; a seat number the room does not have is 404 on
+every call, before the room's state; a closed room's join says it is closed; a seat held
+after "play again" says until when, in seconds; ``turn_timer``'s values are in the schema;
+pydantic's "Value error, " stays out of messages."""
 
 from __future__ import annotations
 
