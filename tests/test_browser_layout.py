@@ -218,6 +218,7 @@ def test_the_player_folds_the_hand_to_see_the_table_and_the_choice_stays(browser
         next(moves)
     page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", size)
     fold = page.locator("#your-hand .hand-fold")
+    expect(fold).to_be_visible()  # (shown by the page's script, which lays the heading out on one line)
     expect(fold).to_have_attribute("aria-expanded", "true")
     # the button keeps the heading to one line (a second line would cost the table its height)
     one_line = "h => h.getBoundingClientRect().height < 2 * 1.2 * parseFloat(getComputedStyle(h).fontSize)"
