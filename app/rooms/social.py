@@ -147,7 +147,9 @@ class Social:
     async def disconnected(self, room_id: str, seat: int) -> None:
         await self._adjust(room_id, seat, -1)
 
-    async def _adjust(self, room_id: str, seat: int, delta: int) -> None:
+    async def _adjust(self, room_id: str, seat: int, delta: int, told: bool = True) -> None:
+        """This instance's row of the seat: ``delta`` sockets more, seen now; ``told`` (a socket
+        opened or closed): a presence change, numbered and published."""
         async with self._presence_lock, self.db.write() as session:
             row = await session.get(Presence, (room_id, seat, self.instance))
             if row is None:
@@ -155,25 +157,20 @@ class Social:
             else:
                 row.sockets = max(row.sockets + delta, 0)
                 row.seen_at = utcnow()
-            await changes.number(session, room_id, "presence")
+            if told:
+                await changes.number(session, room_id, "presence")
             await session.commit()
-        await self.bus.publish(room_id, PRESENCE)
+        if told:
+            await self.bus.publish(room_id, PRESENCE)
 
     async def polled(self, room_id: str, seat: int) -> None:
         """The seat read its view or polled for events: a sign of life (``last_present``: the
         host may hand only an absent player's seat to a bot), written at most every
         ``POLL_NOTED_EVERY`` per seat, with no presence event: a poll is not a connection, and
         ``connected`` lists only the seats with a socket or stream open."""
-        if (room_id, seat) in self._polled:
-            return
-        self._polled[room_id, seat] = True
-        async with self._presence_lock, self.db.write() as session:
-            row = await session.get(Presence, (room_id, seat, self.instance))
-            if row is None:
-                session.add(Presence(room_id=room_id, seat=seat, instance=self.instance, sockets=0))
-            else:
-                row.seen_at = utcnow()
-            await session.commit()
+        if (room_id, seat) not in self._polled:
+            self._polled[room_id, seat] = True
+            await self._adjust(room_id, seat, 0, told=False)
 
     async def present(self, room_id: str) -> frozenset[int]:
         """The seats with an open socket on some live instance."""

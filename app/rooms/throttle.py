@@ -12,16 +12,15 @@ limits and the addresses' room creations are kept apart, each swept on its own.
 
 A call is counted only once every other check has passed (a room's values are checked by
 ``Lobby.check_new_room`` first), so a refused request costs no creation; refused creations have
-a looser limit of their own (``REFUSED_ROOMS_LIMIT``, :meth:`Throttle.checking_room`), past which
-an address's creations are answered 429 before their values (a deck, say) are even read. A refusal is a 429 whose
-``Retry-After`` says how many seconds until one more would pass. Every answer counted, and every
-429, carries the IETF ``RateLimit-Policy`` and ``RateLimit`` fields
+a looser limit of their own (``REFUSED_ROOMS_LIMIT``, :meth:`Throttle.checking_room`), past
+which an address's creations are answered 429 before their values (a deck, say) are read. A
+refusal is a 429 whose ``Retry-After`` says how many seconds until one more would pass. Every
+answer counted, and every 429, carries the IETF ``RateLimit-Policy`` and ``RateLimit`` fields
 (draft-ietf-httpapi-ratelimit-headers, :meth:`Throttle.quota`): each window a policy of its own
 (``"chat-10s";q=5;w=10``) and what is left of it (``r``, with ``t`` the seconds until it is
-whole again). The client address is the one the server reports: behind a
-reverse proxy that is the proxy's, unless uvicorn is told to trust the proxy's
-``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``); a header a client could set itself is never read
-here.
+whole again). The client address is the one the server reports: behind a reverse proxy that
+is the proxy's, unless uvicorn is told to trust the proxy's ``X-Forwarded-For``
+(``FORWARDED_ALLOW_IPS``); a header a client could set itself is never read here.
 """
 
 from __future__ import annotations
@@ -57,9 +56,9 @@ class Throttle:
             "rooms": parse_many(rooms),
             "refused": parse_many(REFUSED_ROOMS_LIMIT),
         }
-        seats, addresses = MovingWindowRateLimiter(MemoryStorage()), MovingWindowRateLimiter(MemoryStorage())
-        self._limiters = {"chat": seats, "hints": seats, "rooms": MovingWindowRateLimiter(MemoryStorage())}
-        self._limiters["refused"] = addresses
+        seats = MovingWindowRateLimiter(MemoryStorage())
+        self._limiters = {"chat": seats, "hints": seats}
+        self._limiters |= {name: MovingWindowRateLimiter(MemoryStorage()) for name in ("rooms", "refused")}
 
     async def chatting(self, room_id: str, seat: int) -> None:
         await self._hit("chat", say("slow down: at most 5 messages every 10 seconds"), room_id, seat)
@@ -75,15 +74,12 @@ class Throttle:
         REFUSED_ROOMS_LIMIT refused already, then 429 at once, nothing checked (a deck's check
         costs its reading, and refusals do not count against the creations themselves)."""
         refusal = say("too many refused room creations from your address; try again later")
-        key = keyed((address,))
-        for item in self._limits["refused"]:
-            if not await self._limiters["refused"].test(item, "refused", *key):
-                await self._refuse(item, refusal, "refused", *key)
+        await self._room_left("refused", refusal, address)
         try:
             return check()
         except RoomError:
             for item in self._limits["refused"]:
-                await self._limiters["refused"].hit(item, "refused", *key)
+                await self._limiters["refused"].hit(item, "refused", *keyed((address,)))
             raise
 
     async def quota(self, name: str, *key: str | int | None) -> dict[str, str]:
@@ -101,13 +97,17 @@ class Throttle:
     async def _hit(self, name: str, refusal: Message, *key: str | int | None) -> None:
         """Count one more ``name`` for ``key``, or raise 429 (counting nothing) if that is one
         too many for any of its windows."""
+        await self._room_left(name, refusal, *key)
         items, key = self._limits[name], keyed(key)
-        for item in items:
-            if not await self._limiters[name].test(item, name, *key):
-                await self._refuse(item, refusal, name, *key)
         for item in items:
             if not await self._limiters[name].hit(item, name, *key):  # another request took the last place
                 await self._refuse(item, refusal, name, *key)
+
+    async def _room_left(self, name: str, refusal: Message, *key: str | int | None) -> None:
+        """Raise 429 if ``name`` has no room left for ``key`` in any of its windows (counting nothing)."""
+        for item in self._limits[name]:
+            if not await self._limiters[name].test(item, name, *keyed(key)):
+                await self._refuse(item, refusal, name, *keyed(key))
 
     async def _refuse(self, item: RateLimitItem, refusal: Message, name: str, *key: str) -> NoReturn:
         reset = (await self._limiters[name].get_window_stats(item, name, *key)).reset_time
