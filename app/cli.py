@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.config import get_settings, problems
+from app.games.entry import GameModuleError
 
 DESCRIPTION = (
     "Troika Arena, a self-hosted server for Troika, TriATri and Vem aí a Troika: run the server, check its health, "
@@ -479,10 +480,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        get_settings()  # (before the parser, whose game choices read EXTRA_GAMES)
+        settings = get_settings()  # (before the parser, whose game choices read EXTRA_GAMES)
+        from app.games import registry  # noqa: F401  (loads EXTRA_GAMES: a module of a host's own may fail)
     except ValidationError as exc:
         lines = "\n".join(f"  {line}" for line in problems(exc))
         print(f"troika-arena: a setting in the environment cannot be used (see the README):\n{lines}", file=sys.stderr)
+        return 2
+    except GameModuleError as exc:
+        print(f"troika-arena: EXTRA_GAMES={settings.extra_games!r}: {exc}", file=sys.stderr)
         return 2
     args = build_parser().parse_args(argv)
     return args.func(args)

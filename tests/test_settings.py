@@ -8,13 +8,16 @@ answer) stops ``serve`` and ``migrate`` the same way, with one line, before anyt
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from pydantic import ValidationError
 
 from app.config import Settings, problems
+from app.db import engine
 from tests.support.servers import free_port
 
 pytestmark = pytest.mark.unit
@@ -130,6 +133,24 @@ def test_every_command_stops_on_an_extra_game_module_that_does_not_exist(command
     ]
 
 
+@pytest.mark.parametrize(
+    ("module", "text", "why"),
+    [
+        ("broken_game", "raise RuntimeError('the host broke it')", "RuntimeError: the host broke it"),
+        ("no_entry", "GAME = None", "AttributeError: module 'no_entry' has no attribute 'ENTRY'"),
+        ("wrong_entry", "ENTRY = 'troika'", "its ENTRY is not a GameEntry"),
+    ],
+)
+@pytest.mark.parametrize("command", [["health"], ["--help"], ["serve"]])
+def test_every_command_stops_on_an_extra_game_module_that_does_not_load_as_a_game(tmp_path, command, module, text, why):
+    (tmp_path / f"{module}.py").write_text(text + "\n")
+    result = cli(*command, EXTRA_GAMES=f"tests.toy.game,{module}", PYTHONPATH=str(tmp_path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"troika-arena: EXTRA_GAMES='tests.toy.game,{module}': the module {module} does not load as a game: {why}"
+    ]
+
+
 def test_serve_refuses_a_port_flag_out_of_range():
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "serve", "--port", "70000"], capture_output=True, text=True
@@ -153,6 +174,20 @@ def test_a_database_that_cannot_be_used_stops_serve_and_migrate_with_one_line(tm
     assert result.returncode == 2 and result.stdout == ""
     assert line.startswith(f"troika-arena {command[0]}: DATABASE_URL cannot be used: ")
     assert reason.format(tmp=tmp_path) in line
+
+
+def test_a_postgres_server_that_never_answers_is_given_up_on_after_the_check_timeout(monkeypatch):
+    silent = socket.create_server(("127.0.0.1", 0))  # (accepts connections, never says a word)
+    port = silent.getsockname()[1]
+    monkeypatch.setattr(engine, "CHECK_TIMEOUT_SECONDS", 2)  # (libpq's least: it reads 1 as 2)
+    with silent:
+        started = time.monotonic()
+        reason = engine.unusable(f"postgresql+psycopg://postgres@127.0.0.1:{port}/x")
+        waited = time.monotonic() - started
+        with_own = engine.unusable(f"postgresql+psycopg://postgres@127.0.0.1:{port}/x?connect_timeout=3")
+        waited_own = time.monotonic() - started - waited
+    assert reason == with_own == "connection timeout expired"
+    assert 2 <= waited < 3 <= waited_own < 4  # (the URL's own connect_timeout is kept)
 
 
 def test_a_sqlite_file_not_made_yet_in_a_folder_that_exists_is_taken(tmp_path):

@@ -59,16 +59,24 @@ def alembic_config(sync_url: str) -> Config:
     return config
 
 
+# How long the check at start waits for a Postgres server that does not answer (a host that
+# drops the packets, a port that accepts and stays silent), unless the URL sets connect_timeout.
+CHECK_TIMEOUT_SECONDS = 10
+
+
 def unusable(sync_url: str) -> str | None:
     """Why the database of ``sync_url`` cannot be used, in one line, or None when it can: a
     SQLite file in a folder that does not exist, or not a database; a Postgres server that does
-    not answer, or refuses the connection (no such database, a wrong password). Connects once and
-    reads the list of tables; a SQLite file that does not exist yet is created, as at start."""
-    path = make_url(sync_url).database if sync_url.startswith("sqlite") else None
+    not answer within :data:`CHECK_TIMEOUT_SECONDS`, or refuses the connection (no such
+    database, a wrong password). Connects once and reads the list of tables; a SQLite file that
+    does not exist yet is created, as at start."""
+    url = make_url(sync_url)
+    path = url.database if sync_url.startswith("sqlite") else None
     if path and path != ":memory:" and not Path(path).parent.is_dir():
         return f"there is no folder {Path(path).parent} for the database file {path}"
+    timeout = {} if path or "connect_timeout" in url.query else {"connect_timeout": CHECK_TIMEOUT_SECONDS}
     try:
-        engine = create_engine(sync_url, poolclass=NullPool)
+        engine = create_engine(sync_url, poolclass=NullPool, connect_args=timeout)
         try:
             with engine.connect() as conn:
                 inspect(conn).get_table_names()

@@ -43,6 +43,10 @@ class GameEntry:
         return self.game.slug
 
 
+class GameModuleError(Exception):
+    """A module listed as a game that does not load as one: which, and why, in one line."""
+
+
 def part(name: str) -> ModuleType:
     """The module an entry names (its heuristics or its presenter)."""
     return importlib.import_module(name)

@@ -12,7 +12,7 @@ import importlib
 
 from app.config import get_settings
 from app.games.base import Game
-from app.games.entry import GameEntry
+from app.games.entry import GameEntry, GameModuleError
 
 BUILT_IN = (
     "app.games.troika",
@@ -21,9 +21,22 @@ BUILT_IN = (
 )
 
 
+def entry_of(name: str) -> GameEntry:
+    """The entry module ``name`` declares; a module that fails to import (its own error, whatever
+    it is) or declares no ``ENTRY`` is a :class:`GameModuleError`, so a host's typo in a game of
+    their own stops the command with one line, not a traceback."""
+    try:
+        entry = importlib.import_module(name).ENTRY
+    except Exception as exc:
+        raise GameModuleError(f"the module {name} does not load as a game: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(entry, GameEntry):
+        raise GameModuleError(f"the module {name} does not load as a game: its ENTRY is not a GameEntry")
+    return entry
+
+
 def load(modules: tuple[str, ...]) -> dict[str, GameEntry]:
     """The entries the modules declare, by slug, in the modules' order."""
-    entries = [importlib.import_module(name).ENTRY for name in modules]
+    entries = [entry_of(name) for name in modules]
     return {entry.slug: entry for entry in entries}
 
 
