@@ -6,7 +6,8 @@ card ticked, the other moves fold away (static/js/vem.js): the strip is at least
 attack's summary keeps one line (a long target name is cut short on a phone), the picked target
 and the Attack button are both in view, and the attack's Cancel unticks it all and brings every
 move back (pressed by keyboard, it leaves the focus on the first of them). Before anything is
-picked the attack's modes are folded too."""
+picked the attack's modes are folded too. By keyboard alone an attack is built and sent: the
+greyed-out button stays in the tab order saying why, and a link after the hand leads back to it."""
 
 from __future__ import annotations
 
@@ -133,3 +134,52 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     assert moved < 60, f"the table moved {moved} px under the finger"
     expect(page.locator("#actions")).to_have_attribute("data-attack", "building")
     expect(page.locator("#actions > .action-box:not(.attack-box)").first).to_be_hidden()
+
+
+FOCUSED = """() => { const e = document.activeElement, form = e.closest("form");
+  return {name: e.name || "", value: e.value || "", text: e.textContent.trim(), id: form ? form.id : ""}; }"""
+
+
+def tab_to(page: Page, wanted, most: int = 40) -> dict:
+    """Press Tab until the focused element is the one ``wanted`` (a test of FOCUSED's answer)."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        if wanted(focused):
+            return focused
+    raise AssertionError(f"Tab never reached it in {most} presses (last: {focused})")
+
+
+def test_the_keyboard_builds_an_attack_from_the_hand_and_finds_its_button_again(browser, live, attack_room):
+    """The Attack button comes before the targets and the hand in the keyboard's order: it is
+    reached while it cannot be legal yet (saying why, and a press sends nothing), and a link at the
+    end of the hand, shown when it has the focus, leads back to it."""
+    room, token = attack_room
+    api = httpx.Client(base_url=live)
+    chosen = min(
+        (i["action"] for i in legal_of(api, room, token) if i["action"]["type"] == "attack"),
+        key=lambda a: (a["mode"] != "control", len(a["cards"]), a.get("actions", [])),
+    )
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{token}", SIZES[0])
+    attack = page.locator("#vem-attack button[type=submit]")
+    version = page.locator("#table-state").get_attribute("data-version")
+    tab_to(page, lambda f: f["id"] == "vem-attack" and f["text"] == "Attack")  # (not skipped while greyed out)
+    expect(attack).to_have_accessible_description("Pick a target on an opponent's table first")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator("#table-state")).to_have_attribute("data-version", version)  # (nothing was sent)
+
+    page.locator(f'input[name=target][value="{chosen["target"]}"]').focus()
+    page.keyboard.press("Space")
+    expect(attack).to_have_accessible_description("Tick at least one card from your hand")
+    for gid in chosen["cards"]:
+        tab_to(page, lambda f, gid=gid: f["name"] == "cards" and f["value"] == str(gid))
+        page.keyboard.press("Space")
+    back = page.get_by_role("link", name="Back to your move's button")
+    tab_to(page, lambda f: f["text"] == "Back to your move's button")
+    assert back.bounding_box()["width"] > 20, "the link back is not shown while it has the focus"
+    page.keyboard.press("Enter")
+    tab_to(page, lambda f: f["id"] == "vem-attack" and f["text"] == "Attack", most=3)
+    expect(attack).to_have_attribute("aria-disabled", "false")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-state")).not_to_have_attribute("data-version", version)

@@ -79,12 +79,14 @@
   }
 
   // The submit button is disabled while the choice cannot be legal, with the reason as its
-  // title and beside it (a phone shows no title; an attack's, once something is picked).
+  // title and beside it (a phone shows no title; an attack's, once something is picked). It is
+  // disabled by aria-disabled, not the attribute, so the keyboard still reaches it and a screen
+  // reader reads it with its reason; a submit while it is so is stopped (below).
   function gate(form, reason) {
     var button = form.querySelector("button[type=submit]");
     if (!button || button.dataset.offline) return;
     if (!("title" in button.dataset)) button.dataset.title = button.title;
-    button.disabled = Boolean(reason);
+    button.setAttribute("aria-disabled", reason ? "true" : "false");
     button.title = reason || button.dataset.title;
     var why = form.querySelector("[data-out=why]");
     if (why) why.textContent = reason || "";
@@ -211,7 +213,15 @@
     box.dispatchEvent(new Event("change", { bubbles: true }));
   });
   document.addEventListener("submit", function (event) {
-    if (event.target.classList && event.target.classList.contains("vem-combo")) build(event.target);
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("vem-combo")) return;
+    var button = form.querySelector("button[type=submit]");
+    if (button && button.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();  // (a move that cannot be legal yet: its reason shows beside it)
+      event.stopPropagation();
+      return;
+    }
+    build(form);
   }, true);
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
