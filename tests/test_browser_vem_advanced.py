@@ -148,6 +148,14 @@ SENT = """([box, version]) => {
 PICKED_OR_SENT = f"args => ({SENT})(args) || !!document.querySelector('#room-main .picked')"
 
 
+def check_named_by_move(page: Page, thing, box: str) -> None:
+    """A thing to point at is named by what picking it does, the ``box``'s button word (with
+    another box's, if two name it), and its own short name: not by all the text of a card."""
+    words, own = thing.evaluate("e => e.getAttribute('aria-label')").split(": ", 1)
+    assert page.locator(f"{box} button[type=submit]").inner_text() in words.split(" / ")
+    assert own == thing.get_attribute("data-point-name") and 0 < len(own) < 40
+
+
 def point_at(page: Page, action: dict) -> bool:
     """Make ``action`` by pointing, as static/js/pointing.js offers it: click each thing it
     names (the last one by keyboard: focus and Enter) until the move is sent; when several
@@ -162,6 +170,7 @@ def point_at(page: Page, action: dict) -> bool:
         thing = page.locator(f'#room-main .pickable[data-picks~="{token}"]').locator("visible=true").first
         expect(thing).to_be_visible()
         if n == len(things) - 1:
+            check_named_by_move(page, thing, box)
             thing.focus()
             thing.press("Enter")
         else:
@@ -418,9 +427,10 @@ def pointing_page(browser, live: str, path: str, way: str) -> Page:
     return page
 
 
-def point(page: Page, token: str, way: str, last: bool) -> None:
+def point(page: Page, token: str, way: str, last: bool, box: str) -> None:
     """Pick the thing ``token`` names, as a player does ``way`` (by keyboard: Tab's focus, then
-    Enter, or Space for the last)."""
+    Enter, or Space for the last; the thing is named by the move's word and its own short name,
+    as the ``box``'s button says it, not by all the text of a card)."""
     thing = page.locator(f'#room-main .pickable[data-picks~="{token}"]').locator("visible=true").first
     expect(thing).to_be_visible()
     if way == "click":
@@ -429,6 +439,7 @@ def point(page: Page, token: str, way: str, last: bool) -> None:
         thing.tap()
     else:
         expect(thing).to_have_attribute("tabindex", "0")  # (a thing to point at is in the tab order)
+        check_named_by_move(page, thing, box)
         thing.focus()
         thing.press(" " if last else "Enter")
 
@@ -440,7 +451,7 @@ def pointed(page: Page, action: dict, way: str) -> None:
     version = page.locator("#table-state").get_attribute("data-version")
     things = points_of(page, action)
     for n, token in enumerate(things):
-        point(page, token, way, n == len(things) - 1)
+        point(page, token, way, n == len(things) - 1, box)
         page.wait_for_function(PICKED_OR_SENT, arg=[box, version])
         if page.evaluate(SENT, [box, version]):
             return
@@ -546,7 +557,7 @@ def test_a_pick_is_forgotten_when_the_table_moves_on(browser, live):
     room, tokens, (token, placed) = room_until(api, {"advanced": True}, pick_then_another, seed=7, games=8)
     page = pointing_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", "click")
     before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
-    point(page, token, "click", last=False)
+    point(page, token, "click", last=False, box="#adv-place form")
     thing = f'#room-main .felt .vem-card.group[data-id="{token[2:]}"]' if token.startswith("g:") else token
     expect(page.locator(f"{thing}.picked")).not_to_have_count(0)
     body = {"version": before["version"], "action": placed}

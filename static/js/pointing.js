@@ -52,6 +52,7 @@
       el.classList.remove("pickable", "picked");
       el.removeAttribute("data-picks");
       if (el.dataset.pointTabindex) { el.removeAttribute("tabindex"); el.removeAttribute("role"); delete el.dataset.pointTabindex; }
+      if (el.dataset.pointLabel) { el.removeAttribute("aria-label"); delete el.dataset.pointLabel; }
     });
     var options = all();
     if (!options.some(function (o) { return naming(o, picked); })) picked = [];
@@ -67,6 +68,7 @@
           var picks = (el.dataset.picks || "").split(" ").filter(Boolean);
           if (picks.indexOf(token) < 0) el.dataset.picks = picks.concat([token]).join(" ");
           if (!el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "0"); el.setAttribute("role", "button"); el.dataset.pointTabindex = "1"; }
+          name(el, o.form);
         });
       });
     });
@@ -77,6 +79,19 @@
         if (first) o.select.value = first.el.value;
       }
     });
+  }
+
+  // A thing to pick is named by what picking it does, the move's word and the thing's own short
+  // name ("Cancel it: Bancos + ou - Honestos"), not by all the text of a card; a thing two
+  // moves name says both words.
+  function name(el, form) {
+    var button = form.querySelector("button[type=submit]");
+    if (!el.dataset.pointName || !button) return;
+    var words = (el.dataset.pointLabel || "").split(" / ").filter(Boolean);
+    var word = button.textContent.trim();
+    if (words.indexOf(word) < 0) words.push(word);
+    el.dataset.pointLabel = words.join(" / ");
+    el.setAttribute("aria-label", el.dataset.pointLabel + ": " + el.dataset.pointName);
   }
 
   function pick(el) {
