@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 import app.rooms.lobby as lobby_module
-from tests.conftest import auth, create_started_room
+from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import make_room
 from tests.support.servers import free_port, in_process_server, server_process
 from tests.support.sockets import Lines, close_of, ws_url
@@ -25,7 +25,12 @@ def reissue(client, room_id: str, seat, token: str | None) -> httpx.Response:
     return client.post(f"/api/rooms/{room_id}/seats/{seat}/reissue", headers=headers)
 
 
-async def test_the_host_reissues_an_absent_players_link_and_the_old_one_stops_working(client):
+async def test_the_host_reissues_an_absent_players_link_and_the_old_one_stops_working(sqlite_url):
+    async with running_app(sqlite_url, autopilot_grace_seconds=0) as client:  # (the new link is used at once)
+        await reissued_and_replaced(client)
+
+
+async def reissued_and_replaced(client):
     room_id, tokens = await create_started_room(client, "troika", 3)
     r = await reissue(client, room_id, 1, tokens[0])
     assert r.status_code == 200, r.text
@@ -52,6 +57,25 @@ async def test_the_host_reissues_an_absent_players_link_and_the_old_one_stops_wo
     newer = (await reissue(client, room_id, 1, tokens[0])).json()["token"]
     assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(new))).status_code == 403
     assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(newer))).json()["seat"] == 1
+
+
+async def test_a_player_seen_within_the_grace_keeps_their_link(client):
+    """A player with no socket open may still be playing: one who read their view (a program
+    that polls) or moved within AUTOPILOT_GRACE_SECONDS keeps the seat, as they would keep it
+    from a bot; a new link would give the host their seat and their hand. One who never came to
+    their seat after joining may have lost its link: theirs is reissued."""
+    room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": 1})
+    legal = (await client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[1]))).json()
+    move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
+    assert (await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[1]), json=move)).status_code == 200
+    assert (await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[2]))).status_code == 200
+    for seat in (1, 2):
+        r = await reissue(client, room_id, seat, tokens[0])
+        assert r.status_code == 409 and "within the last 60 seconds" in r.json()["message"], r.text
+        mine = await client.get(f"/api/rooms/{room_id}/view", headers=auth(tokens[seat]))
+        assert mine.json()["seat"] == seat, "the player keeps their link"
+    room_id, tokens = await create_started_room(client, "troika", 3)
+    assert (await reissue(client, room_id, 1, tokens[0])).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -118,7 +142,8 @@ async def test_the_page_form_reads_its_seat_strictly_and_refuses_in_words(client
 
 
 async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_close(sqlite_url, monkeypatch):
-    async with in_process_server(sqlite_url) as (base, _), httpx.AsyncClient(base_url=base, timeout=30) as client:
+    served = in_process_server(sqlite_url, autopilot_grace_seconds=0)  # (only sockets open now keep a link)
+    async with served as (base, _), httpx.AsyncClient(base_url=base, timeout=30) as client:
         room_id, tokens = await create_started_room(client, "troika", 3)
         headers = {"Origin": base}
         async with connect(ws_url(base, room_id, tokens[1]), additional_headers=headers) as ws:
@@ -156,7 +181,7 @@ async def test_a_present_player_keeps_their_link_and_an_absent_ones_old_sockets_
 
 async def test_the_old_token_stops_working_on_every_instance_at_once(postgres_url):
     with (
-        server_process(postgres_url, free_port()) as (_, base_a),
+        server_process(postgres_url, free_port(), AUTOPILOT_GRACE_SECONDS="0") as (_, base_a),
         server_process(postgres_url, free_port()) as (_, base_b),
     ):
         async with httpx.AsyncClient(base_url=base_a) as a, httpx.AsyncClient(base_url=base_b, timeout=30) as b:

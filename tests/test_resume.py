@@ -70,7 +70,8 @@ async def events_after(client, room_id: str, token: str, after: int) -> tuple[in
 
 
 async def test_a_follower_resumed_after_any_change_misses_none_and_is_sent_none_twice(sqlite_url):
-    async with running_app(sqlite_url, bot_delay_seconds=30) as client:
+    # (no grace: the host reissues the link of a seat that was connected a moment before)
+    async with running_app(sqlite_url, bot_delay_seconds=30, autopilot_grace_seconds=0) as client:
         social = client.app.state.social
         r = await client.post("/api/rooms", json={"game": "triatri", "seats": 2, "name": "Ana"})
         room_id, host = r.json()["room"]["id"], r.json()["token"]

@@ -18,7 +18,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -436,7 +436,10 @@ class Lobby:
         seat's new token, which only the host is answered. The old token holds the seat no more
         from the commit on: its reads are refused, and its sockets and streams closed at the
         room's change (``app.api.events``). Refused for the host's own seat, a bot's, a seat
-        whose player has a socket or stream open, and a room whose game is over."""
+        whose player has a socket or stream open or has moved, read their view or had a socket
+        open within the autopilot grace (the new link shows the host their hand), and a room whose
+        game is over. Their join alone is no sign of life here: a player who never came to their
+        seat may well have lost its link."""
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can reissue a seat's link"))
             require_seat(info.num_seats, seat)
@@ -448,9 +451,20 @@ class Lobby:
                 raise Conflict("that is your own seat: your link still works")
             if await seat_connected(session, room_id, seat):
                 raise Conflict("that player is connected: only an absent player's link can be reissued")
+            if self._seen_within_grace(await storage.last_seen(session, room_id, seat, joining=False)):
+                raise Conflict(
+                    say(
+                        "that player was here within the last {grace} seconds: only an absent player's link "
+                        "can be reissued",
+                        grace=round(self.autopilot_grace.total_seconds()),
+                    )
+                )
             token = secrets.token_urlsafe(24)
             await storage.set_seat_token(session, room_id, seat, hash_token(token))
         return token
+
+    def _seen_within_grace(self, seen: datetime | None) -> bool:
+        return seen is not None and utcnow() - seen < self.autopilot_grace
 
     async def _require_absent(self, session: AsyncSession, info: RoomInfo, seat: int) -> None:
         """409 unless the seat's player is absent: no socket of theirs open, and none closed,
@@ -462,7 +476,7 @@ class Lobby:
             live = await self.rooms.catch_up(session, info)
             if seat in GAMES[info.game].to_act(live.state):
                 return
-        if now - await storage.last_seen(session, info.id, seat) < self.autopilot_grace:
+        if self._seen_within_grace(await storage.last_seen(session, info.id, seat)):
             grace = round(self.autopilot_grace.total_seconds())
             raise Conflict(
                 say(

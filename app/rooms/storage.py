@@ -250,8 +250,9 @@ async def census(db: Database) -> list[tuple[str, str, int]]:
         return [(status, game, count) for status, game, count in (await session.exec(query)).all()]
 
 
-async def last_seen(session: AsyncSession, room_id: str, seat: int) -> datetime:
-    """The seat player's last sign of life: their join, their last move or their last socket."""
+async def last_seen(session: AsyncSession, room_id: str, seat: int, joining: bool = True) -> datetime | None:
+    """The seat player's last sign of life: their last move, their last socket or read of
+    their view and, if ``joining``, their join; None if there is none."""
     joined = (await session.exec(select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
     moved = (
         await session.exec(
@@ -259,7 +260,8 @@ async def last_seen(session: AsyncSession, room_id: str, seat: int) -> datetime:
         )
     ).one()
     present = await last_present(session, room_id, seat)
-    return max(aware(moment) for moment in (joined, moved, present) if moment is not None)
+    moments = (joined if joining else None, moved, present)
+    return max((aware(moment) for moment in moments if moment is not None), default=None)
 
 
 # ---- the lobby's writes ------------------------------------------------------------------------
