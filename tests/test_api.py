@@ -106,6 +106,21 @@ async def test_a_name_someone_in_the_room_holds_is_refused_in_any_case(client):
     assert [s["name"] for s in seats] == ["Ana", bot_name, "Anabela", "Анна 田中さん 2"]
 
 
+async def test_a_name_that_differs_from_anothers_only_by_invisible_characters_is_taken(client):
+    """Characters Unicode draws as nothing (a combining grapheme joiner, a Hangul filler, a
+    variation selector) are printable to Python: "Bru\u034fno" read as a second "Bruno". They are
+    ignored when names are compared, and a name of nothing else is empty."""
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 5, "name": "Bruno"})
+    url = f"/api/rooms/{r.json()['room']['id']}/seats"
+    for alike in ("Bru\u034fno", "Bruno\u3164", "\ufe0fBRUNO", "Bruno\U000e0100", "Bru\u115fno"):
+        r = await client.post(url, json={"name": alike})
+        assert (r.status_code, r.json()["error"]) == (409, "conflict"), (alike, r.text)
+    for blank in ("\u3164", "\u115f\u1160", "\uffa0 \u034f"):
+        r = await client.post(url, json={"name": blank})
+        assert r.status_code == 400 and r.json()["message"] == "name must not be empty", (blank, r.text)
+    assert (await client.post(url, json={"name": "\u2764\ufe0f"})).status_code == 201  # an emoji keeps its selector
+
+
 async def test_malformed_json_and_unknown_routes_answer_json(client):
     r = await client.post("/api/rooms", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"] == "invalid_request"

@@ -29,7 +29,17 @@ from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Held, KeyReused, NotFound, UnknownField
 from app.rooms.live_games import LiveGames
-from app.rooms.model import BOT_LEVELS, IN_PLAY, RECORDED, RoomInfo, check_key, clean_name, hash_token, require_seat
+from app.rooms.model import (
+    BOT_LEVELS,
+    IN_PLAY,
+    INVISIBLE,
+    RECORDED,
+    RoomInfo,
+    check_key,
+    clean_name,
+    hash_token,
+    require_seat,
+)
 from app.rooms.records import seed_hash
 from app.rooms.social import seat_connected
 
@@ -128,9 +138,9 @@ async def close_as(session: AsyncSession, info: RoomInfo, reason: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """A name as two names that read alike compare: in any case, and in Unicode's compatibility
-    form (full-width letters are the letters)."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """A name as two names that read alike compare: in any case, in Unicode's compatibility
+    form (full-width letters are the letters) and without the characters drawn as nothing."""
+    return unicodedata.normalize("NFKC", name).translate(INVISIBLE).casefold()
 
 
 def require_new_name(info: RoomInfo, name: str) -> None:

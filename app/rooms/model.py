@@ -90,6 +90,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# Unicode's default-ignorable characters that ``str.isprintable`` lets through: drawn as nothing
+# (a combining grapheme joiner, Hangul fillers, Khmer and Mongolian marks, variation selectors)
+INVISIBLE = dict.fromkeys(
+    [0x34F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x3164, *range(0xFE00, 0xFE10), 0xFFA0]
+    + list(range(0xE0100, 0xE01F0))
+)
+
+
 def clean_name(name: Any) -> str:
     """A display name: trimmed, 1 to 24 printable characters (HTML is escaped on output)."""
     if name is None:
@@ -97,7 +105,7 @@ def clean_name(name: Any) -> str:
     if not isinstance(name, str):
         raise BadRequest("name must be text")
     name = " ".join(name.split())
-    if not name:
+    if not name.translate(INVISIBLE).strip():
         raise BadRequest("name must not be empty")
     if len(name) > MAX_NAME_LENGTH:
         raise BadRequest(say("name must be at most {most} characters", most=MAX_NAME_LENGTH))
