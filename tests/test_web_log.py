@@ -62,3 +62,24 @@ async def test_a_log_page_number_is_read_strictly(client):
     assert (await client.get(f"/rooms/{room_id}/log?page=1")).status_code == 200
     assert (await client.get(f"/rooms/{room_id}/seat/not-a-token/log")).status_code in (403, 404)
     assert (await client.get("/rooms/no-such-room/log")).status_code == 404
+
+
+async def test_a_player_named_like_a_seat_mention_is_named_as_themself_in_every_language(client):
+    """The engines say "Seat N" where the server puts a name; a player who calls themself
+    "Seat 1" is named once, not taken for seat 1's player in a translated line."""
+    r = await client.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana", "options": {}})
+    room_id, tokens = r.json()["room"]["id"], [r.json()["token"]]
+    for name in ("Bruno", "Seat 1"):
+        tokens.append((await client.post(f"/api/rooms/{room_id}/seats", json={"name": name})).json()["token"])
+    assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(tokens[0]))).status_code == 200
+    await play_random_moves(client, room_id, tokens, 30)
+    names = ("Ana", "Bruno", "Seat 1")
+
+    def mentions(lines: list[str]) -> list[list[int]]:
+        return [[line.count(name) for name in names] for line in lines]
+
+    english = items((await client.get(f"/rooms/{room_id}/log")).text)
+    portuguese = items((await client.get(f"/rooms/{room_id}/log", headers={"Accept-Language": "pt-PT"})).text)
+    assert portuguese != english and len(portuguese) == len(english)
+    assert mentions(portuguese) == mentions(english)
+    assert sum(m[2] for m in mentions(english)) >= 3  # (their moves are in it, named)

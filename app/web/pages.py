@@ -195,7 +195,7 @@ async def log_page_for(
         "log.html",
         {
             "info": info,
-            "said": speaker(language_of(request), info.public()),
+            "said": speaker(language_of(request)),
             "lines": lines[first : first + LOG_PAGE],
             "start": first + 1,
             "number": chosen,

@@ -39,7 +39,6 @@ from app.games.base import Message, say, signed, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.reading import canonical_json
-from app.rooms.model import named
 from app.web.sections import Kept, slot
 
 TEMPLATES_DIR = project_file("templates")
@@ -300,15 +299,11 @@ def action_key(action: dict[str, Any]) -> str:
     return canonical_json(action)
 
 
-def speaker(lang: str, room: dict[str, Any]) -> Any:
-    """``said(entry)``: the text of a log entry or a labelled action in ``lang``, with the
-    players' names for the engines' seat mentions (English: the payload's own text)."""
+def speaker(lang: str) -> Any:
+    """``said(entry)``: the text of a log entry or a labelled action in ``lang`` (English: the
+    payload's own text). Its arguments name the players already (``app.rooms.model.with_names``,
+    ``labelled``): naming its text again took a player called "Seat 1" for seat 1's player."""
     if lang == ENGLISH:
         return lambda item: item["text"] if "text" in item else item["label"]
     translate = translations(lang).gettext
-    names = tuple(sorted((s["seat"], s["name"]) for s in room["seats"] if s["name"]))
-
-    def said(item: Message) -> str:
-        return named(spoken(item, translate), names)
-
-    return said
+    return lambda item: spoken(item, translate)

@@ -96,7 +96,7 @@ def replay_page_of(
     context = {
         "p": payload,
         "names": [s["name"] for s in payload["room"]["seats"]],
-        "said": speaker(lang, payload["room"]),
+        "said": speaker(lang),
         "tables": tables,
         "replay": replay,
         "step": step.info.version,
@@ -141,7 +141,7 @@ async def review_section(room_id: str, request: Request, replays: Replaying, rev
         "step": shown,
         "base": base,
         "at": lambda version: f"{base}?step={version}&as={review['seat']}",
-        "said": speaker(language_of(request), {"seats": [{"seat": s, "name": n} for s, n in replay.names.items()]}),
+        "said": speaker(language_of(request)),
     }
     done = review["status"] not in ("queued", "running")
     return page(request, "replay_review.html", context, headers={"HX-Refresh": "true"} if done else None)

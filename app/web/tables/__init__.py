@@ -40,7 +40,7 @@ class Seen:
 
     def __post_init__(self) -> None:
         r = self.p["room"]
-        self.said = speaker(self.lang, r)
+        self.said = speaker(self.lang)
         self.names = [s["name"] for s in r["seats"]]
         self.legal = {action_key(item["action"]): self.said(item) for item in self.p["legal_actions"]}
 
