@@ -219,3 +219,19 @@ async def test_moves_a_bot_chose_for_the_seat_are_not_reviewed_as_its_players(sq
         record["actions"][0]["bot"] = "yes"
         upload = await client.post("/replay", files={"record": ("r.json", json.dumps(record).encode())}, headers=HTML)
         assert upload.status_code == 400 and "action 1&#39;s bot must be true or false" in upload.text
+
+
+async def test_a_review_the_server_stopped_making_is_made_at_once_after_a_restart(sqlite_url):
+    """A restart (SIGTERM, a deploy) in the middle of a review: the restarted server takes it
+    up at its start. It stood "running", its progress frozen, until it went stale (2 minutes)."""
+    async with running_app(sqlite_url) as client:  # (the full budget: still running when stopped)
+        room_id, tokens = await finished_game(client)
+        assert (await client.post(f"/api/rooms/{room_id}/review", headers=auth(tokens[0]))).status_code == 202
+        for _ in range(600):
+            review = (await client.get(f"/api/rooms/{room_id}/review?seat=0")).json()
+            if review["status"] == "running" and review["done"] >= 1:
+                break
+            await asyncio.sleep(0.05)
+        assert review["status"] == "running" and review["done"] < review["total"]
+    async with running_app(sqlite_url, **TINY) as client:
+        assert (await ready(client, room_id, 0, seconds=30))["status"] == "ready"

@@ -3,8 +3,9 @@ finished review.
 
 A row is added ``queued`` once; a worker claims it (``running``) with a conditional update, so
 only one worker of one instance makes it, and each decision assessed moves ``done`` and
-``updated_at`` on. A row left ``running`` without progress for a while (its instance stopped)
-may be claimed again. Nothing here decides who may ask: callers check, this reads and writes.
+``updated_at`` on. A worker that stops mid-review puts its row back in the queue; a row left
+``running`` without progress for a while (its instance was killed) may be claimed again.
+Nothing here decides who may ask: callers check, this reads and writes.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ async def change(db: Database, room_id: str, seat: int, *where: Any, **values: A
 async def requeue_failed(db: Database, room_id: str, seat: int) -> bool:
     """A failed review asked for again: queued afresh."""
     return await change(db, room_id, seat, col(Review.status) == "failed", status="queued", done=0, total=0)
+
+
+async def release(db: Database, room_id: str, seat: int) -> bool:
+    """A running review its worker stopped making: queued afresh, for any worker to claim now."""
+    return await change(db, room_id, seat, col(Review.status) == "running", status="queued", done=0, total=0)
 
 
 def claimable(stale_before: datetime) -> Any:

@@ -18,7 +18,9 @@ Reviews run in the background, one at a time per server instance: a queue read b
 whose CPU work runs in one worker process at a lowered priority (``os.nice``), so that play,
 on the event loop and the bots' threads, never waits for it. Progress (decisions done of the
 total) is written as it goes; the review is kept once made (``app.rooms.review_rows``), and
-reviews left waiting by a stopped instance are taken up again (``SWEEP_SECONDS``).
+reviews left waiting by a stopped instance are taken up again by the next sweep (when an
+instance starts, and every ``SWEEP_SECONDS``): an instance that stops cleanly hands the review it
+was making back to the queue; one that was killed leaves it running, taken up once ``STALE``.
 """
 
 from __future__ import annotations
@@ -204,6 +206,14 @@ class Reviews:
         """Make the review of ``seat`` if no other worker has it (see the module docstring)."""
         if not await review_rows.claim(self.db, room_id, seat, utcnow() - STALE):
             return
+        try:
+            await self._make(room_id, seat)
+        except asyncio.CancelledError:  # stopping: handed back, not left to go stale
+            with contextlib.suppress(Exception):
+                await review_rows.release(self.db, room_id, seat)
+            raise
+
+    async def _make(self, room_id: str, seat: int) -> None:
         replay = await self.replays.of_room(room_id)
         found = await asyncio.to_thread(lambda: list(decisions(replay, seat)))
         await review_rows.progress(self.db, room_id, seat, 0, len(found))
