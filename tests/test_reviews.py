@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import random
 import re
 
@@ -223,7 +224,8 @@ async def test_moves_a_bot_chose_for_the_seat_are_not_reviewed_as_its_players(sq
 
 async def test_a_review_the_server_stopped_making_is_made_at_once_after_a_restart(sqlite_url):
     """A restart (SIGTERM, a deploy) in the middle of a review: the restarted server takes it
-    up at its start. It stood "running", its progress frozen, until it went stale (2 minutes)."""
+    up at its start. It stood "running", its progress frozen, until it went stale (2 minutes).
+    The stop ends the review's worker process as well, which outlived the server before."""
     async with running_app(sqlite_url) as client:  # (the full budget: still running when stopped)
         room_id, tokens = await finished_game(client)
         assert (await client.post(f"/api/rooms/{room_id}/review", headers=auth(tokens[0]))).status_code == 202
@@ -233,5 +235,9 @@ async def test_a_review_the_server_stopped_making_is_made_at_once_after_a_restar
                 break
             await asyncio.sleep(0.05)
         assert review["status"] == "running" and review["done"] < review["total"]
+        workers = {child.pid for child in multiprocessing.active_children()}
+        assert workers  # (the review's worker process, at work)
+    # The stop ended the worker too: left running, it outlived the server for good.
+    assert not workers & {child.pid for child in multiprocessing.active_children()}
     async with running_app(sqlite_url, **TINY) as client:
         assert (await ready(client, room_id, 0, seconds=30))["status"] == "ready"
