@@ -156,3 +156,21 @@ def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_ur
         button.click()
         expect(page.locator("#presence")).to_contain_text("strong bot")
         assert page.locator("#flash").inner_text() == ""
+
+
+def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(browser, sqlite_url):
+    """A socket closed with 1008 (here past the cap of sockets for one seat) is not tried again
+    by htmx's extension: the page says it is not connected and why, not "reconnecting…" for
+    ever; the first page stays live."""
+    with server_process(sqlite_url, free_port(), MAX_SOCKETS_PER_SEAT="1") as (_, live):
+        room, tokens = started_room(httpx.Client(base_url=live), "troika", 2)
+        first = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
+        second = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+        second.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        connection = second.locator("#connection")
+        expect(connection).to_have_attribute("data-state", "closed")
+        expect(connection).to_have_text("not connected: reload the page")
+        expect(connection).to_have_attribute("title", "too many sockets for this seat (at most 1)")
+        second.wait_for_timeout(1500)  # (no retry comes: it stays so)
+        expect(connection).to_have_attribute("data-state", "closed")
+        expect(first.locator("#connection")).to_have_attribute("data-state", "live")

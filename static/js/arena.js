@@ -30,8 +30,19 @@
     });
   }
   function down() { setConnection("down", "reconnecting…"); presenceUnknown(); }
+  // A socket the server closed for good (1008: past a cap of sockets for the seat or of the
+  // room's spectators, or a link the host reissued) is not tried again: the page says so, with
+  // the server's reason as the indicator's title, instead of "reconnecting…" for ever.
+  function closed(event) {
+    var close = event.detail && event.detail.event;
+    if (!close || close.code !== 1008) return down();
+    setConnection("closed", "not connected: reload the page");
+    presenceUnknown();
+    var el = document.getElementById("connection");
+    if (el && close.reason) el.title = close.reason;
+  }
   document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
-  document.addEventListener("htmx:wsClose", down);
+  document.addEventListener("htmx:wsClose", closed);
   document.addEventListener("htmx:wsError", down);
   // Reconnect at once, then at most half a second apart for the first 20 tries (a restart's
   // few seconds), then at most 1.5 s apart (htmx's default, a full jitter that doubles up to
