@@ -23,8 +23,13 @@ async def test_a_listed_origin_is_let_call_the_api_and_another_is_not(sqlite_url
         r = await client.options("/api/rooms/abc/actions", headers=preflight(ALLOWED))
         assert r.status_code == 200 and r.headers["access-control-allow-origin"] == ALLOWED
         assert {"POST", "PUT", "DELETE"} <= {m.strip() for m in r.headers["access-control-allow-methods"].split(",")}
-        assert {"authorization", "content-type"} <= {
-            h.strip().lower() for h in r.headers["access-control-allow-headers"].split(",")
+        assert {h.strip().lower() for h in r.headers["access-control-allow-headers"].split(",")} == {
+            "accept",  # (Starlette's own: the CORS-safelisted headers)
+            "accept-language",
+            "content-language",
+            "authorization",
+            "content-type",
+            "if-none-match",
         }
         assert "access-control-allow-credentials" not in r.headers
         refused = await client.options("/api/rooms/abc/actions", headers=preflight(OTHER))

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE"]
-REQUEST_HEADERS = ["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"]
+REQUEST_HEADERS = ["Authorization", "Content-Type", "If-None-Match"]
 EXPOSED = ["Location", "ETag", "Link", "Retry-After", "RateLimit", "RateLimit-Policy"]
 PREFLIGHT_SECONDS = 600  # how long a browser may keep a preflight's answer
 
