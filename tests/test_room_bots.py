@@ -128,3 +128,26 @@ async def test_a_watchers_finished_task_is_let_go_and_its_failure_logged(caplog)
         await asyncio.sleep(0)
     assert watcher._tasks == {}
     assert "Probe failed" in caplog.text and "boom" in caplog.text
+
+
+async def test_a_bot_whose_move_another_instance_made_during_its_pause_looks_again(postgres_url, caplog):
+    """Two instances run the same bot: the quick one moves it while the other pauses. The slow
+    one, waking, must see that the game moved on (its held game is the same object, advanced in
+    place) and look again, not choose for a seat the game no longer awaits: that failed ("a bot
+    can only choose among a non-empty list of legal actions") and logged an error for nearly
+    every bot move of a two-instance server."""
+    async with running_app(postgres_url, bot_delay_seconds=0.3) as slow, running_app(postgres_url, **FAST):
+        room_id, host = await new_room(slow, "troika", 2)
+        await slow.post(f"/api/rooms/{room_id}/seats", json={"bot": "random"}, headers=auth(host))
+        await slow.post(f"/api/rooms/{room_id}/start", headers=auth(host))
+        rng = random.Random(3)
+        for _ in range(4):
+            view = await wait_until(slow, room_id, lambda v: v["to_act"] == [0] or v["status"] != "playing")
+            if view["status"] != "playing":
+                break
+            legal = (await slow.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(host))).json()
+            moves = [a["action"] for a in legal["legal_actions"] if a["action"]["type"] != "troika"]
+            body = {"version": legal["version"], "action": rng.choice(moves)}
+            assert (await slow.post(f"/api/rooms/{room_id}/actions", headers=auth(host), json=body)).status_code == 200
+            await asyncio.sleep(0.5)  # the slow instance's pause ends after the quick one moved the bot
+        assert "BotRunner failed" not in caplog.text

@@ -47,11 +47,12 @@ class BotRunner(RoomWatcher):
             waiting = sorted(s for s in game.to_act(live.state) if s in info.bots)
             if not waiting:
                 return
+            version = live.version  # (``live`` is the held game: advanced in place by a move)
             await asyncio.sleep(self.delay)
             info, fresh = await self.rooms.game_state(room_id)
-            if fresh is None or fresh.version != live.version or waiting[0] not in info.bots:
+            if fresh is None or fresh.version != version or waiting[0] not in info.bots:
                 continue  # something changed while we waited: look again
-            seat, state, version = waiting[0], fresh.state, fresh.version
+            seat, state = waiting[0], fresh.state
             thinking = time.perf_counter()
             action = await asyncio.to_thread(self._decide, game, info.bots[seat], seat, state)
             self.rooms.metrics.thought(info.game, time.perf_counter() - thinking)
