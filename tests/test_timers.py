@@ -4,6 +4,7 @@ can hand an absent player's seat to a bot."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from tests.conftest import auth, create_started_room, running_app
@@ -89,3 +90,18 @@ async def test_a_reaction_window_respects_the_turn_timer(sqlite_url):
         view = await wait_until(client, room_id, lambda v: not (v["view"] or {}).get("reaction"))
         assert view["version"] > window_version
         assert any(view["room"]["seats"][s]["bot"] == "strong" for s in asked)
+
+
+async def test_a_turn_that_runs_out_on_two_instances_seats_its_stand_in_once(postgres_url, caplog):
+    """Every instance's timer computes the same deadline from the database and wakes at it: the
+    stand-in is seated once (one write, one change), not once per instance."""
+    caplog.set_level("INFO", logger="troika_arena.timers")
+    async with running_app(postgres_url, bot_delay_seconds=60.0) as a, running_app(postgres_url) as b:
+        room_id, tokens = await create_started_room(a, "troika", 2, turn_timer=60)
+        late = (await a.get(f"/api/rooms/{room_id}/view")).json()["to_act"][0]
+        await backdate_turn(a, room_id, 61)
+        b.app.state.rooms.forget(room_id)  # (the turn was backdated behind both instances' backs)
+        await a.post(f"/api/rooms/{room_id}/chat", json={"text": "hurry"}, headers=auth(tokens[1 - late]))
+        await wait_until(b, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
+        await asyncio.sleep(0.5)
+        assert caplog.text.count("ran out of time") == 1

@@ -433,7 +433,8 @@ class Lobby:
                 raise Forbidden("only the seat's player or the host can hand it to a bot")
             if by_seat is not None and by_seat != seat:
                 await self._require_absent(session, info, seat)
-            await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None)
+            if not await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None):
+                raise Conflict("the room changed just now; try again")  # (only a timer meets it)
 
     async def come_back(self, room_id: str, seat: int) -> bool:
         """The seat's player is back (a socket or stream of theirs opened, or they clicked or

@@ -319,16 +319,23 @@ async def free_bot_seat(session: AsyncSession, room_id: str, seat: int) -> bool:
 
 async def set_seat_bot(
     session: AsyncSession, room_id: str, seat: int, level: str | None, until_back: bool = False
-) -> None:
+) -> bool:
     """Hand the seat to a bot of ``level`` (None: back to its player), committed; ``until_back``:
-    a stand-in, which plays only until the player is back."""
-    await session.exec(
+    a stand-in, which plays only until the player is back, and is seated only while no bot plays
+    the seat: False, nothing written, if one does (every instance's turn timer runs out at the
+    same moment, and the first to write seats it)."""
+    unplayed = [col(Seat.bot).is_(None)] if until_back else []
+    result = await session.exec(
         update(Seat)
-        .where(col(Seat.room_id) == room_id, col(Seat.seat) == seat)
+        .where(col(Seat.room_id) == room_id, col(Seat.seat) == seat, *unplayed)
         .values(bot=level, bot_until_back=until_back and level is not None)
     )
+    if result.rowcount == 0:
+        await session.rollback()
+        return False
     await touch(session, room_id)
     await session.commit()
+    return True
 
 
 async def give_back(session: AsyncSession, room_id: str, seat: int, restart_clock: bool) -> None:

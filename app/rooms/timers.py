@@ -15,6 +15,7 @@ import logging
 from datetime import UTC, datetime
 
 from app.games.registry import GAMES
+from app.rooms.errors import Conflict
 from app.rooms.live_games import LiveGames
 from app.rooms.lobby import Lobby
 from app.rooms.watchers import RoomWatcher
@@ -43,5 +44,8 @@ class TurnTimers(RoomWatcher):
             return
         for seat in sorted(GAMES[info.game].to_act(current.state)):
             if seat in info.humans and seat not in info.bots:
+                try:
+                    await self.lobby.set_autopilot(room_id, None, seat, TIMEOUT_BOT)
+                except Conflict:
+                    continue  # another instance's timer seated the stand-in first
                 log.info("room %s: seat %s ran out of time; a bot plays it", room_id, seat)
-                await self.lobby.set_autopilot(room_id, None, seat, TIMEOUT_BOT)
