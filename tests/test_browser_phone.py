@@ -163,9 +163,11 @@ def test_vem_ais_leaders_are_named_in_large_type_on_a_phone(browser, live):
     seen = {}
     for token in tokens:
         page.goto(f"/rooms/{room}/seat/{token}")
+        expect(page.locator("#connection")).to_have_attribute("data-state", "live")
         names = page.locator("#room-main .vem-card.big .name")
         expect(names).to_have_count(2)
-        for name in names.all():
-            size, fits = name.evaluate(SIZE_AND_FIT)
-            seen[name.inner_text()] = (size, fits)
+        # (measured in one go: a live frame that redraws the cards between two calls left a
+        # detached name, whose computed size reads NaN)
+        for text, size, fits in names.evaluate_all(f"names => names.map(e => [e.innerText, ...({SIZE_AND_FIT})(e)])"):
+            seen[text] = (size, fits)
     assert len(seen) == 8 and all(size >= 12.8 and fits for size, fits in seen.values()), seen
