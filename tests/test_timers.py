@@ -5,8 +5,11 @@ can hand an absent player's seat to a bot."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
+from app.games.registry import GAMES
+from app.rooms.timers import TurnTimers
 from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import FAST, backdate_turn, wait_until
 
@@ -105,3 +108,29 @@ async def test_a_turn_that_runs_out_on_two_instances_seats_its_stand_in_once(pos
         await wait_until(b, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
         await asyncio.sleep(0.5)
         assert caplog.text.count("ran out of time") == 1
+
+
+async def test_a_timer_that_wakes_after_the_game_moved_on_hands_no_seat_to_a_bot():
+    """The game a timer reads before its sleep is the held one, advanced in place by a move (on
+    another instance, no poke restarts the timer): it compares the version it read, not the same
+    object with itself."""
+    info = SimpleNamespace(
+        game="troika", status="playing", humans={0, 1}, bots={}, turn_deadline=lambda: datetime.now(UTC) - timedelta(1)
+    )
+    held = SimpleNamespace(version=7, state=GAMES["troika"].setup(2, {}, "timer"))
+    handed = []
+
+    class Rooms:
+        async def room(self, _room_id):
+            return info
+
+        async def game_state(self, _room_id):
+            held.version += 1  # (each read finds a move made since the last)
+            return info, held
+
+    class Lobby:
+        async def set_autopilot(self, *args):
+            handed.append(args)
+
+    await TurnTimers(Rooms(), Lobby()).watch("r")  # type: ignore[arg-type]
+    assert handed == []

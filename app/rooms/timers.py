@@ -38,9 +38,10 @@ class TurnTimers(RoomWatcher):
         deadline = info.turn_deadline()
         if live is None or deadline is None:
             return
+        version = live.version  # (``live`` is the held game: advanced in place by a move)
         await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
         info, current = await self.rooms.game_state(room_id)
-        if current is None or current.version != live.version or info.status != "playing":
+        if current is None or current.version != version or info.status != "playing":
             return
         for seat in sorted(GAMES[info.game].to_act(current.state)):
             if seat in info.humans and seat not in info.bots:
