@@ -171,3 +171,16 @@ def test_vem_ais_leaders_are_named_in_large_type_on_a_phone(browser, live):
         for text, size, fits in names.evaluate_all(f"names => names.map(e => [e.innerText, ...({SIZE_AND_FIT})(e)])"):
             seen[text] = (size, fits)
     assert len(seen) == 8 and all(size >= 12.8 and fits for size, fits in seen.values()), seen
+
+
+def test_triatris_six_card_hand_fits_a_390_px_phone_without_cutting_the_last_card(browser, live):
+    """A round opens with six cards: on a common phone all six show whole, not the sixth cut off
+    at the dock's edge behind a sideways scroll of a few pixels."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 3)
+    page = browser.new_context(base_url=live, viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    row = page.locator("#your-hand .hand-row")
+    expect(row.locator("> *")).to_have_count(6)
+    scroll = row.evaluate("r => [r.scrollWidth, r.clientWidth]")
+    assert scroll[0] <= scroll[1], f"the hand is {scroll[0]} px wide in a {scroll[1]} px row"
