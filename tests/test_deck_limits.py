@@ -75,6 +75,15 @@ def test_hand_action_text_is_bounded_and_text_is_printable():
     validate_deck(with_text(("description",), "two\nlines\tand a tab"))
 
 
+@pytest.mark.parametrize("where", [("name",), ("groups", 0, "name"), ("events", 0, "text")])
+def test_a_deck_text_may_not_say_seat_and_a_number(where):
+    """The server puts a player's name where an engine says "Seat 2": a card named so would be
+    shown as that player in the log."""
+    with pytest.raises(ValueError, match=rf"^{re.escape(field_path(where))}: must not say 'Seat' and a number"):
+        validate_deck(with_text(where, "Seat 2"))
+    validate_deck(with_text(where, "Seats 2 and Seat"))  # (no seat mention: taken)
+
+
 async def test_the_api_refuses_a_deck_with_a_long_name_and_the_lobby_stays_small(client):
     body = {
         "game": "vem-ai-a-troika",

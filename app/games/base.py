@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import re
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
@@ -571,6 +572,10 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None)
 def seat_label(seat: int) -> str:
     """How engines name a seat in log text; the server shows the player's name in its place."""
     return f"Seat {seat}"
+
+
+# A seat as engines name it (``seat_label``), wherever it stands in a message's arguments.
+SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 
 def log_entry(message: Message | str, to: list[int] | None = None, **data: Any) -> dict[str, Any]:

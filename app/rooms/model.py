@@ -12,14 +12,13 @@ Anything else is stale and answered 409 with the current version.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, overload
 
-from app.games.base import Action, Game, State, freeze, public_options, say, thaw
+from app.games.base import SEAT_MENTION, Action, Game, State, freeze, public_options, say, thaw
 from app.rooms.errors import BadRequest, NotFound, Stale
 
 MAX_NAME_LENGTH = 24
@@ -33,7 +32,6 @@ BOT_LEVELS = ("random", "strong", "expert")  # the bots a room can seat (``app.b
 IN_PLAY = ("open", "playing")
 RECORDED = ("finished", "abandoned")
 ENDED = ("finished", "closed", "abandoned")
-SEAT_MENTION = re.compile(r"\bSeat (\d+)\b")
 
 
 Names = tuple[tuple[int, str], ...]  # the players' names by seat, as a cache key

@@ -8,7 +8,8 @@ Deck schema (a JSON object)
 Text limits, in characters (every text is printable, newlines and tabs aside): the deck's
 ``name`` 60 and ``description`` 500; a card's ``name`` 40 and ``gloss`` 80; a
 ``hand_action``'s ``text`` 300; an Event's ``text`` 500 (ignored, but stored with the room).
-Deck texts are shown in rooms, lobbies and records, so they are bounded like a chat line.
+Deck texts are shown in rooms, lobbies and records, so they are bounded like a chat line. No
+text says "Seat" and a number: log lines show a player's name where engines say so.
 
 ``name`` (str), optional ``description`` (str), and three lists:
 
@@ -114,6 +115,8 @@ def bounded(value: str, path: str, limit: int) -> str:
         fail(path, f"must be at most {limit} characters, not {len(value)}")
     if not value.replace("\n", " ").replace("\t", " ").isprintable():
         fail(path, "must be printable text")
+    if base.SEAT_MENTION.search(value):  # (a log line would show a player's name in its place)
+        fail(path, "must not say 'Seat' and a number, which the server reads as a player")
     return value
 
 
