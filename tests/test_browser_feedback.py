@@ -160,17 +160,27 @@ def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_ur
 
 def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(browser, sqlite_url):
     """A socket closed with 1008 (here past the cap of sockets for one seat) is not tried again
-    by htmx's extension: the page says it is not connected and why, not "reconnecting…" for
-    ever; the first page stays live."""
+    by htmx's extension: the page says it is disconnected and why, not "reconnecting…" for
+    ever, and its note asks for a reload instead of promising the connection back; on a phone
+    the short word leaves the game's longest title whole in the room's bar. The first page
+    stays live."""
     with server_process(sqlite_url, free_port(), MAX_SOCKETS_PER_SEAT="1") as (_, live):
-        room, tokens = started_room(httpx.Client(base_url=live), "troika", 2)
+        room, tokens = started_room(httpx.Client(base_url=live), "vem-ai-a-troika", 2)
         first = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
-        second = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+        second = browser.new_context(base_url=live, viewport=PHONE).new_page()
         second.goto(f"/rooms/{room}/seat/{tokens[0]}")
         connection = second.locator("#connection")
         expect(connection).to_have_attribute("data-state", "closed")
-        expect(connection).to_have_text("not connected: reload the page")
+        expect(connection).to_have_text("disconnected")
         expect(connection).to_have_attribute("title", "too many sockets for this seat (at most 1)")
+        note = second.locator("#offline-note")
+        expect(note).to_have_text("The server ended this page's connection: reload the page to play on.")
+        expect(note).to_be_visible()
+        title = second.locator(".room-bar-title")
+        expect(title).to_have_text("Vem aí a Troika")
+        assert title.evaluate("t => t.scrollWidth <= t.clientWidth"), "the room bar's title is cut"
+        screenshot(second, "feedback-closed")
         second.wait_for_timeout(1500)  # (no retry comes: it stays so)
         expect(connection).to_have_attribute("data-state", "closed")
+        expect(note).to_have_text("The server ended this page's connection: reload the page to play on.")
         expect(first.locator("#connection")).to_have_attribute("data-state", "live")

@@ -31,12 +31,13 @@
   }
   function down() { setConnection("down", "reconnecting…"); presenceUnknown(); }
   // A socket the server closed for good (1008: past a cap of sockets for the seat or of the
-  // room's spectators, or a link the host reissued) is not tried again: the page says so, with
-  // the server's reason as the indicator's title, instead of "reconnecting…" for ever.
+  // room's spectators, or a link the host reissued) is not tried again: the indicator says
+  // "disconnected", with the server's reason as its title, instead of "reconnecting…" for ever
+  // (the note under the bar asks for a reload: static/js/feedback.js).
   function closed(event) {
     var close = event.detail && event.detail.event;
     if (!close || close.code !== 1008) return down();
-    setConnection("closed", "not connected: reload the page");
+    setConnection("closed", "disconnected");
     presenceUnknown();
     var el = document.getElementById("connection");
     if (el && close.reason) el.title = close.reason;

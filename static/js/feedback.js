@@ -1,12 +1,14 @@
 // Feedback where the player looks. A refusal is the #flash toast, fixed in the viewport; it
 // closes on a click or after a while (a seat's reissued link only on a click). A request the server could not answer shows the same
 // toast. While the live socket is down every control of the room is disabled under a visible
-// "not connected" note, and comes back with the fresh view the socket sends on reconnecting.
+// "not connected" note, and comes back with the fresh view the socket sends on reconnecting; a
+// socket the server closed for good (1008, never retried) turns the note into a call to reload.
 // The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
 // room) from when this page first saw the player away. No inline handlers (the CSP).
 (function () {
   var TOAST_MS = 8000;
   var offline = false;
+  var ended = false;  // the server closed the socket for good (1008): no reconnection comes
   var hideTimer = null;
   var awaySince = {};
 
@@ -36,7 +38,11 @@
   function setOffline(down) {
     offline = down;
     var note = document.getElementById("offline-note");
-    if (note) note.hidden = !down;
+    if (note) {
+      if (!note.dataset.paused) note.dataset.paused = note.textContent;
+      note.textContent = ended ? note.dataset.closed : note.dataset.paused;
+      note.hidden = !down;
+    }
     if (down) return pause();
     document.querySelectorAll("[data-offline]").forEach(function (el) {
       el.disabled = false;
@@ -74,9 +80,13 @@
     waitForGrace();
   }
 
-  document.addEventListener("htmx:wsClose", function () { setOffline(true); });
+  document.addEventListener("htmx:wsClose", function (event) {
+    var close = event.detail && event.detail.event;
+    if (close && close.code === 1008) ended = true;
+    setOffline(true);
+  });
   document.addEventListener("htmx:wsError", function () { setOffline(true); });
-  document.addEventListener("htmx:wsOpen", function () { setOffline(false); });
+  document.addEventListener("htmx:wsOpen", function () { ended = false; setOffline(false); });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.target && event.target.id === "flash") toast();
     afterSwap();
