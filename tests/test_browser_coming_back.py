@@ -39,6 +39,9 @@ def test_a_page_shows_presence_unknown_while_down_and_is_live_within_2_s_of_the_
         proc.kill()
         proc.wait()
     expect(page.locator("#connection")).to_have_attribute("data-state", "down", timeout=2000)
+    # (in words under the room's bar, where a phone's bar shows the red dot alone)
+    expect(page.locator("#offline-note")).to_have_text("Not connected: moves are paused until the connection is back.")
+    expect(page.locator("#offline-note")).to_be_visible()
     for li in page.locator("#presence > li").all():
         expect(li).to_have_class("unknown")
         expect(li).to_have_attribute("title", "unknown while this page is not connected")

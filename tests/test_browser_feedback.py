@@ -178,8 +178,8 @@ def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(brow
         expect(note).to_be_visible()
         title = second.locator(".room-bar-title")
         expect(title).to_have_text("Vem aí a Troika")
-        assert title.evaluate("t => t.scrollWidth <= t.clientWidth"), "the room bar's title is cut"
         screenshot(second, "feedback-closed")
+        assert title.evaluate("t => t.scrollWidth <= t.clientWidth"), "the room bar's title is cut"
         second.wait_for_timeout(1500)  # (no retry comes: it stays so)
         expect(connection).to_have_attribute("data-state", "closed")
         expect(note).to_have_text("The server ended this page's connection: reload the page to play on.")

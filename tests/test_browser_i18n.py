@@ -127,8 +127,9 @@ FIGURES_OUTSIDE = """[...document.querySelectorAll('#room-main .metrics > div')]
 
 def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, live):
     """On a phone the room bar holds the game's title, the connection and "Registo e conversa":
-    "Vem aí a Troika" was cut to "Vem aí a Troi…". A live connection is its green dot alone
-    there (its word is still read out, and its tooltip); any other state shows its word."""
+    "Vem aí a Troika" was cut to "Vem aí a Troi…". The connection is its dot alone there (its
+    word is still read out, and its tooltip): down or disconnected, the note under the bar says
+    so in words; only "connecting…", before the first frame, shows its word."""
     api = httpx.Client(base_url=live)
     page = browser.new_context(base_url=live, locale="pt-PT", viewport={"width": 390, "height": 844}).new_page()
     for game in ("vem-ai-a-troika", "troika", "triatri"):
@@ -149,6 +150,8 @@ def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, li
     expect(page.locator(".metrics dt").first).to_be_visible()
     assert page.evaluate(FIGURES_OUTSIDE) == []
     connection.evaluate("e => e.dataset.state = 'down'")
+    assert connection.locator(".label").bounding_box()["width"] <= 1
+    connection.evaluate("e => e.dataset.state = 'connecting'")
     assert connection.locator(".label").bounding_box()["width"] > 20
     page.set_viewport_size({"width": 1366, "height": 768})
     connection.evaluate("e => e.dataset.state = 'live'")
