@@ -172,6 +172,12 @@ def test_the_keyboard_builds_an_attack_from_the_hand_and_finds_its_button_again(
     page.locator(f'input[name=target][value="{chosen["target"]}"]').focus()
     page.keyboard.press("Space")
     expect(attack).to_have_accessible_description("Tick at least one card from your hand")
+    # (the mode too: with no control to take, the legal attack is a discard, whose Leader counts 4;
+    # the default, control, with the Leader's own Power, left its cards too weak)
+    mode = page.locator(f'#vem-attack input[name=mode][value="{chosen["mode"]}"]')
+    mode.focus()
+    page.keyboard.press("Space")
+    expect(mode).to_be_checked()
     for gid in chosen["cards"]:
         tab_to(page, lambda f, gid=gid: f["name"] == "cards" and f["value"] == str(gid))
         page.keyboard.press("Space")
