@@ -43,6 +43,9 @@ STEP_KEYS = {
 
 def test_a_small_run_writes_every_figure_for_browsers_and_programs(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sweep, "STOP_P95_MS", float("inf"))  # a loaded machine must not cut the sweep short
+    # (the pauses that let a real run's hundreds of rooms settle, shortened)
+    for pause, seconds in (("SATURATION_WARMUP_S", 0.3), ("SETTLE_S", 0.2), ("QUIET_WINDOW_S", 0.2)):
+        monkeypatch.setattr(sweep, pause, seconds)
     assert (
         main(
             [

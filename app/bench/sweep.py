@@ -27,6 +27,7 @@ TARGET_P95_MS = 100.0
 STOP_P95_MS = 1000.0
 DEFAULT_PAYLOAD = 4000
 SATURATION_WARMUP_S = 2.0  # unmeasured seconds before the capacity run's measured ones
+SETTLE_S = 1.0  # a pause after rooms are set up, before their moves are timed
 
 
 @dataclass
@@ -52,14 +53,14 @@ async def sweep(server: servers.Server | None, base: str, config: Config, client
     try:
         rss_before = server.rss_bytes() if server else 0
         await driver.grow(config.saturation_rooms)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(SETTLE_S)
         if server:
             result["idle_bytes_per_room"] = round((server.rss_bytes() - rss_before) / config.saturation_rooms)
         result["saturation"] = await measure(driver, server, 0.0, config.saturation_seconds, SATURATION_WARMUP_S)
         print(f"  capacity, {config.saturation_rooms} rooms closed loop: {brief(result['saturation'])}", flush=True)
         for rooms in config.rooms:
             late = await driver.grow(rooms)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(SETTLE_S)
             step = await measure(driver, server, config.period, config.seconds, config.warmup)
             if late:  # a room set up without its first views fails the step
                 step["errors"]["set-up timeout"] = late
@@ -99,7 +100,7 @@ async def spectator_case(server: servers.Server | None, base: str, config: Confi
         try:
             if await driver.grow(1):
                 raise RuntimeError("the spectator case's room had no first view in time, on a quiet server")
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(SETTLE_S / 2)
             step = await measure(driver, server, 0.0, config.spectator_seconds, 0.0)
         finally:
             await driver.close()
