@@ -4,9 +4,9 @@ The API's models and the games' typed views (TypedDicts) take their fields' desc
 the docstring under each field (pydantic's ``use_attribute_docstrings``). For a TypedDict,
 pydantic finds it with ``inspect.getsourcelines``, which on Python 3.11 parses the class's whole
 module again, and does so each time a model or a union names the TypedDict: 230 parses for 76
-classes, about 0.8 s of the server's 2.4 s start. Here each module is parsed once, its classes found
-by qualified name, and pydantic's own visitor reads their docstrings; a class not found so (one
-defined inside a function) is left to pydantic. Imported by ``app.api`` before any model.
+classes, about 0.8 s of the server's 2.4 s start. Here each module is parsed once, its classes
+found by qualified name, and pydantic's own visitor reads their docstrings; a class not found so
+(one defined inside a function) is left to pydantic. Imported by ``app.api`` before any model.
 """
 
 from __future__ import annotations
