@@ -169,3 +169,12 @@ def test_a_typed_views_field_docstrings_are_its_descriptions_each_module_parsed_
         """Said under it."""
 
     assert read_once(Local, True) == {"field": "Said under it."}
+
+
+def test_a_class_named_twice_in_one_module_is_left_to_pydantic(tmp_path):
+    """Read by name, the second of two classes with one name would answer for the first."""
+    from app.api.docstrings import classes_in
+
+    module = tmp_path / "twice.py"
+    module.write_text('class A:\n    x: int\n    """one"""\n\n\nclass A:\n    y: int\n\n\nclass B:\n    z: int\n')
+    assert sorted(classes_in(str(module))) == ["B"]

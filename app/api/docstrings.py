@@ -24,17 +24,22 @@ pydantic_reading = _docs_extraction.extract_docstrings_from_cls
 
 @functools.cache
 def classes_in(path: str) -> dict[str, ast.ClassDef]:
-    """Every class statement of the module at ``path``, by qualified name."""
+    """Every class statement of the module at ``path``, by qualified name; a name given twice
+    (a class defined again under a condition) is left out, for pydantic to find."""
     found: dict[str, ast.ClassDef] = {}
+    twice: set[str] = set()
 
     def walk(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
             if isinstance(node, ast.ClassDef):
-                found[prefix + node.name] = node
-                walk(node.body, f"{prefix}{node.name}.")
+                name = prefix + node.name
+                if name in found:
+                    twice.add(name)
+                found[name] = node
+                walk(node.body, f"{name}.")
 
     walk(ast.parse(Path(path).read_text(encoding="utf-8")).body, "")
-    return found
+    return {name: node for name, node in found.items() if name not in twice}
 
 
 def read_once(cls: type[Any], use_inspect: bool = False) -> dict[str, str]:
