@@ -554,7 +554,8 @@ def test_a_pick_is_forgotten_when_the_table_moves_on(browser, live):
                 return [token, others[0]]
         return []
 
-    room, tokens, (token, placed) = room_until(api, {"advanced": True}, pick_then_another, seed=7, games=8)
+    # (random deals: 8 games once fell short)
+    room, tokens, (token, placed) = room_until(api, {"advanced": True}, pick_then_another, seed=7, games=16)
     page = pointing_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", "click")
     before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()
     point(page, token, "click", last=False, box="#adv-place form")
