@@ -1,6 +1,7 @@
 """A real browser: a "Troika!" call that would fail asks first and says why, from the caller's
-own tiles; the table's other players are told nothing, and "Call anyway" still calls. On every
-turn of a whole game, the status line's instruction names exactly the moves the page offers."""
+own tiles; the table's other players are told nothing, "Don't call" closes the question, and
+"Call anyway" still calls. On every turn of a whole game, the status line's instruction names
+exactly the moves the page offers."""
 
 from __future__ import annotations
 
@@ -38,6 +39,15 @@ def test_a_doomed_call_asks_for_confirmation_and_says_why(browser, live, screens
     expect(ana.locator("#table-state")).to_have_attribute("data-version", "0")  # nothing was played
     screenshots(ana, "troika-doomed-call")
     assert "a call needs" not in bruno.content()  # another seat learns nothing of Ana's tiles
+
+    # "Don't call" closes the question (in the sticky status it covers the tiles below it), the
+    # focus back on "Troika!"; nothing is played.
+    ana.get_by_role("button", name="Don't call").click()
+    expect(warning).to_be_hidden()
+    expect(summary).to_be_focused()
+    expect(ana.locator("#table-state")).to_have_attribute("data-version", "0")
+    summary.click()
+    expect(warning).to_be_visible()
 
     ana.get_by_role("button", name="Call anyway").click()
     expect(ana.locator("#table-state")).to_have_attribute("data-version", "1")

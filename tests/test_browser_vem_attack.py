@@ -6,8 +6,9 @@ card ticked, the other moves fold away (static/js/vem.js): the strip is at least
 attack's summary keeps one line (a long target name is cut short on a phone), the picked target
 and the Attack button are both in view, and the attack's Cancel unticks it all and brings every
 move back (pressed by keyboard, it leaves the focus on the first of them). Before anything is
-picked the attack's modes are folded too. By keyboard alone an attack is built and sent: the
-greyed-out button stays in the tab order saying why, and a link after the hand leads back to it."""
+picked the attack's modes are folded too, and its greyed-out button, pressed, says why beside
+it. By keyboard alone an attack is built and sent: the greyed-out button stays in the tab order
+saying why, and a link after the hand leads back to it."""
 
 from __future__ import annotations
 
@@ -87,6 +88,20 @@ def test_picking_a_target_folds_the_other_moves_away_and_cancel_brings_them_back
     assert all(boxes(page)) and len(boxes(page)) >= 3
     expect(attack.locator(".modes")).to_be_hidden()
     expect(cancel).to_be_hidden()
+    # The greyed-out Attack, pressed before anything is picked, sends nothing and says why where
+    # a phone shows it (it was a title only, and a tap seemed to do nothing).
+    why = attack.locator(".why")
+    expect(why).to_be_hidden()
+    version = page.locator("#table-state").get_attribute("data-version")
+    attack.locator("button[type=submit]").scroll_into_view_if_needed()  # (a phone's moves scroll in their box)
+    button = attack.locator("button[type=submit]").bounding_box()
+    page.mouse.click(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    expect(why).to_be_visible()
+    expect(why).to_have_text("Pick a target on an opponent's table first")
+    assert why.evaluate(IN_VIEW_UNCOVERED), "the reason is out of view or covered"
+    page.wait_for_timeout(300)
+    expect(page.locator("#table-state")).to_have_attribute("data-version", version)
+    expect(page.locator("#actions")).to_have_attribute("data-attack", "idle")
 
     target = page.locator("label.target").first
     # The deck's longest card name, as the target's (the deal's targets may all be short).

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from app.games.troika import GAME
@@ -134,3 +135,23 @@ async def test_a_marked_tiles_buttons_name_the_tile(client):
     taking = render({**state, "phase": "act"}, 0)  # (then a face-down tile may be taken instead)
     for mark in (1, 2):
         assert f'Take<span class="sr-only">#{mark}</span></button>' in taking
+
+
+async def test_a_negative_total_is_written_with_a_true_minus_sign(client):
+    """The final table, the round results and the players' totals write a negative total as the
+    token chips write a lost token: with a true minus sign (U+2212), never a hyphen (a probe saw
+    "-3" in the final table beside chips of "\u22121")."""
+    rng, state = random.Random(5), GAME.setup(3, {"first_player": "0"}, "minus-seed")
+    while GAME.outcome(state) is None:  # every seat calls when it may: failed calls lose tokens
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        state = GAME.apply(state, seat, TROIKA if TROIKA in legal else rng.choice(legal))
+    totals = [sum(tokens) for tokens in state["tokens"]]
+    assert min(totals) < 0, totals  # (the seed gives a negative total)
+    page = (await renderer(client))(state, 0)
+    final = text(section(page, "final-result", "</table>"))
+    panel = text(section(page, "player-0", "</div>\n</div>")).split(">", 1)[1]  # (after its id)
+    rounds = text(section(page, "round-results", "</section>"))
+    assert f"\u2212{-min(totals)}" in final and not re.search(r"-\d", final), final
+    assert "\u22121" in rounds and not re.search(r"-\d", rounds), rounds  # (each round's lost token)
+    assert f"total {str(totals[0]).replace('-', chr(0x2212))}" in panel and not re.search(r"-\d", panel), panel

@@ -141,13 +141,20 @@
     announceSoon();
   });
   // Escape closes an open question in the table (Troika's "Troika!" confirmation, a round's
-  // results), the focus back on its summary.
-  document.addEventListener("keydown", function (event) {
-    var open = event.key === "Escape" && event.target.closest && event.target.closest("#room-main details[open]");
-    if (!open) return;
+  // results), the focus back on its summary; so does a question's own "no" button (Troika's
+  // "Don't call": in the sticky status, the open question covers the moves below it on a phone).
+  function closeQuestion(open) {
     open.open = false;
     var summary = open.querySelector(":scope > summary");
-    if (summary) summary.focus();
+    if (summary) summary.focus({ preventScroll: true });
+  }
+  document.addEventListener("keydown", function (event) {
+    var open = event.key === "Escape" && event.target.closest && event.target.closest("#room-main details[open]");
+    if (open) closeQuestion(open);
+  });
+  document.addEventListener("click", function (event) {
+    var no = event.target.closest && event.target.closest("#room-main details[open] [data-close-question]");
+    if (no) closeQuestion(no.closest("details"));
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", announce);

@@ -217,8 +217,16 @@
     if (!form.classList || !form.classList.contains("vem-combo")) return;
     var button = form.querySelector("button[type=submit]");
     if (button && button.getAttribute("aria-disabled") === "true") {
-      event.preventDefault();  // (a move that cannot be legal yet: its reason shows beside it)
-      event.stopPropagation();
+      event.preventDefault();  // (a move that cannot be legal yet: its reason shows beside it,
+      event.stopPropagation();  // an attack's too once its button is pressed, and is said again)
+      form.classList.add("asked");
+      var why = form.querySelector("[data-out=why]");
+      if (why) {
+        var reason = why.textContent;
+        why.textContent = "";
+        why.textContent = reason;
+        why.scrollIntoView({ block: "nearest" });  // (on a phone the moves scroll in their own box)
+      }
       return;
     }
     build(form);
