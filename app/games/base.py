@@ -57,12 +57,6 @@ def signed(number: int) -> str:
     return f"{number:+d}".replace("-", "\u2212") if number else "0"
 
 
-def minus(number: int) -> str:
-    """A total as people print it: a true minus sign before a negative one (as ``signed`` gives
-    a change), nothing before a positive one."""
-    return str(number).replace("-", "\u2212")
-
-
 def one_after_another(messages: list[Message], joined: str = "{first} {rest}") -> Message:
     """Messages said one after another as one message: by default sentences, a space between
     them; ``joined`` (a message with ``{first}`` and ``{rest}``, marked by ``N_``) joins them

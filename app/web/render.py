@@ -35,7 +35,7 @@ from starlette.requests import HTTPConnection
 
 from app.bots import ratings
 from app.files import project_file
-from app.games.base import Message, minus, say, signed, spoken
+from app.games.base import Message, say, signed, spoken
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, ENGLISH, LANGUAGES, choose, translations
 from app.reading import canonical_json
@@ -178,7 +178,7 @@ def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates
     env.globals.update(BOT_NAMES=ratings.NAMES, bot_levels=ratings.levels)  # the bot levels offered
     env.filters["sentence"] = as_sentence
     env.filters["signed"] = signed  # a token or score change, with a true minus sign
-    env.filters["minus"] = minus  # a total, with a true minus sign if it is negative
+    env.filters["minus"] = lambda total: str(total).replace("-", "\u2212")  # a total, a true minus if negative
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language
     env.globals["spoken_json"] = lambda text: spoken(orjson.loads(text), translate)  # one kept as JSON text
     # A game's fixed words (templates/games/<slug>/words.html), made once per language: Jinja
