@@ -106,7 +106,8 @@ def test_every_round_end_is_summed_up_first_and_every_name_carries_its_live_scor
         html = lxml.html.fromstring(laid_out(table(payload, 0, "tok-0", "en"), "en"))
         for pl in payload["view"]["players"]:
             head = html.get_element_by_id(f"player-{pl['seat']}").xpath(".//*[contains(@class, 'live-score')]")
-            assert head and head[0].text_content().split()[0] == str(pl[SCORE[slug]]), (slug, live.version)
+            shown = str(pl[SCORE[slug]]).replace("-", "\u2212")  # (a negative total: a true minus sign)
+            assert head and head[0].text_content().split()[0] == shown, (slug, live.version)
             unit = "in tokens" if slug == "troika" else "point"  # (Troika's round table has its own Points)
             assert unit in head[0].text_content(), head[0].text_content()
         summary = html.xpath("//*[@id='round-summary']")
