@@ -37,6 +37,20 @@ async def test_only_the_host_seats_bots_and_only_before_the_start(sqlite_url):
         assert (await client.post(url, json={"bot": "random"}, headers=auth(host))).status_code == 409
 
 
+async def test_a_bot_never_takes_a_name_a_player_holds(sqlite_url):
+    """A player who joined as "Strong bot 3" (any case) keeps the name, and the strong bot then
+    seated in seat 3 is "Strong bot 3 (2)": two seats called alike could not be told apart in
+    the log, the chat or the scores. A name no one holds is left as it is."""
+    async with running_app(sqlite_url, **FAST) as client:
+        room_id, host = await new_room(client, "troika", 4)
+        url = f"/api/rooms/{room_id}/seats"
+        assert (await client.post(url, json={"name": "strong BOT 3"})).status_code == 201
+        for seat in (2, 3):
+            assert (await client.post(url, json={"bot": "strong", "seat": seat}, headers=auth(host))).status_code == 201
+        names = [s["name"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]]
+        assert names == ["Ana", "strong BOT 3", "Strong bot 3 (2)", "Strong bot 4"]
+
+
 async def test_a_person_plays_a_whole_game_alone_with_bots(sqlite_url):
     async with running_app(sqlite_url, **FAST) as client:
         # The person starts round 1: otherwise the bots can end every round by calling "Troika!"

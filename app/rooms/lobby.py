@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import itertools
 import math
 import secrets
 import unicodedata
@@ -148,6 +149,14 @@ def require_new_name(info: RoomInfo, name: str) -> None:
     the scores name players, and two alike could not be told apart."""
     if any(name_key(held) == name_key(name) for held in info.seats.values()):
         raise Conflict(say("someone in this room is already called {name}: choose another name", name=name))
+
+
+def unused_name(info: RoomInfo, name: str) -> str:
+    """``name``, or, if a seat of the room holds it already (a player who joined as "Strong bot
+    3", say), the first of "name (2)", "name (3)", ... that none holds."""
+    taken = {name_key(held) for held in info.seats.values()}
+    candidates = (name if n == 1 else f"{name} ({n})" for n in itertools.count(1))
+    return next(c for c in candidates if name_key(c) not in taken)
 
 
 def first_free_seat(info: RoomInfo) -> int:
@@ -388,7 +397,7 @@ class Lobby:
     ) -> int:
         """The host seats a bot of ``level`` in a free seat (the lowest one unless named), named
         in the host's language (``words``: its gettext, given by a page; a program's bots keep
-        the English names), as a player would be: the name stays."""
+        the English names), as a player would be: the name stays, and is one no seat holds."""
         check_level(level)
         async with self.rooms.changing(room_id) as (session, info):
             require_host(info, by_seat, say("only the host can add bots"))
@@ -399,7 +408,7 @@ class Lobby:
             if seat not in info.free_seats:
                 raise Conflict(say("seat {seat} is not free", seat=seat))
             require_unheld(info, seat)
-            name = words(BOT_SEAT_NAMES[level]).format(seat=seat + 1)
+            name = unused_name(info, words(BOT_SEAT_NAMES[level]).format(seat=seat + 1))
             await storage.add_seat(session, room_id, seat, name, bot=level)
         return seat
 

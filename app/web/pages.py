@@ -218,8 +218,21 @@ async def seat_log_page(room_id: str, token: str, request: Request, rooms: Rooms
 
 @router.post("/rooms/{room_id}/join", dependencies=SAME_SITE_ONLY)
 async def join_room(room_id: str, request: Request, lobby: Lobbying):
+    """Take a seat from the room's page. Sent by htmx, a refusal (a name taken, say) is the
+    page's flash message, the typed name left in its field, and a seat taken sends the page to
+    the seat's own (``HX-Redirect``); the browser's own post is redirected, or refused with an
+    error page."""
     form = await request.form()
-    _, token, _ = await lobby.join(room_id, form.get("name", ""))
+    try:
+        _, token, _ = await lobby.join(room_id, form.get("name", ""))
+    except RoomError as exc:
+        if not from_htmx(request):
+            raise
+        lang = language_of(request)
+        flash = fragment(request, lang, "fragments/flash.html", message=spoken(exc.said, translations(lang).gettext))
+        return HTMLResponse(flash, headers={"X-Refused": "1"})
+    if from_htmx(request):
+        return Response(status_code=204, headers={"HX-Redirect": seat_url(room_id, token)})
     return RedirectResponse(seat_url(room_id, token), status_code=303)
 
 
