@@ -9,7 +9,7 @@ import random
 import pytest
 
 from app.bots import choose, coach, expert, search
-from app.games.base import same_json
+from app.games.base import same_json, spoken
 from app.games.registry import GAMES
 
 ROLLOUTS = 60
@@ -51,3 +51,24 @@ def test_a_hint_is_the_strong_bots_move_and_an_assessment_the_expert_bots_race(s
         assert own.gain == 0.0 and same_json(own.best, reviewed)  # its own choice, in its own race: nothing lost
         assessed = coach.assess(game, seat, legal, worst, sampler, random.Random(2), ROLLOUTS)
         assert assessed.gain == pytest.approx(max(0.0, assessed.best_value - assessed.played_value))
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ((0.004, 0.0), "it did as well as “take 2” (both 0 out of 100): either will do"),
+        ((0.514, 0.506), "it did as well as “take 2” (both 51 out of 100): either will do"),
+        ((0.52, 0.51), "it scored 52 out of 100, against 51 for “take 2”"),
+    ],
+)
+def test_a_hint_between_two_moves_that_score_alike_says_either_will_do(monkeypatch, values, said):
+    """A hint's reason compares the suggestion with the runner-up in points out of 100: where both
+    round to the same points it says so ("0 against 0" read as no reason at all, a probe found)."""
+    game = GAMES["troika"]
+    first, second = {"type": "take_up", "value": 1}, {"type": "take_up", "value": 2}
+    ranked = [search.Estimate(first, values[0], 30), search.Estimate(second, values[1], 30)]
+    monkeypatch.setattr(search, "estimate", lambda turn: ranked)
+    label = lambda action: f"take {action['value']}"  # noqa: E731
+    hinted = coach.hint(game, 0, [first, second], lambda r: {}, random.Random(1), ROLLOUTS, label)
+    assert hinted.action == first
+    assert spoken(hinted.reason) == f"over 30 deals that match what you can see, {said}"
