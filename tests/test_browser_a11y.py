@@ -108,6 +108,13 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
     if "tile-button" in active["cls"]:  # its focus ring is white, not the gold of what just changed
         ring = "() => getComputedStyle(document.activeElement.querySelector('.tile')).outlineColor"
         assert page.evaluate(ring) == "rgb(255, 255, 255)"
+        # with a dark ring inside it (a white ring on a white tile was faint, a probe found) and
+        # its caption ("take") marked too
+        inner = "() => getComputedStyle(document.activeElement.querySelector('.tile')).boxShadow"
+        assert page.evaluate(inner).startswith("rgb(16, 41, 31) 0px 0px 0px 3px"), page.evaluate(inner)
+        caption = "() => getComputedStyle(document.activeElement.closest('.tile-with-action').querySelector('.hint'))"
+        caption += ".textDecorationLine"
+        assert page.evaluate(caption) == "underline"
     page.keyboard.press("Enter")  # that next move (the first tile on offer, or a discard)
     wait_for_version(page, 2)
     active = page.evaluate(ACTIVE)
