@@ -137,16 +137,21 @@ def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser
         assert tab.locator("#round-results h3").count() == 3
 
 
+def invite_page(browser, live) -> tuple[httpx.Client, str, Page]:
+    """A 3-seat Troika room Ana made, and a guest's page on its invite link, live."""
+    api = httpx.Client(base_url=live)
+    room = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()["room"]["id"]
+    guest = browser.new_context(base_url=live).new_page()
+    guest.goto(f"/rooms/{room}")
+    expect(guest.locator("#connection")).to_have_attribute("data-state", "live")
+    return api, room, guest
+
+
 def test_a_name_typed_to_take_a_seat_survives_the_live_updates(browser, live):
     """A guest on the invite page types a name while the table is redrawn live (another player
     takes a seat meanwhile, or the page's socket opens late and sends the whole table): the name
     is still in the field, and "Take a seat" seats them under it."""
-    api = httpx.Client(base_url=live)
-    made = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
-    room = made["room"]["id"]
-    guest = browser.new_context(base_url=live).new_page()
-    guest.goto(f"/rooms/{room}")
-    expect(guest.locator("#connection")).to_have_attribute("data-state", "live")
+    api, room, guest = invite_page(browser, live)
     guest.get_by_label("Your name").fill("Bruno")
     form_before = guest.locator("#room-main form[action$='/join']").element_handle()
     api.post(f"/api/rooms/{room}/seats", json={"name": "Carla"})
@@ -156,3 +161,24 @@ def test_a_name_typed_to_take_a_seat_survives_the_live_updates(browser, live):
     guest.get_by_role("button", name="Take a seat").click()
     expect(guest.locator(".seat-list")).to_contain_text("Bruno")
     assert "/seat/" in guest.url
+
+
+def test_a_name_refused_on_the_invite_page_is_said_there_and_kept_for_mending(browser, live):
+    """On the room's page a taken name is refused in the page's message, the typed name left in
+    its field (it was a whole error page, the name gone), and a name of spaces alone is refused
+    by the browser before it is sent; a good name then takes the seat."""
+    api, room, friend = invite_page(browser, live)
+    name = friend.get_by_label("Your name")
+    name.fill("   ")
+    friend.get_by_role("button", name="Take a seat").click()
+    assert name.evaluate("e => e.validity.patternMismatch")
+    name.fill("ana")
+    friend.get_by_role("button", name="Take a seat").click()
+    expect(friend.locator("#flash")).to_contain_text("Someone in this room is already called ana")
+    expect(name).to_have_value("ana")
+    assert friend.url.endswith(f"/rooms/{room}")
+    assert [s["name"] for s in api.get(f"/api/rooms/{room}").json()["seats"] if s["name"]] == ["Ana"]
+    name.fill("Bruno")
+    friend.get_by_role("button", name="Take a seat").click()
+    friend.wait_for_url(f"**/rooms/{room}/seat/**")
+    expect(friend.locator(".seat-list")).to_contain_text("Bruno")

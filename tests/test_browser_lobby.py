@@ -52,29 +52,3 @@ def test_unlisted_rooms_stay_out_of_the_lobby_and_games_in_play_can_be_watched(b
     friend.get_by_label("Your name").fill("Bruno")
     friend.get_by_role("button", name="Take a seat").click()
     expect(host.locator(".seat-list")).to_contain_text("Bruno", timeout=15_000)
-
-
-def test_a_name_refused_on_the_invite_page_is_said_there_and_kept_for_mending(browser, live):
-    """On the room's page a taken name is refused in the page's message, the typed name left in
-    its field (it was a whole error page, the name gone), and a name of spaces alone is refused
-    by the browser before it is sent; a good name then takes the seat."""
-    api = httpx.Client(base_url=live)
-    created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
-    room = created["room"]["id"]
-    friend = browser.new_context(base_url=live).new_page()
-    friend.goto(f"/rooms/{room}")
-    expect(friend.locator("#connection")).to_have_attribute("data-state", "live")
-    name = friend.get_by_label("Your name")
-    name.fill("   ")
-    friend.get_by_role("button", name="Take a seat").click()
-    assert name.evaluate("e => e.validity.patternMismatch")
-    name.fill("ana")
-    friend.get_by_role("button", name="Take a seat").click()
-    expect(friend.locator("#flash")).to_contain_text("Someone in this room is already called ana")
-    expect(name).to_have_value("ana")
-    assert friend.url.endswith(f"/rooms/{room}")
-    assert [s["name"] for s in api.get(f"/api/rooms/{room}").json()["seats"] if s["name"]] == ["Ana"]
-    name.fill("Bruno")
-    friend.get_by_role("button", name="Take a seat").click()
-    friend.wait_for_url(f"**/rooms/{room}/seat/**")
-    expect(friend.locator(".seat-list")).to_contain_text("Bruno")

@@ -83,22 +83,19 @@ def hint(
     if best.worlds == 0:
         return Hint(best.action, say("the bot's rules of thumb leave no other move worth weighing"), 0.0)
     rival = ranked[1]
+    said = {"worlds": best.worlds, "points": points(best.value), "rival": label(rival.action)}
     if points(best.value) == points(rival.value):  # (a tie as people read it: "0 against 0" said nothing)
         reason = say(
             "over {worlds} deals that match what you can see, it did as well as “{rival}” "
             "(both {points} out of 100): either will do",
-            worlds=best.worlds,
-            points=points(best.value),
-            rival=label(rival.action),
+            **said,
         )
     else:
         reason = say(
             "over {worlds} deals that match what you can see, it scored {points} out of 100, "
             "against {rival_points} for “{rival}”",
-            worlds=best.worlds,
-            points=points(best.value),
             rival_points=points(rival.value),
-            rival=label(rival.action),
+            **said,
         )
     return Hint(best.action, reason, best.value)
 
