@@ -5,6 +5,8 @@ their own panel, a seat's hand and moves are docked in view, and the room's deta
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
@@ -187,3 +189,29 @@ def test_triatris_six_card_hand_fits_a_390_px_phone_without_cutting_the_last_car
     expect(row.locator("> *")).to_have_count(6)
     scroll = row.evaluate("r => [r.scrollWidth, r.clientWidth]")
     assert scroll[0] <= scroll[1], f"the hand is {scroll[0]} px wide in a {scroll[1]} px row"
+
+
+def test_a_docked_hand_wider_than_a_phone_fades_where_more_cards_lie(browser, live):
+    """A hand of more cards than a phone shows scrolls sideways, and the edge the other cards lie
+    past fades out (a sliver of the next card was the only cue, and a probe missed it): TriATri's
+    six cards at 360 px, the right edge at first, both while scrolled part way, the left at the
+    end; at 390 px the same hand fits, and nothing fades."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 2)
+    page = browser.new_context(base_url=live, viewport=PHONES[0]).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    row = page.locator("#your-hand .hand-row")
+    expect(row.locator("> *")).to_have_count(6)
+    assert row.evaluate("r => r.scrollWidth > r.clientWidth + 8"), "the hand fits: this proves nothing"
+    expect(row).to_have_attribute("data-more", "right")
+    assert "linear-gradient" in row.evaluate("r => getComputedStyle(r).maskImage")
+    row.evaluate("r => r.scrollTo((r.scrollWidth - r.clientWidth) / 2, 0)")
+    expect(row).to_have_attribute("data-more", "both")
+    row.evaluate("r => r.scrollTo(r.scrollWidth, 0)")
+    expect(row).to_have_attribute("data-more", "left")
+    screenshot(page, "phone-hand-faded-left")
+    page.set_viewport_size(PHONES[1])
+    page.wait_for_function("r => r.scrollWidth <= r.clientWidth", arg=row.element_handle())
+    expect(row).not_to_have_attribute("data-more", re.compile(".*"))
+    assert row.evaluate("r => getComputedStyle(r).maskImage") == "none"

@@ -5,7 +5,9 @@
 // has its own scroll-padding-bottom), and while Leaders are chosen, how tall the docked hand may
 // be without covering them (--dock-under-leaders). The docked hand folds down to its heading (its "Hide"
 // button, templates/games/macros.html) so that more of the table shows; the choice is kept for
-// the tab's pages (localStorage) and stays across every swap of the hand.
+// the tab's pages (localStorage) and stays across every swap of the hand. A docked hand wider
+// than the screen scrolls sideways: its row is marked with the side(s) more cards lie to
+// (data-more: right, left or both), which static/css/room.css fades out as a cue.
 (function () {
   var FOLDED = "arena-hand-folded";
   function kept() { try { return localStorage.getItem(FOLDED) === "1"; } catch (e) { return false; } }
@@ -27,7 +29,18 @@
     showFold();
     measure();
   });
+  function edges(row) {
+    var most = row.scrollWidth - row.clientWidth;
+    var more = most <= 1 ? "" : row.scrollLeft <= 1 ? "right" : row.scrollLeft >= most - 1 ? "left" : "both";
+    if (more) row.dataset.more = more;
+    else delete row.dataset.more;
+  }
+  var ROW = "#room-main .your-hand .hand-row";
+  document.addEventListener("scroll", function (event) {
+    if (event.target.matches && event.target.matches(ROW)) edges(event.target);
+  }, true);  // (a row's scroll does not bubble: caught on its way down)
   function measure() {
+    document.querySelectorAll(ROW).forEach(edges);
     var bar = document.getElementById("room-bar");
     var status = document.querySelector("#room-main .felt > .table-status");
     var height = (bar ? bar.getBoundingClientRect().height : 0) + (status ? status.getBoundingClientRect().height : 0);
