@@ -190,6 +190,27 @@ async def test_the_token_less_forms_refuse_a_cross_site_post_and_let_this_sites_
         assert (await upload(client, b"{}", headers={**HTML, **headers})).status_code == 400  # read, then refused
 
 
+async def test_the_room_pages_join_sent_by_htmx_refuses_as_the_browsers_own_post_does(client):
+    """The room page's join form, sent by htmx, answers a refusal with the page's message (200,
+    X-Refused) and a seat with HX-Redirect to the seat's link; another site's htmx post is still
+    refused before anything is read, and no refusal takes a seat (a name taken in another case,
+    a character too long or thousands too long, or of spaces alone)."""
+    htmx = {**HTML, "hx-request": "true"}
+    room_id = (await client.post("/rooms", data=NEW_ROOM, headers=HTML)).headers["location"].split("/")[2]
+    for headers in CROSS_SITE:
+        r = await client.post(f"/rooms/{room_id}/join", data={"name": "Csrf"}, headers={**htmx, **headers})
+        assert r.status_code == 403, headers
+    for name in ("ANA", "x" * 25, "x" * 5000, "   "):
+        r = await client.post(f"/rooms/{room_id}/join", data={"name": name}, headers=htmx)
+        assert r.status_code == 200 and r.headers["x-refused"] == "1", name
+        assert 'id="flash"' in r.text and "Traceback" not in r.text and "hx-redirect" not in r.headers, name
+    assert [s["name"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]] == ["Ana", None, None]
+    r = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=htmx)
+    assert r.status_code == 204 and r.headers["hx-redirect"].startswith(f"/rooms/{room_id}/seat/")
+    assert (await client.get(r.headers["hx-redirect"], headers=HTML)).status_code == 200
+    assert [s["name"] for s in (await client.get(f"/api/rooms/{room_id}")).json()["seats"]] == ["Ana", "Bo", None]
+
+
 async def test_a_seats_forms_refuse_a_cross_site_post_too(client):
     """A seat's forms carry its token in their path, which another site would have to know; still,
     a browser that says another site's page sent one is refused, and nothing changes: every POST

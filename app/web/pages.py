@@ -20,7 +20,7 @@ from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
 from app.api.deps import lobby as lobby_service
 from app.api.routes import SeatInPath
 from app.api.shapes import read_action
-from app.games.base import MAX_DECK_BYTES, N_, say, spoken
+from app.games.base import MAX_DECK_BYTES, N_, say
 from app.games.registry import ENTRIES, GAMES
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.reading import canonical_json, whole_number
@@ -29,7 +29,7 @@ from app.rooms.live_games import LiveGames
 from app.rooms.model import Move, RoomInfo
 from app.rooms.play import Play
 from app.web.delivery import Deliver, Delivery
-from app.web.render import fragment, has_template, language_of, page, speaker
+from app.web.render import fragment, has_template, language_of, page, said_to, speaker
 from app.web.security import refuse_cross_site
 
 router = APIRouter(include_in_schema=False)
@@ -229,7 +229,7 @@ async def join_room(room_id: str, request: Request, lobby: Lobbying):
         if not from_htmx(request):
             raise
         lang = language_of(request)
-        flash = fragment(request, lang, "fragments/flash.html", message=spoken(exc.said, translations(lang).gettext))
+        flash = fragment(request, lang, "fragments/flash.html", message=said_to(request, exc.said))
         return HTMLResponse(flash, headers={"X-Refused": "1"})
     if from_htmx(request):
         return Response(status_code=204, headers={"HX-Redirect": seat_url(room_id, token)})
@@ -265,10 +265,10 @@ async def seat_form(
     message, refused = "", False
     try:
         if await (await lobby_service(request)).come_back(room_id, seat):  # a stand-in bot gave the seat back
-            message = spoken(say(BACK), translations(lang).gettext)
+            message = said_to(request, say(BACK))
         await operation(seat, form)
     except RoomError as exc:
-        message, refused = spoken(exc.said, translations(lang).gettext), True
+        message, refused = said_to(request, exc.said), True
     if back_unless_htmx and not from_htmx(request):
         return RedirectResponse(seat_url(room_id, token), status_code=303)
     flash = fragment(request, lang, "fragments/flash.html", message=message, good=bool(message) and not refused)
@@ -351,7 +351,7 @@ async def reissue_link(
         said = say("A new private link for this seat (the old one no longer works); give it to its player:")
     except RoomError as exc:
         said = exc.said
-    flash = fragment(request, lang, "fragments/flash.html", message=spoken(said, translations(lang).gettext), link=link)
+    flash = fragment(request, lang, "fragments/flash.html", message=said_to(request, said), link=link)
     return HTMLResponse(flash + await delivery.main(room_id, seat, token, lang))
 
 
