@@ -203,7 +203,8 @@ def test_a_docked_hand_wider_than_a_phone_fades_where_more_cards_lie(browser, li
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     row = page.locator("#your-hand .hand-row")
     expect(row.locator("> *")).to_have_count(6)
-    assert row.evaluate("r => r.scrollWidth > r.clientWidth + 8"), "the hand fits: this proves nothing"
+    # (under load the row was once measured before its layout settled: waited for, up to 5 s)
+    page.wait_for_function("r => r.scrollWidth > r.clientWidth + 8", arg=row.element_handle(), timeout=5000)
     expect(row).to_have_attribute("data-more", "right")
     assert "linear-gradient" in row.evaluate("r => getComputedStyle(r).maskImage")
     row.evaluate("r => r.scrollTo((r.scrollWidth - r.clientWidth) / 2, 0)")
