@@ -28,6 +28,9 @@ async def test_forms_create_join_start_and_play(client):
     page = (await client.get(host_url, headers=HTML)).text
     assert "<script>x()</script>" not in page and "&lt;script&gt;x()&lt;/script&gt;" in page
     assert f'ws-connect="/ws/rooms/{room_id}?token=' in page
+    assert 'data-grace="60"' in page and "away for 60 seconds" in page  # the lobby's default grace
+    watching = (await client.get(f"/rooms/{room_id}", headers=HTML)).text
+    assert "data-grace" not in watching, "a spectator has no seat to hand over, so no grace"
     r = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     assert r.status_code == 303 and "/seat/" in r.headers["location"]
     r = await client.post(host_url + "/start", headers=HTML)
