@@ -14,6 +14,7 @@ import app.rooms.replays as replays
 from app.games.registry import GAMES
 from app.rooms.replays import Replay
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
+from tests.support.pages import files_closed
 
 HTML = {"accept": "text/html"}
 
@@ -136,7 +137,8 @@ async def test_a_record_that_does_not_verify_is_refused_with_the_reason(client):
         (b"null", 400, "not a troika-arena-record/1"),
     ]
     for text, status, words in cases:
-        r = await client.post("/replay", files={"record": ("x.json", text, "application/json")}, headers=HTML)
+        with files_closed():
+            r = await client.post("/replay", files={"record": ("x.json", text, "application/json")}, headers=HTML)
         assert r.status_code == status and words in r.text, (words, r.text[:300])
         assert 'id="record-problem"' in r.text
     r = await client.post("/replay", files={"record": ("x.json", b" " * (1024 * 1024 + 1))}, headers=HTML)

@@ -9,7 +9,7 @@ import re
 from app.bots.ratings import RATINGS
 from app.games.vem_ai_troika import default_deck
 from app.web.render import as_sentence
-from tests.support.pages import HTML, HTMX, create_by_form
+from tests.support.pages import HTML, HTMX, create_by_form, files_closed
 
 
 async def test_lobby_lists_every_game_with_its_options(client):
@@ -68,15 +68,16 @@ async def test_a_foreign_seat_link_is_refused_with_a_page(client):
 async def test_deck_upload_is_validated_and_named_in_the_error(client):
     broken = default_deck()
     broken["groups"][3]["power"] = 9
-    files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
-    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
-    assert r.status_code == 400 and "groups[3].power" in r.text
-    files = {"opt_deck": ("mine.json", "{not json", "application/json")}
-    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
-    assert r.status_code == 400 and "not valid JSON" in r.text
-    files = {"opt_deck": ("mine.json", json.dumps(default_deck()), "application/json")}
-    r = await create_by_form(client, game="vem-ai-a-troika", files=files)
-    assert r.status_code == 303, r.text[-300:]
+    with files_closed():  # refused or taken, every upload's spool is closed
+        files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
+        r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+        assert r.status_code == 400 and "groups[3].power" in r.text
+        files = {"opt_deck": ("mine.json", "{not json", "application/json")}
+        r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+        assert r.status_code == 400 and "not valid JSON" in r.text
+        files = {"opt_deck": ("mine.json", json.dumps(default_deck()), "application/json")}
+        r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+        assert r.status_code == 303, r.text[-300:]
 
 
 async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):

@@ -119,26 +119,27 @@ async def lobby_rooms(request: Request, rooms: Rooms):
 
 @router.post("/rooms", dependencies=SAME_SITE_ONLY)
 async def create_room(request: Request, lobby: Lobbying, throttle: Limits):
-    form = await request.form()
-    slug = str(form.get("game", ""))
-    seats = form_number(form.get("seats"))
-    if seats is None:
-        raise BadRequest("choose the number of seats")
-    timer = str(form.get("turn_timer", "0"))
-    options = await options_from_form(slug, form)
-    address = request.client and request.client.host
-    new_room = await throttle.checking_room(
-        address,
-        lambda: lobby.check_new_room(
-            slug,
-            seats,
-            options,
-            str(form.get("name", "")),
-            timer if form_number(timer) is None else form_number(timer),
-            form.get("unlisted") is None,
-            form.get("hints") is not None,
-        ),
-    )
+    """Create a room from the lobby's form (an uploaded deck's file is closed however it ends)."""
+    async with request.form() as form:
+        slug = str(form.get("game", ""))
+        seats = form_number(form.get("seats"))
+        if seats is None:
+            raise BadRequest("choose the number of seats")
+        timer = str(form.get("turn_timer", "0"))
+        options = await options_from_form(slug, form)
+        address = request.client and request.client.host
+        new_room = await throttle.checking_room(
+            address,
+            lambda: lobby.check_new_room(
+                slug,
+                seats,
+                options,
+                str(form.get("name", "")),
+                timer if form_number(timer) is None else form_number(timer),
+                form.get("unlisted") is None,
+                form.get("hints") is not None,
+            ),
+        )
     await throttle.creating_room(address)  # (only a room that passes is counted)
     info, token = await lobby.create(new_room)
     return RedirectResponse(seat_url(info.id, token), status_code=303)

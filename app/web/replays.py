@@ -165,11 +165,11 @@ async def open_record(request: Request) -> Response:
 async def upload_record(request: Request, replays: Replaying) -> Response:
     """Verify an uploaded record file and open its replay (the form again with the reason if
     the file does not verify)."""
-    form = await request.form()
-    upload = form.get("record")
-    if not isinstance(upload, UploadFile) or not upload.filename:
-        raise BadRequest("choose a record file")
-    text = await upload.read(MAX_RECORD_BYTES + 1)
+    async with request.form() as form:
+        upload = form.get("record")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            raise BadRequest("choose a record file")
+        text = await upload.read(MAX_RECORD_BYTES + 1)
     if len(text) > MAX_RECORD_BYTES:
         raise BadRequest(say("a record file is at most {size} KB", size=MAX_RECORD_BYTES // 1024))
     try:

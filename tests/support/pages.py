@@ -3,12 +3,16 @@ as a browser or htmx posts them (``HTML``, ``HTMX``, ``create_by_form``), a page
 slice of its HTML (``text``, ``between``), a Vem aí a Troika seat's table rendered from an exact
 game state (``arrange``, ``render``), a template rendered as a page in English
 (``render_template``), and the security headers and no-inline-code rule every page keeps
-(``EXPECTED``, ``inline_code``, ``assert_secure_page``)."""
+(``EXPECTED``, ``inline_code``, ``assert_secure_page``), and a check that an upload's spooled
+file is closed however its form ends (``files_closed``)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import gc
 import re
+import warnings
 from html.parser import HTMLParser
 
 from tests.conftest import create_started_room
@@ -24,6 +28,18 @@ HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, **options):
     data = {"game": game, "seats": seats, "name": name, **{f"opt_{k}": v for k, v in options.items()}}
     return await client.post("/rooms", data=data, files=files, headers=HTML)
+
+
+@contextlib.contextmanager
+def files_closed():
+    """Fail if an uploaded file's spool is left for the collector to close (a ResourceWarning
+    "Unclosed file <tempfile.SpooledTemporaryFile …>"), as it was when a form's route raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        yield
+        gc.collect()
+    left = [str(w.message) for w in caught if "SpooledTemporaryFile" in str(w.message)]
+    assert not left, left
 
 
 WEB_LEADERS = ["O Tecnocrata", "O Autarca Eterno", "O Comentador de Domingo"]
