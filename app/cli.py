@@ -56,6 +56,7 @@ def unusable_database(command: str) -> bool:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.db.backup import served
     from app.http_protocol import StreamEndingServer, with_deadlines
     from app.logs import log_config
 
@@ -64,6 +65,13 @@ def serve(args: argparse.Namespace) -> int:
         get_settings.cache_clear()
     settings = get_settings()
     if unusable_database("serve"):
+        return 2
+    if (path := served(settings.sync_database_url())) is not None:
+        print(
+            f"troika-arena serve: a server is already running on {path}: a SQLite file serves one "
+            "process (several need Postgres; see the README)",
+            file=sys.stderr,
+        )
         return 2
 
     config = uvicorn.Config(
@@ -278,8 +286,11 @@ def bench_footprint(args: argparse.Namespace) -> int:
 
 
 def bench_clicks(args: argparse.Namespace) -> int:
-    from app.bench.clicks import render, run
+    from app.bench.clicks import missing, render, run
 
+    if (lacking := missing()) is not None:
+        print(f"troika-arena bench clicks: {lacking}", file=sys.stderr)
+        return 2
     result = run(args.clicks, args.post, args.seed)
     print(render(result))
     if args.json:

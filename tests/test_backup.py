@@ -145,7 +145,8 @@ def test_the_readmes_backup_commands_work_as_written(tmp_path):
 def test_a_restore_refuses_while_a_server_runs_on_the_database_and_takes_it_once_stopped(tmp_path):
     """A restore under a running server rolled its games back under the players (its cached
     rooms went on from where they were). The server holds a shared lock on its file while it
-    runs; the restore needs it alone."""
+    runs; the restore needs it alone, and so does a second server, which refuses to start (its
+    moves never reached the first one's live pages)."""
     database, copy = tmp_path / "arena.db", tmp_path / "kept #1 100%.db"  # (a name a URI must escape)
     with server_process(f"sqlite:///{database}", free_port()) as (_, base):
         room = httpx.post(f"{base}/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"}).json()["room"]["id"]
@@ -156,6 +157,13 @@ def test_a_restore_refuses_while_a_server_runs_on_the_database_and_takes_it_once
             refused.stderr == f"troika-arena restore: a server is running on {database}: stop it first, then restore\n"
         )
         assert httpx.get(f"{base}/api/rooms/{room}").status_code == 200
+        second = arena(database, "serve", "--port", str(free_port()))  # (its moves would reach no one here)
+        assert (second.returncode, second.stdout, second.stderr) == (
+            2,
+            "",
+            f"troika-arena serve: a server is already running on {database}: a SQLite file serves one process "
+            "(several need Postgres; see the README)\n",
+        )
     restored = arena(database, "restore", str(copy))
     assert restored.returncode == 0 and "restored 1 rooms" in restored.stdout, restored.stderr
 

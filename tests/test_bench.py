@@ -9,7 +9,7 @@ import json
 import pytest
 
 from app import cli
-from app.bench import footprint, sweep
+from app.bench import clicks, footprint, sweep
 from app.bench.command import main
 from app.bench.footprint import fill
 from app.bench.sweep import rooms_held
@@ -207,3 +207,19 @@ def test_the_click_benchmark_times_each_click_on_both_pages_in_chromium(post, ca
         assert 0 < result[key]["median_ms"] <= result[key]["p95_ms"], result
     assert result["own_page"]["median_ms"] <= result["own_page_painted"]["median_ms"]
     assert "spectator's page" in out
+
+
+def test_the_click_benchmark_says_in_one_line_what_it_lacks_before_it_starts(monkeypatch, capsys, tmp_path):
+    """Without Playwright (the plain install) it printed a traceback, after starting a server."""
+    monkeypatch.setattr(clicks, "CHROMIUM", str(tmp_path / "chromium"))
+    assert cli.main(["bench", "clicks", "--clicks", "1"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"troika-arena bench clicks: there is no Chromium at {tmp_path}/chromium: apt-get install chromium\n"
+    )
+    real = clicks.importlib.util.find_spec
+    monkeypatch.setattr(clicks.importlib.util, "find_spec", lambda name: None if name == "playwright" else real(name))
+    assert cli.main(["bench", "clicks", "--clicks", "1"]) == 2
+    assert (
+        capsys.readouterr().err == "troika-arena bench clicks: Playwright is not installed: pip install -e '.[bench]'\n"
+    )

@@ -176,6 +176,41 @@ def test_a_database_that_cannot_be_used_stops_serve_and_migrate_with_one_line(tm
     assert reason.format(tmp=tmp_path) in line
 
 
+def without_root_powers(command: list[str]) -> list[str]:
+    """``command`` run as this user, or as root without its power to write any file (tests run
+    as root in CI, where a file's mode alone stops no one)."""
+    if os.geteuid() != 0:
+        return command
+    dropped = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--inh-caps={dropped}", f"--bounding-set={dropped}", *command]
+
+
+@pytest.mark.parametrize("command", [["serve", "--port", str(free_port())], ["migrate"]])
+@pytest.mark.parametrize("place", ["file", "folder"])
+def test_a_sqlite_database_that_cannot_be_written_stops_serve_and_migrate_with_one_line(tmp_path, command, place):
+    """A read-only file served reads and failed the first move (or, not yet in WAL mode, failed
+    at start with a traceback); a writable file in a read-only folder has nowhere for its WAL."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    database = folder / "arena.db"
+    assert cli("migrate", DATABASE_URL=f"sqlite:///{database}").returncode == 0
+    (database if place == "file" else folder).chmod(0o444 if place == "file" else 0o555)
+    try:
+        result = subprocess.run(
+            without_root_powers([sys.executable, "-m", "app.cli", *command]),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"},
+            timeout=60,
+        )
+    finally:
+        folder.chmod(0o755)
+    [line] = result.stderr.splitlines()
+    assert (result.returncode, result.stdout) == (2, "")
+    assert line.startswith(f"troika-arena {command[0]}: DATABASE_URL cannot be used: ")
+    assert line.endswith(f"attempt to write a readonly database ({database})")  # (a folder: already on reading)
+
+
 def test_a_postgres_server_that_never_answers_is_given_up_on_after_the_check_timeout(monkeypatch):
     silent = socket.create_server(("127.0.0.1", 0))  # (accepts connections, never says a word)
     port = silent.getsockname()[1]

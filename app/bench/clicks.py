@@ -13,6 +13,7 @@ game is replaced by a new one. Medians and 95th percentiles are printed.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import statistics
@@ -78,12 +79,19 @@ def quantiles(values: list[float]) -> dict[str, float]:
     }
 
 
+def missing() -> str | None:
+    """What the command lacks to run, in one line, or None: Playwright (the test and bench
+    extras') and Debian's Chromium."""
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright is not installed: pip install -e '.[bench]'"
+    if not Path(CHROMIUM).is_file():
+        return f"there is no Chromium at {CHROMIUM}: apt-get install chromium"
+    return None
+
+
 def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
-    try:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-        from playwright.sync_api import sync_playwright
-    except ImportError as missing:  # Playwright drives Chromium: the test and bench extras'
-        raise RuntimeError("Playwright is not installed: pip install -e '.[bench]'") from missing
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
 
     rng, api = random.Random(seed), httpx.Client(base_url=base, timeout=30)
     own: list[float] = []

@@ -8,7 +8,8 @@ checks that FILE is a SQLite database of this server (its integrity check passes
 rooms and the migrations' version), then copies it into the configured database with the same
 API and brings it to the newest schema; the server must be stopped while it runs (its cached
 rooms would not know): a running server holds a shared lock on its database file
-(:func:`serving`), and a restore that cannot take it alone refuses. On Postgres neither
+(:func:`serving`), a restore that cannot take it alone refuses, and so does a second
+``serve`` (:func:`served`). On Postgres neither
 applies: :data:`POSTGRES_HOWTO` says how to use ``pg_dump`` and ``pg_restore``, which take the
 same kind of consistent snapshot.
 """
@@ -26,7 +27,7 @@ from urllib.parse import quote
 
 POSTGRES_HOWTO = """On Postgres, back up with pg_dump, which takes a consistent snapshot while the server runs:
     pg_dump --format=custom --file=FILE "$DATABASE_URL"
-and restore into an empty database (stop the server first) with pg_restore:
+and restore with pg_restore (stop the server first; it drops what the dump holds and makes it again):
     pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" FILE
 then start the server, which migrates the schema if the dump is older."""
 
@@ -60,6 +61,24 @@ def serving(sync_url: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # (the lock goes with it)
+
+
+def served(sync_url: str) -> Path | None:
+    """The SQLite database file of ``sync_url`` if a server runs on it (holds :func:`serving`'s
+    lock), else None: ``serve`` refuses to start a second one (its moves would never reach the
+    first one's sockets and streams; only Postgres relays them)."""
+    try:
+        path = sqlite_path(sync_url)
+        fd = os.open(path, os.O_RDONLY)
+    except (BackupError, OSError):
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return path
+    finally:
+        os.close(fd)  # (and a lock taken with it)
+    return None
 
 
 @contextmanager

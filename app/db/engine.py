@@ -8,6 +8,7 @@ under an advisory lock, so instances started together take turns.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -69,7 +70,8 @@ def unusable(sync_url: str) -> str | None:
     SQLite file in a folder that does not exist, or not a database; a Postgres server that does
     not answer within :data:`CHECK_TIMEOUT_SECONDS`, or refuses the connection (no such
     database, a wrong password). Connects once and reads the list of tables; a SQLite file that
-    does not exist yet is created, as at start."""
+    does not exist yet is created, as at start, and one that exists must take a write
+    (:func:`sqlite_unwritable`)."""
     url = make_url(sync_url)
     path = url.database if sync_url.startswith("sqlite") else None
     if path and path != ":memory:" and not Path(path).parent.is_dir():
@@ -86,6 +88,24 @@ def unusable(sync_url: str) -> str | None:
         reason = str(exc.orig if isinstance(exc, DBAPIError) else exc)
         lines = [" ".join(line.split()) for line in reason.splitlines() if line.strip()]  # (psycopg's: several)
         return "; ".join(lines) + (f" ({path})" if path else "")
+    return sqlite_unwritable(path) if path and path != ":memory:" else None
+
+
+def sqlite_unwritable(path: str) -> str | None:
+    """Why the SQLite file ``path`` cannot be written, or None: a table made in a transaction
+    rolled back, which needs the file writable and, for its WAL or journal, its folder (a
+    read-only file otherwise served reads and failed the first move, or failed at start with a
+    traceback)."""
+    connection = sqlite3.connect(path, isolation_level=None, timeout=30)  # (BEGIN as written)
+    try:
+        connection.execute("BEGIN")
+        connection.execute("CREATE TABLE troika_arena_write_check (x)")
+    except sqlite3.Error as exc:
+        return f"the file or its folder cannot be written: {exc} ({path})"
+    finally:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        connection.close()
     return None
 
 
