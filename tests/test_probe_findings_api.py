@@ -19,19 +19,22 @@ NEW_ROOM = {"game": "troika", "seats": 2, "name": "Ana"}
 AS_JSON = "the body must be JSON, sent with Content-Type: application/json"
 
 
-@pytest.mark.parametrize("kind", ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data"])
+@pytest.mark.parametrize("kind", ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data", None])
 async def test_json_sent_as_another_content_type_is_told_to_be_json(client, kind):
-    r = await client.post("/api/rooms", content=json.dumps(NEW_ROOM), headers={"content-type": kind})
+    """Sent with no content type, a move was played (its own route read it as JSON) while every
+    other route refused the body as "not a valid dictionary", without saying why (2026-12-07)."""
+    sent_as = {"content-type": kind} if kind else {}  # (httpx names no type for raw content)
+    r = await client.post("/api/rooms", content=json.dumps(NEW_ROOM), headers=sent_as)
     assert r.status_code == 400 and r.json() == {
         "error": "invalid_request",
-        "message": f"{AS_JSON} (it came as {kind})",
+        "message": f"{AS_JSON} (it came {f'as {kind}' if kind else 'with none'})",
     }
     assert (await client.get("/api/rooms")).json() == []
     room_id, tokens = await create_started_room(client, "troika", 2)
     view = (await client.get(f"/api/rooms/{room_id}/view")).json()
     body = json.dumps({"version": 0, "action": {"type": "pass"}})
     r = await client.post(
-        f"/api/rooms/{room_id}/actions", content=body, headers={**auth(tokens[view["to_act"][0]]), "content-type": kind}
+        f"/api/rooms/{room_id}/actions", content=body, headers={**auth(tokens[view["to_act"][0]]), **sent_as}
     )
     assert r.status_code == 400 and r.json()["message"].startswith(AS_JSON)
     assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0

@@ -78,10 +78,22 @@ def test_the_openapi_document_lists_only_the_tables_statuses_in_the_one_error_sh
                     declared.add(int(status))
                     schema = answer["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (path, method, status)
+            assert {"413", "503"} <= set(operation["responses"]), (path, method, "any call may answer them")
             if "422" in operation["responses"]:
                 taken = "requestBody" in operation or (path, method) in refusing_a_body
                 assert taken, (path, method, "422 is for calls that take a body, or refuse one")
     assert declared == set(readme_table()) - UNDECLARED
+
+
+def test_every_operation_is_described_for_its_caller_not_by_the_codes_modules():
+    """A generated client copies each description into its docstrings: getView's named a
+    module and a version where ``after`` is a change, and submitAction's whole description was
+    a note about the code (a programmer's probe, 2026-12-07)."""
+    for path, operations in served_document()["paths"].items():
+        for method, operation in operations.items():
+            words = operation.get("description") or operation.get("summary", "")
+            assert len(words) > 40 and "app." not in words, (method, path, words)
+            assert "version ``after``" not in words, (method, path)
 
 
 async def answer_of(client, method, url, **kwargs):

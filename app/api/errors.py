@@ -85,9 +85,11 @@ REFUSALS = {
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error statuses a route can answer, as FastAPI's ``responses``: each one an
-    :class:`ErrorAnswer`, described by :data:`MEANINGS` (503 is added to every route: any route
-    may find the database down)."""
-    return {status: {"model": ErrorAnswer, "description": MEANINGS[status]} for status in sorted({*statuses, 503})}
+    :class:`ErrorAnswer`, described by :data:`MEANINGS` (413 and 503 are added to every route:
+    the body limit answers any request with a body past it, a GET's too, before a route is
+    found, and any route may find the database down)."""
+    every = {*statuses, 413, 503}
+    return {status: {"model": ErrorAnswer, "description": MEANINGS[status]} for status in sorted(every)}
 
 
 def wants_json(request: Request) -> bool:
@@ -167,13 +169,15 @@ def describe_validation(exc: RequestValidationError) -> str:
 
 def not_sent_as_json(request: Request, errors: Sequence[Mapping[str, Any]]) -> str | None:
     """Why a body was not read, when it came with a Content-Type other than JSON's (``curl -d``
-    sends a form's): the framework then reads no JSON, and the whole body is wrong."""
+    sends a form's) or none: the framework then reads no JSON (FastAPI's strict content type),
+    and the whole body is wrong."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if not kind or kind == "application/json" or kind.endswith("+json"):
+    if kind == "application/json" or kind.endswith("+json"):
         return None
     if not any(tuple(err.get("loc", ())) == ("body",) for err in errors):
         return None
-    return f"the body must be JSON, sent with Content-Type: application/json (it came as {kind[:60]})"
+    came = f"as {kind[:60]}" if kind else "with none"
+    return f"the body must be JSON, sent with Content-Type: application/json (it came {came})"
 
 
 def allowed(app: FastAPI, request: Request) -> str:

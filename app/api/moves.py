@@ -57,8 +57,9 @@ class MoveFrontDoor:
 
 
 def json_content(content_type: str | None) -> bool:
-    """Whether FastAPI would read the body as JSON: no content type, or application/json."""
-    return content_type is None or content_type.split(";")[0].strip().lower() == "application/json"
+    """Whether the body came as application/json (FastAPI reads no other body as JSON, and none
+    without a content type: the route refuses those, in the same words as every route)."""
+    return content_type is not None and content_type.split(";")[0].strip().lower() == "application/json"
 
 
 def receive_again(body: bytes, receive: Receive) -> Receive:

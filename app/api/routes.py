@@ -265,12 +265,17 @@ def json_text(text: str) -> Response:
 
 @router.get("/healthz", response_model=Health, tags=["meta"], responses=answers())
 async def get_health(rooms: Rooms):
+    """200 ``{"status": "ok"}`` while the server can read its database, else 503 with
+    ``Retry-After`` (the image's health check and a proxy's ask this)."""
     await rooms.list_rooms(limit=1)
     return answer({"status": "ok"})
 
 
-@router.get("/api/games", response_model=list[GameInfo], tags=["games"])
+@router.get("/api/games", response_model=list[GameInfo], tags=["games"], responses=answers())
 async def list_games():
+    """The games this server hosts: each one's slug, title, seat range, the options a new room
+    takes (with their kinds and defaults), the bot levels a seat may be given, rated, and the
+    path of its rules page."""
     return answer(
         [
             {
@@ -292,7 +297,7 @@ async def list_games():
     response_model=Created,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 413, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
+    responses=answers(400, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
 )
 async def create_room(body: CreateRoom, request: Request, lobby: Lobbying, throttle: Limits):
     """At most 10 rooms a minute and 100 an hour per client address (ROOM_CREATION_LIMIT): only a
@@ -352,7 +357,7 @@ async def get_room(room_id: str, request: Request, rooms: Rooms):
     response_model=Joined | BotSeated,
     status_code=201,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422) | LOCATED,
+    responses=answers(400, 401, 403, 404, 409, 422) | LOCATED,
     openapi_extra=TOKEN_OPTIONAL,  # the host's, to seat a bot
 )
 async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying, auth: Auth):
@@ -373,6 +378,8 @@ async def join_room(room_id: str, body: JoinRoom, rooms: Rooms, lobby: Lobbying,
     dependencies=[NO_BODY],
 )
 async def leave_room(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
+    """Give up your seat before the start (409 after it): the host role passes to the player in
+    the lowest-numbered seat left, and the last player to leave closes the room."""
     seat = await auth.seat_in(rooms, room_id)
     await lobby.leave(room_id, seat)
     return answer({"left": seat})
@@ -411,7 +418,7 @@ async def remove_bot(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobbyi
     "/api/rooms/{room_id}/seats/me/autopilot",
     response_model=AutopilotSet,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422),
+    responses=answers(400, 401, 403, 404, 409, 422),
 )
 async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Let a bot play your seat (``{"bot": "strong"}``) or play it yourself again (``null``)."""
@@ -424,7 +431,7 @@ async def set_autopilot(room_id: str, body: Autopilot, rooms: Rooms, lobby: Lobb
     "/api/rooms/{room_id}/seats/{seat}/autopilot",
     response_model=AutopilotSet,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422),
+    responses=answers(400, 401, 403, 404, 409, 422),
 )
 async def replace_by_bot(room_id: str, seat: SeatInPath, body: Autopilot, rooms: Rooms, lobby: Lobbying, auth: Auth):
     """Host only: let a bot play an absent player's seat (the player takes it back themselves)."""
@@ -453,7 +460,7 @@ async def reissue_link(room_id: str, seat: SeatInPath, rooms: Rooms, lobby: Lobb
     "/api/rooms/{room_id}/start",
     response_model=MoveReply,
     tags=["rooms"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422),
+    responses=answers(400, 401, 403, 404, 409, 422),
 )
 async def start_room(
     room_id: str, rooms: Rooms, lobby: Lobbying, payloads: Views, auth: Auth, body: StartRoom = NO_START_KEY
@@ -485,9 +492,11 @@ async def get_view(
     after: After = None,
     wait: Wait = 0,
 ):
-    """Your seat's view (a spectator's without a token). Long-poll with ``after`` and ``wait``
-    (``app.api.streams``): answered once the room is past version ``after`` or changes, or after
-    ``wait`` seconds. With an ``ETag``: ``If-None-Match`` naming it is answered 304 while unchanged."""
+    """Your seat's view (a spectator's without a token), with the room's last ``change``.
+    Long-poll with ``after`` (a ``change`` you hold) and ``wait``: answered at once if the view
+    changed after it or the room is over, else when the view next changes (presence and chat
+    alone do not answer it) or after ``wait`` seconds. With an ``ETag``: ``If-None-Match``
+    naming it is answered 304 while unchanged."""
     await rooms.refresh(room_id)
     seat = await auth.viewer_in(rooms, room_id)
     await seat_reading(social, lobby, room_id, seat)
@@ -499,6 +508,8 @@ async def get_view(
     "/api/rooms/{room_id}/legal-actions", response_model=LegalActions, tags=["play"], responses=answers(401, 403, 404)
 )
 async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
+    """Your seat's legal actions now, labelled, with the room's ``version``: each one's
+    ``action`` is what ``POST .../actions`` takes (none off your turn, or before the start)."""
     await rooms.refresh(room_id)
     seat = await auth.seat_in(rooms, room_id)
     return json_text(encode(legal_actions(*await rooms.game_state(room_id), seat)))
@@ -508,10 +519,16 @@ async def get_legal_actions(room_id: str, rooms: Rooms, auth: Auth):
     "/api/rooms/{room_id}/actions",
     response_model=MoveReply,
     tags=["play"],
-    responses=answers(400, 401, 403, 404, 409, 413, 422),
+    responses=answers(400, 401, 403, 404, 409, 422),
 )
 async def submit_action(room_id: str, body: SubmitAction, rooms: Rooms, play: Playing, payloads: Views, auth: Auth):
-    """Most calls are answered by ``app.api.moves.MoveFrontDoor`` with the same handler."""
+    """Play a move: one of your seat's ``legal_actions`` (its ``action``), with the ``version``
+    of the view you chose it from (409 with the room's ``version`` if the room has moved on) and
+    optionally an ``idempotency_key``, so that a resend after a dropped answer lands once
+    (``duplicate``). Answers your seat's new payload.
+    \f
+    (FastAPI publishes none of this paragraph.) Most moves are answered by
+    ``app.api.moves.MoveFrontDoor``, before the framework, with this same handler."""
     return await reply_to_move(room_id, body, rooms, play, payloads, auth)
 
 
@@ -580,7 +597,7 @@ async def get_chat(
     response_model=ChatAnswer,
     status_code=201,
     tags=["chat"],
-    responses=answers(400, 401, 403, 404, 413, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
+    responses=answers(400, 401, 403, 404, 422, 429) | with_headers(201, LOCATION | RATE_LIMIT),
 )
 async def post_chat(room_id: str, body: ChatLine, rooms: Rooms, social: Chat, auth: Auth, throttle: Limits):
     """Players only; at most 5 messages per 10 seconds (429 beyond)."""
@@ -611,6 +628,9 @@ async def play_again(room_id: str, rooms: Rooms, lobby: Lobbying, auth: Auth):
 
 @router.get("/api/rooms/{room_id}/record", response_model=Record, tags=["play"], responses=answers(404, 409))
 async def get_record(room_id: str, rooms: Rooms):
+    """The replayable record of a game over, finished or abandoned (409 before): its seed,
+    options, seats and every action, which ``troika-arena verify`` checks against the
+    ``seed_hash`` published at the start."""
     record = await records.export(rooms.db, room_id)
     return JSONResponse(
         record,
