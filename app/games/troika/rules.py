@@ -108,16 +108,17 @@ def _describe_record(record: dict[str, Any], tokens: str | base.Message) -> base
     """One seat's line of a round's end: how it left the planet (or failed to) and its token."""
     name = _name(record["seat"])
     if record["status"] == "failed":
-        tiles = ", ".join(map(str, sorted(record["hand"] + record["container"])))
+        held = sorted(record["hand"] + record["container"])
+        tiles = base.say("tiles {tiles}", tiles=", ".join(map(str, held))) if held else base.say("no tiles")
         if record["reason"] == "failed_call":
             return base.say(
-                "{player} failed to leave (their Troika! call fails); tiles {tiles}. Token: {tokens}.",
+                "{player} failed to leave (their Troika! call fails); {tiles}. Token: {tokens}.",
                 player=name,
                 tiles=tiles,
                 tokens=tokens,
             )
         return base.say(
-            "{player} failed to leave (no fuel-set); tiles {tiles}. Token: {tokens}.",
+            "{player} failed to leave (no fuel-set); {tiles}. Token: {tokens}.",
             player=name,
             tiles=tiles,
             tokens=tokens,
