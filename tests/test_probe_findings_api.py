@@ -88,3 +88,37 @@ async def test_handing_anothers_seat_to_a_bot_says_who_may(client):
     r = await client.put(url, json={"bot": None}, headers=auth(tokens[1]))
     assert r.status_code == 403 and r.json()["message"] == "only the seat's player can take it back"
     assert (await client.get(f"/api/rooms/{room_id}")).json()["seats"][0]["bot"] is None
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ({"type": "attack", "target": 1, "mode": "control", "cards": [-1]}, "'cards' must be a list of at most 42"),
+        ({"type": "attack", "target": 1, "mode": "control", "cards": [3, 3]}, "distinct card ids"),
+        ({"type": "attack", "target": 1, "mode": "control", "cards": list(range(43))}, "at most 42"),
+        ({"type": "attack", "target": -1, "mode": "control", "cards": [3]}, "'target' must be a whole number"),
+        ({"type": "campaign", "cards": [], "money": 1_000_001}, "'money' must be a whole number from 0 to 1000000"),
+    ],
+)
+async def test_an_action_a_client_builds_is_refused_as_malformed_past_the_bounds_its_schema_states(
+    client, action, words
+):
+    """Vem aí's Attack and Campaign are built from a hand, not picked from the legal actions: their
+    schemas said only "integer" and "array", and ids past the bounds were 422 illegal_action
+    (a programmer's probe, 2026-12-07). The schemas state the bounds; the edge refuses past them."""
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    cards = schemas["Attack"]["properties"]["cards"]
+    assert (cards["maxItems"], cards["uniqueItems"], cards["items"]["minimum"]) == (42, True, 0)
+    assert schemas["Campaign"]["properties"]["money"]["maximum"] == 1_000_000
+    room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2)
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", json={"version": 0, "action": action}, headers=auth(tokens[0])
+    )
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request", r.text
+    assert r.json()["message"].startswith("action: '") and words in r.json()["message"], r.json()
+    assert (await client.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+    within = {**action, "cards": [3], "target": 1} if action["type"] == "attack" else {**action, "money": 0}
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", json={"version": 0, "action": within}, headers=auth(tokens[0])
+    )
+    assert r.status_code != 400, "within the bounds, the rules decide (not the Leaders' turn for an attack: 422)"

@@ -5,7 +5,8 @@ FastAPI builds it from the routes, their typed bodies and answers, and the error
 route lists (``app.api.errors.answers``). One thing is taken out: FastAPI documents a 422
 ``{"detail": [...]}`` on every route that reads a parameter, while this server answers a
 request that does not validate with 400 and the one error shape, which each route lists. One
-thing is added: the frames of the live socket (``Push``), which no route answers. A ``const``
+thing is added: the frames of the live socket (``Push``), which no route answers, and the bounds
+of the actions a client builds rather than picks (:func:`with_unlisted_bounds`). A ``const``
 inside a union is written as a one-value ``enum``, which client generators read better. The AsyncAPI
 document (3.0) describes that socket, its query parameters and each frame it sends, and names
 the same schemas.
@@ -13,6 +14,7 @@ the same schemas.
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from fastapi import FastAPI
@@ -22,6 +24,7 @@ from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
 from app.api.answers import ChatEvent, EndEvent, PresenceEvent, Push, ViewEvent
+from app.games.registry import GAMES
 
 API_VERSION = "1.0"  # the contract's version (docs/api.md, "Changes in 1.0"), not the package's
 FASTAPI_VALIDATION = "#/components/schemas/HTTPValidationError"
@@ -55,7 +58,8 @@ def install_contract(app: FastAPI) -> None:
                 description=app.description,
                 routes=app.routes,
             )
-            app.openapi_schema = with_union_consts_as_enums(with_socket_schemas(without_fastapi_validation(document)))
+            document = with_unlisted_bounds(with_socket_schemas(without_fastapi_validation(document)))
+            app.openapi_schema = with_union_consts_as_enums(document)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -91,6 +95,20 @@ def with_socket_schemas(document: dict[str, Any]) -> dict[str, Any]:
         for defined, definition in schema.pop("$defs", {}).items():
             schemas.setdefault(defined, definition)
         schemas[name] = schema
+    return document
+
+
+def with_unlisted_bounds(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with the bounds the games read their unlisted actions by (Vem aí's
+    ``Attack`` and ``Campaign``, which a client builds from its cards rather than picks from
+    ``legal_actions``) stated on their fields: whole numbers from 0, card ids distinct and at
+    most a deck's Groups (``FieldType.json_schema``; the edge refuses what they refuse, 400)."""
+    schemas = document["components"]["schemas"]
+    for game in GAMES.values():
+        for shape in typing.get_args(game.action_type) or (game.action_type,):
+            kind = typing.get_args(typing.get_type_hints(shape)["type"])[0]
+            for name, field in game.unlisted.get(kind, {}).items():
+                schemas[shape.__name__]["properties"][name].update(field.json_schema())
     return document
 
 

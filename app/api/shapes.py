@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 from pydantic import Discriminator, Field, TypeAdapter, ValidationError
 
 from app.api.errors import described, unknown_fields
-from app.games.base import Game
+from app.games.base import Game, IllegalAction
 from app.games.registry import GAMES
 from app.rooms.errors import InvalidRequest, UnknownField
 
@@ -46,8 +46,15 @@ READERS = {slug: TypeAdapter(actions_of(game)) for slug, game in GAMES.items()}
 
 def read_action(slug: str, action: Any) -> None:
     """400 unless ``action`` is one of the game's action types, 422 if it is but has a field
-    more (named)."""
+    more (named); an unlisted type's fields are read by the game's own bounds too (400 past
+    them: the contract states them, ``app.api.contract.with_unlisted_bounds``)."""
     read(READERS[slug], action)
+    for name, field in GAMES[slug].unlisted.get(action["type"], {}).items():
+        if name in action:
+            try:
+                field.read(name, action[name])
+            except IllegalAction as exc:
+                raise InvalidRequest(f"action: {exc.reason}") from None
 
 
 def read(reader: TypeAdapter[Any], action: Any) -> None:

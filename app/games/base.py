@@ -370,6 +370,13 @@ class FieldType(Protocol):
         """``value`` in its canonical form, or IllegalAction naming the field ``name``."""
         ...
 
+    def json_schema(self) -> dict[str, Any]:
+        """What JSON Schema can state of the values ``read`` takes (the API publishes it)."""
+        ...
+
+
+WHOLE_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
+
 
 def whole(value: Any) -> bool:
     """A JSON whole number within bounds: an int, never a bool, a float or text."""
@@ -383,6 +390,9 @@ class Whole:
     def read(self, name: str, value: Any) -> int:
         require(whole(value), say("'{name}' must be a whole number from 0 to {most}", name=name, most=MAX_WHOLE))
         return value
+
+    def json_schema(self) -> dict[str, Any]:
+        return WHOLE_SCHEMA
 
 
 @dataclass(frozen=True)
@@ -398,6 +408,9 @@ class OneOf:
             say("'{name}' must be one of: {choices}", name=name, choices=choices),
         )
         return value
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.choices)}
 
 
 @dataclass(frozen=True)
@@ -416,6 +429,9 @@ class Ids:
         )
         return sorted(value)
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": WHOLE_SCHEMA, "maxItems": self.most, "uniqueItems": True}
+
 
 @dataclass(frozen=True)
 class Omittable:
@@ -425,6 +441,9 @@ class Omittable:
 
     def read(self, name: str, value: Any) -> Any:
         return self.inner.read(name, value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.inner.json_schema()
 
 
 def schema_of(shape: Any, ids: FieldType) -> dict[str, FieldType]:

@@ -604,7 +604,7 @@ def test_round_breakdown_is_public_and_the_log_summarises_it():
 
 
 def test_a_seat_that_fails_holding_no_tiles_is_said_to_hold_none():
-    """It read "tiles . Token: −1." (a programmer's probe, 2026-12-07)."""
+    """It read "tiles . Token: \u22121." (a programmer's probe, 2026-12-07)."""
     state = end_round_with(3, 0, [[5, 5, 5, 9, 10, 11, 15], [], [5, 5, 5, 14]])
     assert state["rounds"][0]["players"][1]["status"] == "failed"
     assert "Seat 1 failed to leave (no fuel-set); no tiles. Token: \u22121." in public_texts(state)
