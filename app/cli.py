@@ -57,7 +57,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.db.backup import served
-    from app.http_protocol import StreamEndingServer, with_deadlines
+    from app.http_protocol import DenyingWebSocketProtocol, StreamEndingServer, with_deadlines
     from app.logs import log_config
 
     if args.host:  # the bind address is also a host name the app answers to (ALLOWED_HOSTS)
@@ -87,6 +87,7 @@ def serve(args: argparse.Namespace) -> int:
         # A larger frame is refused from its header, before its payload is read (the app's own
         # check alone saw it only once buffered whole).
         ws_max_size=settings.max_ws_message_bytes,
+        ws=DenyingWebSocketProtocol,  # (a refused handshake answers its reason: app/web/live.py)
         # Views are a few KB: compressing them cost a tenth of the server's CPU under load and
         # a deflate context per socket (several hundred KB each); see docs/benchmarks.md.
         ws_per_message_deflate=False,

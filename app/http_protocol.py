@@ -1,5 +1,6 @@
-"""uvicorn's HTTP protocol with deadlines for each request's head and body, and its server
-ending the followed streams first when it shuts down.
+"""uvicorn's HTTP protocol with deadlines for each request's head and body, its websocket
+protocol sending a refused handshake's answer without a spurious error, and its server ending
+the followed streams first when it shuts down.
 
 uvicorn bounds the size of a request head but not the time it takes to arrive: its keep-alive
 timeout runs only between requests and stops at the first byte, so a client that sends one
@@ -21,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Callable
+from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 
 def timed_out(why: bytes) -> bytes:
@@ -96,6 +99,19 @@ def with_deadlines(head: float, body: float) -> type[HeadDeadlineProtocol]:
     """The protocol class with deadlines of ``head`` and ``body`` seconds (uvicorn instantiates
     it per connection)."""
     return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": head, "body_timeout": body})
+
+
+class DenyingWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol (the one it picks when ``websockets`` is installed), whose
+    handshake counts as complete once a denial response (a refused handshake's answer, with its
+    status and body) is sent. Without it every refusal also logged "ASGI callable returned
+    without completing handshake" at ERROR (uvicorn 0.54; the fix proposed upstream,
+    Kludex/uvicorn#3138, does the same)."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
+            self.handshake_complete = True
 
 
 class StreamEndingServer(uvicorn.Server):

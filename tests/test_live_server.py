@@ -59,16 +59,19 @@ async def test_websocket_handshakes_need_this_servers_origin_and_a_real_seat(sql
         async with httpx.AsyncClient(base_url=base) as client:
             room_id, tokens = await make_room(client)
         url = ws_url(base, room_id, tokens[0])
-        for headers in ({}, {"Origin": "http://evil.example"}):
-            with pytest.raises(websockets.exceptions.InvalidStatus):
-                async with connect(url, additional_headers=headers):
+        cases = [
+            (url, {}, 403, "forbidden", "origin not allowed"),
+            (url, {"Origin": "http://evil.example"}, 403, "forbidden", "origin not allowed"),
+            (ws_url(base, room_id, "forged"), {"Origin": base}, 403, "forbidden", "holds no seat"),
+            (ws_url(base, "no-room", None), {"Origin": base}, 404, "not_found", "no such room"),
+        ]
+        for address, headers, status, code, words in cases:  # (each said: it was a bare 403, 2026-12-07)
+            with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+                async with connect(address, additional_headers=headers):
                     pass
-        with pytest.raises(websockets.exceptions.InvalidStatus):
-            async with connect(ws_url(base, room_id, "forged"), additional_headers={"Origin": base}):
-                pass
-        with pytest.raises(websockets.exceptions.InvalidStatus):
-            async with connect(ws_url(base, "no-room", None), additional_headers={"Origin": base}):
-                pass
+            answer = refused.value.response
+            said = json.loads(answer.body)
+            assert (answer.status_code, said["error"]) == (status, code) and words in said["message"], said
 
 
 async def test_sigkill_mid_game_then_restart_continues_from_the_same_version(database_url):

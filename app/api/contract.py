@@ -152,8 +152,9 @@ def asyncapi(version: str, document: dict[str, Any]) -> dict[str, Any]:
             "version": version,
             "description": "A room pushed to one viewer whenever it changes; it only sends (frames sent to "
             "it are dropped: moves go through POST /api/rooms/{room_id}/actions). Connect with an Origin header "
-            "of the server's own URL; a missing room or a token that holds no seat is refused at the "
-            "handshake (403). The server closes with 1008 past its caps or for too many frames, 1009 "
+            "of the server's own URL; a foreign Origin or a token that holds no seat (403), an empty token (401), "
+            "a missing room (404) or another format (400) is refused at the handshake with the API's error "
+            "answer as its body. The server closes with 1008 past its caps or for too many frames, 1009 "
             "for a frame too large, 1011 when it is in trouble (reconnect after a pause).",
         },
         "channels": {

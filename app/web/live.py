@@ -1,10 +1,11 @@
 """The live websocket: ``/ws/rooms/<id>`` pushes the room to one viewer whenever it changes.
 
 The socket is authorised once, at the handshake: a ``token`` query parameter binds it to that
-seat, none makes it a spectator's; a missing room or a token that holds no seat is refused
-before the socket is accepted. The handshake's ``Origin`` must be this server's own (or one
-listed in ALLOWED_ORIGINS), and a seat's or a room's spectators' sockets past their cap
-(``app.web.caps``) are closed at once with 1008 and the reason. On connect, and after every
+seat, none makes it a spectator's; a missing room (404) or a token that holds no seat (403) is
+refused before the socket is accepted, with the API's error answer as the handshake's. The
+handshake's ``Origin`` must be this server's own (or one listed in ALLOWED_ORIGINS), and a
+seat's or a room's spectators' sockets past their cap (``app.web.caps``) are closed at once
+with 1008 and the reason. On connect, and after every
 change of the room or its game published on the event bus, the viewer gets its current view:
 HTML fragments for the browser (swapped by id by htmx's ws extension) or, with ``format=json``,
 the typed events of ``app.api.events`` (any other ``format`` is refused at the handshake; a
@@ -39,6 +40,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import Chat, Configured, Lobbying, Playing, Rooms
+from app.api.errors import json_error
 from app.api.events import Revoked
 from app.db.faults import log_failure, outage
 from app.games.base import Message, say, spoken
@@ -87,16 +89,16 @@ async def room_socket(
     format: str = "html",
 ):
     if not origin_allowed(ws, settings.origins()):
-        await ws.close(code=POLICY_VIOLATION, reason="origin not allowed")
+        await refuse(ws, 403, "forbidden", "origin not allowed: send an Origin header of this server's own URL")
         return
     if format not in FORMATS:  # (refused before the room is looked up, like a foreign Origin)
-        await ws.close(code=POLICY_VIOLATION, reason="format must be html or json")
+        await refuse(ws, 400, "invalid_request", "format must be html or json")
         return
     try:
         seat = await seat_of(rooms, room_id, token)
         back = seat is not None and await lobby.come_back(room_id, seat)  # a stand-in bot gives the seat back
-    except RoomError as exc:  # no such room, or a token that holds no seat: refused (403)
-        await ws.close(code=POLICY_VIOLATION, reason=exc.message)
+    except RoomError as exc:  # no such room (404), or a token that holds no seat (403)
+        await refuse(ws, exc.status, exc.code, exc.message)
         return
     except Exception as exc:
         await ws.accept()
@@ -112,6 +114,15 @@ async def room_socket(
         if back:  # (good news: the flash's calm style)
             hello = fragment(ws, viewer.lang, "fragments/flash.html", message=said_to(ws, say(BACK)), good=True)
         await serve(ws, Served(rooms, social, play, delivery), viewer, settings.max_ws_message_bytes, hello)
+
+
+async def refuse(ws: WebSocket, status: int, code: str, message: str) -> None:
+    """Refuse a handshake with the API's error answer, its status and JSON body (ASGI's
+    websocket denial response, which uvicorn sends); a server without it answers a bare 403."""
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(json_error(status, code, message))
+    else:
+        await ws.close(code=POLICY_VIOLATION, reason=message)
 
 
 async def seat_of(rooms: LiveGames, room_id: str, token: str | None) -> int | None:

@@ -12,6 +12,7 @@ import uvicorn
 
 from app.bench.servers import free_port, process
 from app.config import Settings
+from app.http_protocol import DenyingWebSocketProtocol
 from app.main import create_app
 from tests.support.databases import start_migrated
 
@@ -33,7 +34,9 @@ async def in_process_server(database_url: str, **settings):
     start_migrated(database_url)
     app = create_app(Settings(database_url=database_url, **settings))
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_config=None, ws_per_message_deflate=False, ws=DenyingWebSocketProtocol
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
