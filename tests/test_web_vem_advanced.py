@@ -49,6 +49,21 @@ async def test_cards_show_types_values_as_they_count_and_hand_actions(client):
         assert action in GAME.legal_actions(state, 0), action
 
 
+async def test_a_ticked_hand_cards_power_and_votes_are_what_the_server_counts(client):
+    """The attack form's total summed each ticked card's printed Power: Tabloides, 3 from the
+    hand (printed 2), made "Attack 4" of an attack the server played as 5 (a player's probe,
+    2026-12-07). The boxes carry the figures as they count from the hand."""
+    state = adv(tables={0: ["Redes Sociais", "Expesso"], 1: ["Consultoras"]}, hands={0: ["Tabloides"]})
+    html = await render(client, state, 0)
+    tabloides = next(c for c in GAME.view(state, 0)["hand"] if c["name"] == "Tabloides")
+    assert (tabloides["power"], tabloides["now_power"]) == (2, 3)
+    box = re.search(rf'<input type="checkbox" name="cards" value="{tabloides["id"]}" form="vem-attack"[^>]*>', html)
+    assert 'data-power="3"' in box.group(0) and f'data-votes="{tabloides["now_votes"]}"' in box.group(0)
+    attack = {"type": "attack", "target": G["Consultoras"], "mode": "control", "cards": [tabloides["id"]]}
+    said = next(e for e in reversed(GAME.apply(state, 0, attack)["log"]) if "attack" in e["args"])
+    assert said["args"]["attack"] == DECK["leaders"][state["players"][0]["leader"]]["power"] + 3
+
+
 async def test_a_table_action_shows_used_and_only_legal_moves_are_offered(client):
     state = adv(money={0: 2})
     state = GAME.apply(state, 0, {"type": "table_action"})
