@@ -78,6 +78,25 @@ async def test_a_player_seen_within_the_grace_keeps_their_link(client):
     assert (await reissue(client, room_id, 1, tokens[0])).status_code == 200
 
 
+async def test_a_bots_moves_for_an_absent_players_seat_are_no_sign_of_the_player(sqlite_url):
+    """An absent player's seat, handed to a bot, moved every turn: each move counted as the
+    player being here, and the host could not give them a new link until the game paused (a
+    player's probe, 2026-12-07)."""
+    async with running_app(sqlite_url, autopilot_grace_seconds=1.0, bot_delay_seconds=0.0) as client:
+        room_id, tokens = await create_started_room(client, "troika", 3, options={"first_player": 1})
+        await asyncio.sleep(1.1)  # every seat joined longer ago than the grace
+        r = await client.put(f"/api/rooms/{room_id}/seats/1/autopilot", json={"bot": "random"}, headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        for _ in range(100):  # the bot moves for seat 1 (its turn first)
+            view = (await client.get(f"/api/rooms/{room_id}/view")).json()
+            if view["version"] > 0:
+                break
+            await asyncio.sleep(0.05)
+        assert view["version"] > 0, "the bot moved for seat 1, whose turn it was"
+        r = await reissue(client, room_id, 1, tokens[0])
+        assert r.status_code == 200, r.text
+
+
 @pytest.mark.parametrize(
     ("seat", "statuses"),
     [

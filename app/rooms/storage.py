@@ -251,14 +251,12 @@ async def census(db: Database) -> list[tuple[str, str, int]]:
 
 
 async def last_seen(session: AsyncSession, room_id: str, seat: int, joining: bool = True) -> datetime | None:
-    """The seat player's last sign of life: their last move, their last socket or read of
-    their view and, if ``joining``, their join; None if there is none."""
+    """The seat player's last sign of life: their last move (not one a bot chose for the seat:
+    a stand-in's moves made an absent player look present), their last socket or read of their
+    view and, if ``joining``, their join; None if there is none."""
     joined = (await session.exec(select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
-    moved = (
-        await session.exec(
-            select(func.max(ActionRecord.at)).where(ActionRecord.room_id == room_id, ActionRecord.seat == seat)
-        )
-    ).one()
+    own_moves = (ActionRecord.room_id == room_id, ActionRecord.seat == seat, col(ActionRecord.by_bot).is_not(True))
+    moved = (await session.exec(select(func.max(ActionRecord.at)).where(*own_moves))).one()
     present = await last_present(session, room_id, seat)
     moments = (joined if joining else None, moved, present)
     return max((aware(moment) for moment in moments if moment is not None), default=None)
