@@ -6,8 +6,10 @@ bot play" during the grace period), each saying why in its title."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import time
 
 import httpx
 from playwright.sync_api import Page, expect
@@ -156,6 +158,22 @@ def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_ur
         button.click()
         expect(page.locator("#presence")).to_contain_text("strong bot")
         assert page.locator("#flash").inner_text() == ""
+
+
+def test_let_a_bot_play_waits_only_for_what_is_left_of_a_players_grace(browser, sqlite_url):
+    """The host who opened (or reloaded) the page after a player had been gone for longer than
+    the grace waited it out again, from the page's load (a player's probe, 2026-12-07): the page
+    counts from the player's last sign of life as the server saw it."""
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="6") as (_, live):
+        api = httpx.Client(base_url=live)
+        room, tokens = started_room(api, "troika", 2)
+        time.sleep(6.5)  # seat 1 joined and never came: gone for longer than the grace
+        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
+        assert json.loads(page.locator(".room-shell").get_attribute("data-grace-left"))["1"] == 0
+        button = page.get_by_role("button", name="Let a bot play", exact=True)
+        expect(button).to_be_enabled(timeout=2_000)  # (not 6 s after the load)
+        page.reload()
+        expect(page.get_by_role("button", name="Let a bot play", exact=True)).to_be_enabled(timeout=2_000)
 
 
 def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(browser, sqlite_url):

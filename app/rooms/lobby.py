@@ -445,6 +445,16 @@ class Lobby:
             if not await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None):
                 raise Conflict("the room changed just now; try again")  # (only a timer meets it)
 
+    async def grace_left(self, room_id: str) -> dict[int, float]:
+        """Each player's seconds left of the grace after their last sign of life (their join
+        included), for the host's page: its "Let a bot play" button waits out only this (it
+        waited the whole grace from the page's load, for a player gone for minutes)."""
+        info = await self.rooms.room(room_id)
+        async with self.rooms.db.read() as session:
+            seen = {seat: await storage.last_seen(session, room_id, seat) for seat in info.humans}
+        now, grace = utcnow(), self.autopilot_grace
+        return {seat: max(0.0, (at + grace - now).total_seconds()) if at else 0.0 for seat, at in seen.items()}
+
     async def come_back(self, room_id: str, seat: int) -> bool:
         """The seat's player is back (a socket or stream of theirs opened, or they clicked or
         moved): a stand-in the turn timer seated gives the seat back. Whether one did (a bot

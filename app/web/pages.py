@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Annotated, Any
@@ -26,6 +27,7 @@ from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, translations
 from app.reading import canonical_json, whole_number
 from app.rooms.errors import BadRequest, RoomError, Stale
 from app.rooms.live_games import LiveGames
+from app.rooms.lobby import Lobby
 from app.rooms.model import Move, RoomInfo
 from app.rooms.play import Play
 from app.web.delivery import Deliver, Delivery
@@ -152,20 +154,21 @@ async def room_page_for(
     room_id: str,
     seat: int | None,
     token: str | None,
-    grace: float = 0,
+    lobby: Lobby | None = None,
 ):
-    """A room's page; ``grace`` is the lobby's autopilot grace, after which the host may hand an
-    absent player's seat to a bot (the page's button waits for it)."""
+    """A room's page; for a seat, ``lobby`` gives the autopilot grace, after which the host may
+    hand an absent player's seat to a bot (the page's button waits for it), and for the host's
+    seat in a game in play what is left of it for each player."""
     await rooms.refresh(room_id)
     lang = language_of(request)
     main = await delivery.main(room_id, seat, token, lang)
     chat, _ = await delivery.chat_log(room_id, seat, lang)
     info = await rooms.room(room_id)
-    return page(
-        request,
-        "room.html",
-        {"info": info, "seat": seat, "token": token, "main": main, "chat": chat, "grace": round(grace)},
-    )
+    grace = round(lobby.autopilot_grace.total_seconds()) if lobby else 0
+    hosting = lobby is not None and seat == info.host_seat and info.status == "playing"
+    grace_left = await lobby.grace_left(room_id) if hosting and lobby else {}
+    shown = {"info": info, "seat": seat, "token": token, "main": main, "chat": chat, "grace": grace}
+    return page(request, "room.html", shown | {"grace_left": {s: math.ceil(left) for s, left in grace_left.items()}})
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
@@ -240,7 +243,7 @@ async def join_room(room_id: str, request: Request, lobby: Lobbying):
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
 async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver, lobby: Lobbying):
     seat = await rooms.seat_of(room_id, token)
-    return await room_page_for(request, rooms, delivery, room_id, seat, token, lobby.autopilot_grace.total_seconds())
+    return await room_page_for(request, rooms, delivery, room_id, seat, token, lobby)
 
 
 async def seat_form(

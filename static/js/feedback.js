@@ -4,13 +4,15 @@
 // "not connected" note, and comes back with the fresh view the socket sends on reconnecting; a
 // socket the server closed for good (1008, never retried) turns the note into a call to reload.
 // The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
-// room) from when this page first saw the player away. No inline handlers (the CSP).
+// room) from the player's last sign of life as the server counted it when it served the page
+// (data-grace-left), or from when this page saw the player go. No inline handlers (the CSP).
 (function () {
   var TOAST_MS = 8000;
   var offline = false;
   var ended = false;  // the server closed the socket for good (1008): no reconnection comes
   var hideTimer = null;
   var awaySince = {};
+  var graceLeft = null;  // seconds of the grace left for each player when the page was served
 
   function room() { return document.querySelector(".room-shell"); }
 
@@ -55,12 +57,16 @@
     var shell = room();
     if (!shell) return;
     var grace = parseInt(shell.dataset.grace || "0", 10) * 1000;
+    if (graceLeft === null) graceLeft = JSON.parse(shell.dataset.graceLeft || "{}");
     var now = Date.now();
     var shown = {};
     document.querySelectorAll("button[data-away]").forEach(function (button) {
       var seat = button.dataset.away;
       shown[seat] = true;
-      if (!(seat in awaySince)) awaySince[seat] = now;
+      if (!(seat in awaySince)) {  // the server's count at the page's load, once; else from now
+        awaySince[seat] = seat in graceLeft ? now - grace + graceLeft[seat] * 1000 : now;
+        delete graceLeft[seat];  // (a player who comes back and goes again is counted anew)
+      }
       var wait = awaySince[seat] + grace - now;
       if (wait > 0) {
         if (!button.dataset.ready) button.dataset.ready = button.title;
