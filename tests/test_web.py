@@ -31,10 +31,13 @@ async def test_forms_create_join_start_and_play(client):
     assert 'data-grace="60"' in page and "away for 60 seconds" in page  # the lobby's default grace
     watching = (await client.get(f"/rooms/{room_id}", headers=HTML)).text
     assert "data-grace" not in watching, "a spectator has no seat to hand over, so no grace"
+    assert "Take a seat to chat." in watching  # (a seat is free)
     r = await client.post(f"/rooms/{room_id}/join", data={"name": "Bo"}, headers=HTML)
     assert r.status_code == 303 and "/seat/" in r.headers["location"]
     r = await client.post(host_url + "/start", headers=HTML)
     assert r.status_code == 200 and 'data-status="playing"' in r.text and 'id="flash"' in r.text
+    watching = (await client.get(f"/rooms/{room_id}", headers=HTML)).text
+    assert "Only the players can chat; you are watching." in watching and "Take a seat" not in watching
     page = (await client.get(host_url, headers=HTML)).text
     version = re.search(r'data-version="(\d+)"', page).group(1)
     assert "Your turn:" in page and version == "0"
