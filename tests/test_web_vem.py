@@ -151,7 +151,7 @@ async def test_the_campaign_is_committed_in_turn_and_stays_face_down_until_the_c
     assert card_ids(between(mine, 'id="your-hand"', "</section>")) == [G["Claque"]]
     theirs = await render(client, state, 1)
     assert text(between(theirs, 'id="campaign-0"', "</figure>")) == (
-        "VT € 1 1. Ana 1 Votes on the table committed 1 card and 1 Mega-Euro"
+        "VT € 1 1. Ana 1 Vote on the table committed 1 card and 1 Mega-Euro"
     )
     assert G["Pensionistas"] not in card_ids(theirs)
     assert picks(theirs, "vem-campaign") == [("checkbox", G["Estudantes"])]
