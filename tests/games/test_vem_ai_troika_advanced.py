@@ -191,6 +191,9 @@ def test_a_placements_column_is_its_place_on_the_board_even_after_a_column_empti
     assert [[c["name"] for c in col] for col in GAME.view(after, 0)["players"][0]["columns"]["blue"]] == [
         ["Tabloides", "Rádio Pirata"]
     ]
+    # its button names the column as the board does, by its Family's colour (it said "column 2" alone)
+    label = spoken(GAME.label({"type": "place", "card": card, "column": 1}, state))
+    assert label == "Place Rádio Pirata in blue column 2"
 
 
 def test_every_legal_placement_lands_in_the_column_it_names_in_random_advanced_games():

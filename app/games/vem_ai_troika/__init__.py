@@ -142,7 +142,7 @@ from typing import Any, ClassVar
 from app.games import base
 from app.games.base import Action, FieldType, OptionSpec, Outcome, State
 from app.games.entry import GameEntry
-from app.games.vem_ai_troika import advanced, attack, elections, rules, score, view
+from app.games.vem_ai_troika import advanced, attack, elections, rules, score, table, view
 from app.games.vem_ai_troika.deck import bonuses_json, default_deck, describe_bonuses, validate_deck
 from app.games.vem_ai_troika.effects import describe_effect, describe_event
 from app.games.vem_ai_troika.types import VemAction, VemView
@@ -270,7 +270,13 @@ def label_action(deck: dict[str, Any], action: Action) -> base.Message:
     if kind == "draw":
         return base.say("Draw a Group card") if action["what"] == "group" else base.say("Take 2 Mega-Euro")
     if kind == "place":
-        where = base.say(" in column {column}", column=action["column"] + 1) if "column" in action else ""
+        if "column" in action:  # (named as the board names it: the card's Family, then the column's number)
+            colour = table.colour_word(deck["groups"][action["card"]]["colour"])
+            where: str | base.Message = base.say(
+                " in {colour} column {column}", colour=colour, column=action["column"] + 1
+            )
+        else:
+            where = ""
         if "take" in action:
             return base.say(
                 "Place {card}{where} and take {other} back",
