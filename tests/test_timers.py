@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from app.games.registry import GAMES
 from app.rooms.timers import TurnTimers
+from app.web.tables.room import timer
 from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import FAST, backdate_turn, wait_until
 
@@ -134,3 +135,14 @@ async def test_a_timer_that_wakes_after_the_game_moved_on_hands_no_seat_to_a_bot
 
     await TurnTimers(Rooms(), Lobby()).watch("r")  # type: ignore[arg-type]
     assert handed == []
+
+
+def test_the_timer_banner_names_only_the_awaited_seats_a_person_plays():
+    """A bot's seat moves on its own: the banner said "30 s left for Strong bot 2 (then a bot
+    plays the seat…)" while the bot thought (a player's probe, 2026-12-07)."""
+    seats = [{"seat": 0, "bot": None}, {"seat": 1, "bot": "strong"}, {"seat": 2, "bot": None}]
+    room = {"turn_deadline": "2026-12-07T01:00:00+00:00", "turn_seconds": 30, "seats": seats}
+    seen = SimpleNamespace(p={"room": room, "to_act": [1]}, names={0: "Ana", 1: "Strong bot 2", 2: "Bo"})
+    assert timer(seen) == {}, "no banner while only a bot is awaited"
+    seen.p["to_act"] = [0, 1, 2]
+    assert timer(seen) == {"deadline": room["turn_deadline"], "seconds": 30, "players": ["Ana", "Bo"]}

@@ -95,10 +95,13 @@ def presence(
 
 
 def timer(t: Seen) -> dict[str, Any]:
+    """The turn timer's deadline and the players it runs for: the awaited seats a person plays
+    (a bot's seat, its own or a stand-in's, moves without it: the banner named bots too)."""
     r = t.p["room"]
-    if not r["turn_deadline"]:
+    played_by_bots = {s["seat"] for s in r["seats"] if s["bot"]}
+    players = [t.names[s] for s in t.p["to_act"] if s not in played_by_bots]
+    if not r["turn_deadline"] or not players:
         return {}
-    players = [t.names[s] for s in t.p["to_act"]]
     return {"deadline": r["turn_deadline"], "seconds": r["turn_seconds"], "players": players}
 
 
