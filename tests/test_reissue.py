@@ -47,7 +47,8 @@ async def reissued_and_replaced(client):
     move = {"version": legal["version"], "action": legal["legal_actions"][0]["action"]}
     r = await client.post(f"/api/rooms/{room_id}/actions", headers=auth(tokens[1]), json=move)
     assert r.status_code == 403, r.text
-    assert (await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers={"accept": "text/html"})).status_code == 403
+    old_page = await client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers={"accept": "text/html"})
+    assert old_page.status_code == 403 and "if the host gave the seat a new one" in old_page.text  # (why, said)
     assert (await client.get(f"/rooms/{room_id}/seat/{new}", headers={"accept": "text/html"})).status_code == 200
     # Shown to the host only: no other answer carries the new token.
     for headers in ({}, auth(tokens[2]), auth(new)):

@@ -165,7 +165,9 @@ class LiveGames:
             raise Unauthorized("this call needs your seat token (Authorization: Bearer ...)")
         seat = info.token_hashes.get(hash_token(token))
         if seat is None:
-            raise Forbidden("that token holds no seat in this room")
+            raise Forbidden(
+                "that token holds no seat in this room (a seat's old link, if the host gave the seat a new one)"
+            )
         return seat
 
     async def game_state(self, room_id: str) -> tuple[RoomInfo, LiveGame | None]:
