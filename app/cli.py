@@ -132,7 +132,7 @@ def backup(args: argparse.Namespace) -> int:
 
 
 def restore(args: argparse.Namespace) -> int:
-    from app.db.backup import BackupError
+    from app.db.backup import BackupError, sqlite_path
     from app.db.backup import restore as put_back
     from app.db.engine import migrate as run_migrations
 
@@ -143,7 +143,8 @@ def restore(args: argparse.Namespace) -> int:
         print(f"troika-arena restore: {exc}", file=sys.stderr)
         return 2
     run_migrations(url)
-    print(f"restored {rooms} rooms from {args.file}; the database is at the newest schema")
+    where = sqlite_path(url).resolve()
+    print(f"restored {rooms} rooms from {args.file} into {where}; the database is at the newest schema")
     return 0
 
 
@@ -312,7 +313,7 @@ def add_simulate(commands) -> None:
     from app.bots import LEVELS
     from app.games.registry import GAMES
 
-    p = commands.add_parser("simulate", help="play bots against each other and report win rates")
+    p = add_command(commands, "simulate", help="play bots against each other and report win rates")
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--players", type=int, help="seats (default: the game's minimum)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
@@ -353,7 +354,7 @@ def add_ladder(commands) -> None:
     from app.bots import LEVELS
     from app.games.registry import GAMES
 
-    p = commands.add_parser("ladder", help="a round robin of bot levels at 2 players and their Elo ratings")
+    p = add_command(commands, "ladder", help="a round robin of bot levels at 2 players and their Elo ratings")
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--games", type=int, default=100, help="games per pair, seats rotated (default 100)")
     p.add_argument(
@@ -374,7 +375,7 @@ def add_anchor(commands) -> None:
     from app.bots import LEVELS
     from app.games.registry import GAMES
 
-    p = commands.add_parser("anchor", help="a bot level against OpenSpiel's IS-MCTS (the openspiel extra)")
+    p = add_command(commands, "anchor", help="a bot level against OpenSpiel's IS-MCTS (the openspiel extra)")
     p.add_argument("--game", required=True, choices=sorted(GAMES))
     p.add_argument("--bot", default="strong", choices=LEVELS, help="our level (default strong)")
     p.add_argument("--games", type=int, default=20, help="games, seats alternating (default 20)")
@@ -385,7 +386,7 @@ def add_anchor(commands) -> None:
 
 
 def add_bench(commands) -> None:
-    p = commands.add_parser("bench", help="benchmarks that print figures")
+    p = add_command(commands, "bench", help="benchmarks that print figures")
     kinds = p.add_subparsers(dest="bench", required=True)
     engines = kinds.add_parser("engines", help="random playouts per second of every game and player count")
     engines.add_argument("--seconds", type=float, default=1.0, help="time per game and player count")
@@ -436,8 +437,13 @@ def verify(args: argparse.Namespace) -> int:
 
     try:
         with open(args.record, encoding="utf-8") as handle:
-            result = verify_record(json.load(handle))
-    except (OSError, json.JSONDecodeError, RecordError) as exc:
+            record = json.load(handle)
+    except (OSError, ValueError) as exc:  # (no such file, not UTF-8, not JSON: nothing to verify)
+        print(f"troika-arena verify: cannot read {args.record} as a JSON record: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = verify_record(record)
+    except RecordError as exc:
         print(f"NOT VERIFIED: {exc}", file=sys.stderr)
         return 1
     replayed = (
@@ -452,15 +458,30 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def add_verify(commands) -> None:
-    p = commands.add_parser("verify", help="replay an exported game record and check every deal and move")
+    p = add_command(
+        commands,
+        "verify",
+        help="replay an exported game record and check every deal and move",
+        description="Replay an exported game record: check its seed against the commitment published at the "
+        "start, then every deal, move and the result. Exit 0 if it verifies, 1 if it does not (the reason is "
+        "printed), 2 if the file cannot be read as JSON.",
+    )
     p.add_argument("record", help="a record file from GET /api/rooms/<id>/record")
     p.set_defaults(func=verify)
+
+
+def add_command(commands: Any, name: str, help: str, description: str = "", **options: Any) -> Any:
+    """A subcommand whose ``--help`` says what it does: ``description``, else its one-line
+    ``help`` as a sentence (a command without one printed its usage alone)."""
+    said = description or help[0].upper() + help[1:] + "."
+    return commands.add_parser(name, help=help, description=said, **options)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="troika-arena", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
-    p_serve = commands.add_parser(
+    p_serve = add_command(
+        commands,
         "serve",
         help="run the web server",
         description="Run the web server. Every other setting (DATABASE_URL, ALLOWED_HOSTS, the limits, the bots' "
@@ -469,17 +490,41 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--host", help="address to bind (default: HOST or 127.0.0.1)")
     p_serve.add_argument("--port", type=port_number, help="port, 1 to 65535 (default: PORT or 8000)")
     p_serve.set_defaults(func=serve)
-    p_health = commands.add_parser("health", help="exit 0 if the server on HOST and PORT answers /healthz")
+    p_health = add_command(
+        commands,
+        "health",
+        help="exit 0 if the server on HOST and PORT answers /healthz",
+        description="Ask the server of these settings for /healthz (the Docker image's health check): exit 0 if "
+        "it answers 200, else 1 with the reason.",
+    )
     p_health.add_argument("--host", help="the address the server binds, as serve's --host (default: HOST)")
     p_health.add_argument("--port", type=port_number, help="its port, as serve's --port (default: PORT or 8000)")
     p_health.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for the answer (default 2)")
     p_health.set_defaults(func=health)
-    p_migrate = commands.add_parser("migrate", help="apply database migrations")
+    p_migrate = add_command(
+        commands,
+        "migrate",
+        help="apply database migrations",
+        description="Bring the database of DATABASE_URL to the newest schema (serve does this at start too).",
+    )
     p_migrate.set_defaults(func=migrate)
-    p_backup = commands.add_parser("backup", help="copy the SQLite database to FILE while the server runs")
+    p_backup = add_command(
+        commands,
+        "backup",
+        help="copy the SQLite database to FILE while the server runs",
+        description="Copy the SQLite database of DATABASE_URL to FILE: one consistent moment, taken while the "
+        "server runs (FILE is written whole or not at all). On Postgres, it says how to use pg_dump.",
+    )
     p_backup.add_argument("file", help="the backup file to write (replaced whole, or left as it was)")
     p_backup.set_defaults(func=backup)
-    p_restore = commands.add_parser("restore", help="put a backup FILE in place of the database (server stopped)")
+    p_restore = add_command(
+        commands,
+        "restore",
+        help="put a backup FILE in place of the database (server stopped)",
+        description="Check that FILE is a sound backup of this server, put it in place of the SQLite database of "
+        "DATABASE_URL and migrate it; refused while a server runs on that database. On Postgres, it says how "
+        "to use pg_restore.",
+    )
     p_restore.add_argument("file", help="a file written by troika-arena backup")
     p_restore.set_defaults(func=restore)
     add_simulate(commands)

@@ -166,6 +166,7 @@ def test_a_restore_refuses_while_a_server_runs_on_the_database_and_takes_it_once
         )
     restored = arena(database, "restore", str(copy))
     assert restored.returncode == 0 and "restored 1 rooms" in restored.stdout, restored.stderr
+    assert f"into {database.resolve()};" in restored.stdout  # (where: a relative URL names a folder's file)
 
 
 def test_a_backup_to_a_place_it_cannot_write_says_so_in_one_line(tmp_path):

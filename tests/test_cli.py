@@ -33,6 +33,8 @@ def test_help_prints_a_whole_plain_description_and_every_command():
     # (argparse's private _actions: it offers no public list of a parser's subcommands)
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     assert all(name in text for name in commands)
+    for name, command in commands.items():  # (a host's probe: five commands' --help was usage alone)
+        assert command.description and command.description.endswith("."), name
 
 
 def health(*flags: str) -> subprocess.CompletedProcess:

@@ -78,7 +78,11 @@ async def test_the_verify_command_accepts_a_record_and_rejects_a_forged_one(reco
     assert cli.main(["verify", str(bad)]) == 1
     err = capsys.readouterr().err
     assert "NOT VERIFIED" in err and "commitment" in err
-    assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
+    assert cli.main(["verify", str(tmp_path / "missing.json")]) == 2, "nothing to verify: not a forged record"
+    assert capsys.readouterr().err.startswith(f"troika-arena verify: cannot read {tmp_path}/missing.json as a JSON")
+    (tmp_path / "text.json").write_text("not json")
+    assert cli.main(["verify", str(tmp_path / "text.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
 
 
 def test_the_seed_hash_has_one_definition():
