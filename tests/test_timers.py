@@ -34,6 +34,8 @@ async def test_a_seat_that_runs_out_of_time_is_played_by_a_bot_until_reclaimed(s
         await client.post(f"/api/rooms/{room_id}/chat", json={"text": "hurry"}, headers=auth(tokens[1 - late]))
         view = await wait_until(client, room_id, lambda v: v["room"]["seats"][late]["bot"] == "strong")
         await wait_until(client, room_id, lambda v: v["version"] >= 1)
+        page = (await client.get(f"/rooms/{room_id}/seat/{tokens[1 - late]}", headers={"accept": "text/html"})).text
+        assert "time ran out: a bot plays" in page, "the others are told why a bot plays the seat"
         r = await client.put(f"/api/rooms/{room_id}/seats/me/autopilot", json={"bot": None}, headers=auth(tokens[late]))
         assert r.status_code == 200
         assert (await client.get(f"/api/rooms/{room_id}")).json()["seats"][late]["bot"] is None

@@ -86,6 +86,7 @@ def presence(
                 "seat": s["seat"],
                 "name": s["name"],
                 "bot": s["bot"],
+                "stand_in": s["stand_in"],  # (the turn timer's: the seat's time ran out)
                 "online": online,
                 "replace": away_human and status == "playing" and not s["bot"],
                 "reissue": away_human and status in ("open", "playing") and s["seat"] != seat,
