@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.rooms.model import hash_token
-from tests.conftest import auth, running_app
+from tests.conftest import auth, create_started_room, running_app
 from tests.support.servers import in_process_server
 from tests.support.sockets import Listener, ws_url
 
@@ -139,6 +139,19 @@ async def test_hostile_requests_are_refused_and_change_nothing(sqlite_url):
         assert r.status_code == 200 and r.json()["seat"] == 1
         again_page = await client.get(f"/api/rooms/{room}/again")
         assert again_page.status_code == 405
+
+
+async def test_a_game_closed_before_its_end_is_not_played_again_and_says_so(client):
+    """It said "you can play again once the game has ended" of a game that had ended, abandoned
+    (a programmer's probe, 2026-12-07)."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    assert (await client.post(f"/api/rooms/{room_id}/close", headers=auth(tokens[0]))).status_code == 200
+    assert (await client.get(f"/api/rooms/{room_id}")).json()["status"] == "abandoned"
+    r = await client.post(f"/api/rooms/{room_id}/again", headers=auth(tokens[1]))
+    assert (r.status_code, r.json()["message"]) == (
+        409,
+        "a game closed before its end cannot be played again: create a new room",
+    )
 
 
 async def test_seats_whose_players_do_not_come_open_to_the_invite_link(sqlite_url):

@@ -122,3 +122,12 @@ async def test_an_action_a_client_builds_is_refused_as_malformed_past_the_bounds
         f"/api/rooms/{room_id}/actions", json={"version": 0, "action": within}, headers=auth(tokens[0])
     )
     assert r.status_code != 400, "within the bounds, the rules decide (not the Leaders' turn for an attack: 422)"
+
+
+async def test_a_move_sent_with_no_body_is_told_the_body_is_missing(client):
+    """It was "Field required", naming no field (a programmer's probe, 2026-12-07)."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    r = await client.post(
+        f"/api/rooms/{room_id}/actions", headers={**auth(tokens[0]), "content-type": "application/json"}
+    )
+    assert (r.status_code, r.json()["message"]) == (400, "body: missing: send a JSON object")

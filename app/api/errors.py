@@ -152,6 +152,8 @@ def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
         steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
         where = "body" if err.get("type") == "json_invalid" else ".".join(steps)
         what = PLAINER.get(err.get("type", ""), validation_words(err))
+        if not where and err.get("type") == "missing" and tuple(err.get("loc", ())) == ("body",):
+            where, what = "body", "missing: send a JSON object"  # ("Field required" named no field)
         parts.append(cut(f"{where}: {what}" if where else what))
     return "; ".join(parts)
 

@@ -336,6 +336,8 @@ class Lobby:
         """The room the finished room's players play again in, opened with ``seat`` as host
         (or the one another player opened first), and whether this call opened it."""
         async with self.rooms.changing(room_id) as (session, info):
+            if info.status == "abandoned":  # (ended, but not played to its end)
+                raise Conflict("a game closed before its end cannot be played again: create a new room")
             if info.status != "finished":
                 raise Conflict("you can play again once the game has ended")
             if info.next_room is not None:
