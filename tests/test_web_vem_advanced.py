@@ -62,6 +62,7 @@ async def test_a_ticked_hand_cards_power_and_votes_are_what_the_server_counts(cl
     attack = {"type": "attack", "target": G["Consultoras"], "mode": "control", "cards": [tabloides["id"]]}
     said = next(e for e in reversed(GAME.apply(state, 0, attack)["log"]) if "attack" in e["args"])
     assert said["args"]["attack"] == DECK["leaders"][state["players"][0]["leader"]]["power"] + 3
+    assert spoken(said["args"]["cards"][0]) == "Tabloides (blue, 3 Power)", "the log names the Power counted"
 
 
 async def test_a_table_action_shows_used_and_only_legal_moves_are_offered(client):

@@ -204,7 +204,7 @@ def start(state: State, seat: int, action: Action) -> None:
         "player": name(seat),
         "other": name(defender),
         "card": group_label(state, target),
-        "cards": played_cards(state, cards, actions),
+        "cards": played_cards(state, seat, cards, actions),
         "attack": attack,
         "defence": defence,
     }
@@ -225,12 +225,14 @@ def start(state: State, seat: int, action: Action) -> None:
         advanced.play(state, "attack", [{"seat": seat, "card": gid, "picks": {}} for gid in actions])
 
 
-def played_cards(state: State, cards: list[int], actions: list[int]) -> list[base.Message]:
-    """The cards an attack or an answer plays, those played for their Hand Action said so."""
+def played_cards(state: State, seat: int, cards: list[int], actions: list[int]) -> list[base.Message]:
+    """The cards ``seat``'s attack or answer plays, each with the Power it adds as the totals
+    count it (from the hand: the log named a variable card's printed Power beside a total that
+    counted more), those played for their Hand Action said so."""
     return [
         base.say("{card} for its Hand Action", card=group_label(state, gid))
         if gid in actions
-        else group_label(state, gid)
+        else group_label(state, gid, table.group_value(state, seat, gid, "power", from_hand=True))
         for gid in cards
     ]
 
@@ -264,7 +266,13 @@ def support(state: State, seat: int, action: Action) -> None:
         player(state, seat)["hand"].remove(action["card"])
         a["support"].append({"seat": seat, "side": action["side"], "card": action["card"]})
         attack, defence = totals(state)
-        facts = {"player": name(seat), "card": group_label(state, action["card"]), "attack": attack, "defence": defence}
+        counted = table.group_value(state, seat, action["card"], "power", True)  # (as ``totals`` counts it)
+        facts = {
+            "player": name(seat),
+            "card": group_label(state, action["card"], counted),
+            "attack": attack,
+            "defence": defence,
+        }
         if action["side"] == "attack":
             said = base.say(
                 "{player} supports the attack with {card}: attack {attack} against defence {defence}.", **facts
@@ -309,7 +317,7 @@ def add(state: State, seat: int, action: Action) -> None:
     a["actions"] += actions
     a["answered"] = a["answered"] or seat == a["defender"]
     attack, defence = totals(state)
-    played = played_cards(state, cards, actions)
+    played = played_cards(state, seat, cards, actions)
     log(
         state,
         base.say(

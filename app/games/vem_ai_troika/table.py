@@ -61,10 +61,12 @@ def group(state: State, gid: int) -> dict[str, Any]:
     return state["deck"]["groups"][gid]
 
 
-def group_label(state: State, gid: int) -> base.Message:
+def group_label(state: State, gid: int, power: int | None = None) -> base.Message:
+    """A Group card named with its colour and Power: printed, unless ``power`` (as it counts)."""
     card = group(state, gid)
+    shown = card["power"] if power is None else power
     return base.say(
-        "{name} ({colour}, {power} Power)", name=card["name"], colour=colour_word(card["colour"]), power=card["power"]
+        "{name} ({colour}, {power} Power)", name=card["name"], colour=colour_word(card["colour"]), power=shown
     )
 
 
