@@ -13,7 +13,6 @@ game is replaced by a new one. Medians and 95th percentiles are printed.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import statistics
@@ -24,6 +23,14 @@ from typing import Any
 import httpx
 
 from app.bench import servers
+
+try:  # Playwright drives Chromium: the bench and test extras', not the runtime's (``missing``)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    HAS_PLAYWRIGHT = False
+else:
+    HAS_PLAYWRIGHT = True
 
 CHROMIUM = "/usr/bin/chromium"
 # Clicks the chosen move and resolves once the page shows a newer version: the time until its
@@ -82,7 +89,7 @@ def quantiles(values: list[float]) -> dict[str, float]:
 def missing() -> str | None:
     """What the command lacks to run, in one line, or None: Playwright (the test and bench
     extras') and Debian's Chromium."""
-    if importlib.util.find_spec("playwright") is None:
+    if not HAS_PLAYWRIGHT:
         return "Playwright is not installed: pip install -e '.[bench]'"
     if not Path(CHROMIUM).is_file():
         return f"there is no Chromium at {CHROMIUM}: apt-get install chromium"
@@ -90,8 +97,6 @@ def missing() -> str | None:
 
 
 def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
 
     rng, api = random.Random(seed), httpx.Client(base_url=base, timeout=30)
     own: list[float] = []
