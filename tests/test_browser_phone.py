@@ -203,8 +203,10 @@ def test_a_docked_hand_wider_than_a_phone_fades_where_more_cards_lie(browser, li
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
     row = page.locator("#your-hand .hand-row")
     expect(row.locator("> *")).to_have_count(6)
-    # (under load the row was once measured before its layout settled: waited for, up to 5 s)
-    page.wait_for_function("r => r.scrollWidth > r.clientWidth + 8", arg=row.element_handle(), timeout=5000)
+    # (the row found afresh at each try: a handle taken once may be of a row the socket's view
+    # has since replaced, which measures 0 for ever; this failed twice in clean-clone runs)
+    measured = "() => { const r = document.querySelector('#your-hand .hand-row'); return r && r.scrollWidth %s; }"
+    page.wait_for_function(measured % "> r.clientWidth + 8", timeout=10_000)
     expect(row).to_have_attribute("data-more", "right")
     assert "linear-gradient" in row.evaluate("r => getComputedStyle(r).maskImage")
     row.evaluate("r => r.scrollTo((r.scrollWidth - r.clientWidth) / 2, 0)")
@@ -213,6 +215,6 @@ def test_a_docked_hand_wider_than_a_phone_fades_where_more_cards_lie(browser, li
     expect(row).to_have_attribute("data-more", "left")
     screenshot(page, "phone-hand-faded-left")
     page.set_viewport_size(PHONES[1])
-    page.wait_for_function("r => r.scrollWidth <= r.clientWidth", arg=row.element_handle())
+    page.wait_for_function(measured % "<= r.clientWidth")
     expect(row).not_to_have_attribute("data-more", re.compile(".*"))
     assert row.evaluate("r => getComputedStyle(r).maskImage") == "none"
