@@ -291,7 +291,10 @@ async def test_a_turns_instruction_names_only_the_actions_it_has(client):
                 state = GAME.apply(state, seat, rng.choice(legal))
     assert {frozenset({"place", "replace", "attack", "pass"}), frozenset({"pass"}), frozenset()} <= set(found)
     for kinds, (state, seat) in found.items():
-        said = text(between(await render(client, state, seat), 'id="prompt"', "</p>"))
+        prompt = between(await render(client, state, seat), 'id="prompt"', "</p>")
+        said = text(prompt)
         assert "Your turn:" in said and "Income" in said, said
+        # with a card to place, a link to the seat's own table (after every opponent's: far down)
+        assert (f'<a class="jump-board" href="#player-{seat}">' in prompt) == bool(kinds & {"place", "replace"}), said
         assert ("Organization" in said) == ("place" in kinds) and ("Attack" in said) == ("attack" in kinds), said
         assert ("or pass" in said) == ("pass" in kinds) and ("cannot pass" in said) == ("pass" not in kinds), said

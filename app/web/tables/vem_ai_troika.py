@@ -166,6 +166,7 @@ def status_line(
         "order": v["campaign_order"],
         "current": v["current"],
         "my_turn": acting is not None and v["current"] == acting,
+        "me": acting,
         "may_pass": "pass" in kinds,
         "actions": " ".join(name for name, moves in ACTIONS.items() if any(m in kinds for m in moves)),
         "hand_count": me["hand_count"] if me and mine and pr and pr["kind"] == "hand_limit" else None,
