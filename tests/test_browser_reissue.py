@@ -37,6 +37,11 @@ def test_the_host_reissues_a_lost_link_from_the_room_page(browser, live, screens
     screenshots(ana, "reissue-link")
     ana.wait_for_timeout(8500)  # longer than a refusal's toast lasts: the link stays to be copied
     expect(link).to_be_visible()
+    copy = ana.locator("#flash button[data-copy]")  # (as the invite link has)
+    expect(copy).to_have_text("Copy")
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    expect(link).to_be_visible()  # (a click on the button is no click to close the toast)
 
     # The other players' pages never see it.
     carla_page = browser.new_context(base_url=live).new_page()
