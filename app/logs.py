@@ -5,7 +5,8 @@
 it the app's info lines were dropped and its warnings printed bare), and a filter on every
 handler that redacts seat tokens. A seat link is ``/rooms/<id>/seat/<token>`` and a socket
 ``/ws/rooms/<id>?token=<token>``; the filter rewrites both in a line's arguments, whatever their
-type (uvicorn's trace lines carry the request's scope, a dict with the path and the query).
+type (uvicorn's trace lines carry the request's scope, a dict with the path and the query). The
+websockets library's debug lines of each frame are dropped: a frame is what a seat sees.
 """
 
 from __future__ import annotations
@@ -35,13 +36,24 @@ def redacted_argument(argument: Any) -> Any:
         return redact(argument)
     if isinstance(argument, (int, float)) or argument is None:
         return argument
-    shown = argument.decode("utf-8", "replace") if isinstance(argument, bytes) else repr(argument)
+    shown = argument.decode("utf-8", "replace") if isinstance(argument, bytes) else str(argument)
     cleaned = redact(shown)
     return argument if cleaned == shown else cleaned
 
 
+# The websockets library's debug lines of each frame sent or received ("> %s", "< %s"): a frame
+# is a seat's view (its hand) or its page's click (a face-down choice). (Printed whole, its
+# ``repr``, when it held a token: a probe read every hand of a game in a debug log.)
+FRAME_LINES = {"> %s", "< %s"}
+
+
 class TokenRedactingFilter(logging.Filter):
+    """Redacts seat tokens from a line, and drops the websockets library's frame lines (what
+    a seat sees is never logged)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in FRAME_LINES and record.name.startswith(("uvicorn", "websockets")):
+            return False
         if isinstance(record.args, dict):
             record.args = {key: redacted_argument(value) for key, value in record.args.items()}
         elif record.args:

@@ -42,6 +42,10 @@ def test_the_app_logs_beside_uvicorn_and_no_level_prints_a_token(tmp_path):
         assert httpx.get(f"{base}/rooms/{room}/seat/{token}").status_code == 200
         with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room}?format=json&token={token}", origin=base) as socket:
             assert '"view"' in socket.recv(timeout=10)
+        guest = httpx.post(f"{base}/api/rooms/{room}/seats", json={"name": "Bo"}).json()["token"]
+        assert httpx.post(f"{base}/api/rooms/{room}/start", headers={"Authorization": f"Bearer {token}"}).is_success
+        with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room}?token={guest}", origin=base) as page_socket:
+            assert "Your hand" in page_socket.recv(timeout=10)  # (the page's frames: its table, its hand)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -49,7 +53,10 @@ def test_the_app_logs_beside_uvicorn_and_no_level_prints_a_token(tmp_path):
     text = (tmp_path / "server.log").read_text()
     assert "INFO:     Troika Arena ready on sqlite" in text  # (the app's line, dropped before)
     assert "seat/[redacted]" in text and "token=[redacted]" in text and "TRACE:" in text
-    assert token not in text
+    assert token not in text and guest not in text
+    # no frame is logged, even at trace: a frame is a seat's view, its hand (a probe read every
+    # hand of a game in a debug log), or its page's click, a face-down choice
+    assert "Your hand" not in text and "Frame(" not in text and '"hand"' not in text
 
 
 def test_a_token_is_redacted_from_an_argument_of_any_type():
@@ -61,6 +68,21 @@ def test_a_token_is_redacted_from_an_argument_of_any_type():
     plain = logging.LogRecord("uvicorn.access", 20, "", 0, "%s %d", ("GET /", 200), None)
     TokenRedactingFilter().filter(plain)
     assert plain.args == ("GET /", 200)  # (uvicorn's access formatter reads its arguments by type)
+
+
+def test_the_websockets_frame_lines_are_dropped_and_a_token_never_prints_a_whole_object():
+    frame = logging.LogRecord("uvicorn.error", 10, "", 0, "< %s", ('TEXT \'{"action": "commit"}\'',), None)
+    assert not TokenRedactingFilter().filter(frame)
+
+    class Shown:  # an object whose repr is its whole content, its str a short excerpt
+        def __repr__(self) -> str:
+            return "hand 1 2 3 at /seat/SECRET1 " + "x" * 500
+
+        def __str__(self) -> str:
+            return "/seat/SECRET1 …"
+
+    record = logging.LogRecord("uvicorn.error", 10, "", 0, "sent %s", (Shown(),), None)
+    assert TokenRedactingFilter().filter(record) and record.getMessage() == "sent /seat/[redacted] …"
 
 
 def test_the_app_loggers_get_the_level_and_every_handler_redacts():
