@@ -79,6 +79,33 @@ async def test_a_player_seen_within_the_grace_keeps_their_link(client):
     assert (await reissue(client, room_id, 1, tokens[0])).status_code == 200
 
 
+async def test_every_call_or_page_of_a_seats_own_is_a_sign_of_its_player(sqlite_url):
+    """Only a read of the view, a poll or a move counted: a player who had loaded their seat's
+    page (without scripts, no socket), read their legal actions or their log, posted a chat
+    line or asked for a hint was taken for absent, and the host, an opponent, could give their
+    seat a new link and see their hand, or hand it to a bot (a security probe, 2026-12-07)."""
+    async with running_app(sqlite_url, autopilot_grace_seconds=1.0, bot_delay_seconds=30.0) as client:
+        room_id, tokens = await create_started_room(client, "troika", 5)
+        await asyncio.sleep(1.1)  # every seat joined longer ago than the grace
+        signs = {
+            1: client.get(f"/rooms/{room_id}/seat/{tokens[1]}", headers={"accept": "text/html"}),
+            2: client.get(f"/api/rooms/{room_id}/legal-actions", headers=auth(tokens[2])),
+            3: client.post(f"/api/rooms/{room_id}/chat", json={"text": "hi"}, headers=auth(tokens[3])),
+        }
+        for seat, call in signs.items():
+            assert (await call).status_code in (200, 201), seat
+        for seat in signs:
+            r = await reissue(client, room_id, seat, tokens[0])
+            assert r.status_code == 409 and "within the last 1 seconds" in r.json()["message"], (seat, r.text)
+            takeover = f"/api/rooms/{room_id}/seats/{seat}/autopilot"
+            assert (await client.put(takeover, json={"bot": "random"}, headers=auth(tokens[0]))).status_code == 409
+        assert (await reissue(client, room_id, 4, tokens[0])).status_code == 200, "seat 4 did nothing: absent"
+        room_id, tokens = await create_started_room(client, "troika", 2)
+        await asyncio.sleep(1.1)
+        assert (await client.get(f"/api/rooms/{room_id}/log", headers=auth(tokens[1]))).status_code == 200
+        assert (await reissue(client, room_id, 1, tokens[0])).status_code == 409, "its log read: a sign too"
+
+
 async def test_a_bots_moves_for_an_absent_players_seat_are_no_sign_of_the_player(sqlite_url):
     """An absent player's seat, handed to a bot, moved every turn: each move counted as the
     player being here, and the host could not give them a new link until the game paused (a

@@ -81,14 +81,37 @@ async def settings(request: HTTPConnection) -> Settings:
     return request.app.state.settings
 
 
+async def seat_reading(social: Social, lobby: Lobby, room_id: str, seat: int | None) -> bool:
+    """A seat's player called or posted with its token: a sign of life (the host may hand only
+    an absent player's seat to a bot, or give it a new link), and a stand-in the turn timer
+    seated gives the seat back, as when a stream of theirs opens; whether one did. (Only reads
+    of the view counted: a player on a page without scripts, or a program reading its legal
+    actions, was taken for absent, and the host could take their seat and see their hand.)"""
+    if seat is None:
+        return False
+    await social.polled(room_id, seat)
+    return await lobby.come_back(room_id, seat)
+
+
+async def seat_seen(connection: HTTPConnection, room_id: str, token: str | None) -> int:
+    """The seat ``token`` holds in the room (``LiveGames.seat_of``), noted as its player's sign
+    of life (:func:`seat_reading`): every call and page of a seat's own."""
+    state = connection.app.state
+    seat = await state.rooms.seat_of(room_id, token)
+    await seat_reading(state.social, state.lobby, room_id, seat)
+    return seat
+
+
 @dataclass(frozen=True)
 class Credentials:
     """The seat token a request carries, if any; ``malformed``: an Authorization header that is
-    not ``Bearer <token>``; ``in_address``: no header, but a ``token`` in the query string."""
+    not ``Bearer <token>``; ``in_address``: no header, but a ``token`` in the query string;
+    ``connection``: the request, whose seat is noted as present once found (:func:`seat_seen`)."""
 
     token: str | None
     malformed: bool = False
     in_address: bool = False
+    connection: HTTPConnection | None = None
 
     def optional(self) -> str | None:
         """The token, or None without one; 401 for a malformed header or a token in the address."""
@@ -103,7 +126,9 @@ class Credentials:
         then 401 without a token or with a malformed header, 403 for a token of no seat here."""
         if self.malformed or self.in_address:
             await rooms.room(room_id)
-        return await rooms.seat_of(room_id, self.optional())
+        if self.connection is None:
+            return await rooms.seat_of(room_id, self.optional())
+        return await seat_seen(self.connection, room_id, self.optional())
 
     async def viewer_in(self, rooms: LiveGames, room_id: str) -> int | None:
         """:meth:`seat_in` for a call a spectator may make too: None without a token."""
@@ -116,9 +141,10 @@ async def credentials(
     request: Request, bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 ) -> Credentials:
     if bearer is not None and bearer.credentials.strip():
-        return Credentials(bearer.credentials.strip())
+        return Credentials(bearer.credentials.strip(), connection=request)
     # (a token in the address is the websocket's way: here it is refused, not read as a spectator)
-    return Credentials(None, malformed="authorization" in request.headers, in_address="token" in request.query_params)
+    malformed, in_address = "authorization" in request.headers, "token" in request.query_params
+    return Credentials(None, malformed=malformed, in_address=in_address, connection=request)
 
 
 Rooms = Annotated[LiveGames, Depends(rooms)]

@@ -73,7 +73,7 @@ from app.api.paging import (
 )
 from app.api.quotas import LOCATION, RATE_LIMIT, with_headers
 from app.api.shapes import AnyAction, read_action
-from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll, seat_reading
+from app.api.streams import After, Following, StreamCaps, Wait, WholeNumber, poll
 from app.bots import ratings
 from app.games.registry import GAMES
 from app.reading import written_whole
@@ -487,8 +487,6 @@ async def get_view(
     auth: Auth,
     events: Following,
     caps: StreamCaps,
-    social: Chat,
-    lobby: Lobbying,
     after: After = None,
     wait: Wait = 0,
 ):
@@ -498,8 +496,7 @@ async def get_view(
     alone do not answer it) or after ``wait`` seconds. With an ``ETag``: ``If-None-Match``
     naming it is answered 304 while unchanged."""
     await rooms.refresh(room_id)
-    seat = await auth.viewer_in(rooms, room_id)
-    await seat_reading(social, lobby, room_id, seat)
+    seat = await auth.viewer_in(rooms, room_id)  # (a seat's read: a sign of its player's life)
     follower = Follower(room_id, seat, auth.optional())
     return conditional(request, await poll(rooms, events, payloads, caps, follower, after, wait))
 

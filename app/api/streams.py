@@ -46,8 +46,6 @@ from app.realtime.caps import SocketCaps
 from app.rooms.changes import Changes
 from app.rooms.errors import BadRequest, Forbidden, TooManyStreams
 from app.rooms.live_games import LiveGames
-from app.rooms.lobby import Lobby
-from app.rooms.social import Social
 from app.rooms.views import Payloads
 
 router = APIRouter(generate_unique_id_function=operation_id)  # (the app adds its routes as they are)
@@ -141,15 +139,6 @@ async def poll(
         except Revoked:
             raise Forbidden(REISSUED) from None
         return with_change(await payloads.text(room_id, follower.seat), ids.last)
-
-
-async def seat_reading(social: Social, lobby: Lobby, room_id: str, seat: int | None) -> None:
-    """A seat reads its view or polls for events: a sign of life (the host may hand only an
-    absent player's seat to a bot), and a stand-in the turn timer seated gives the seat back, as
-    when a stream of theirs opens (a client that only polls was taken for absent)."""
-    if seat is not None:
-        await social.polled(room_id, seat)
-        await lobby.come_back(room_id, seat)
 
 
 async def next_change(subscription: Subscription, deadline: float) -> bool:
@@ -290,8 +279,6 @@ async def poll_events(
     events: Following,
     caps: StreamCaps,
     auth: Auth,
-    social: Chat,
-    lobby: Lobbying,
     after: After = None,
     wait: Wait = 0,
 ):
@@ -299,7 +286,6 @@ async def poll_events(
     the end if the room is over), at once if there are any, else at the room's next change or
     after ``wait`` seconds with none. ``change`` is what to pass as ``after`` next."""
     await rooms.refresh(room_id)
-    seat = await auth.viewer_in(rooms, room_id)
-    await seat_reading(social, lobby, room_id, seat)
+    seat = await auth.viewer_in(rooms, room_id)  # (a seat's poll: a sign of its player's life)
     follower = Follower(room_id, seat, auth.optional())
     return Response(await events_when_any(rooms, events, caps, follower, after, wait), media_type="application/json")

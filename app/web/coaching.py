@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
-from app.api.deps import Hinting, Rooms
+from app.api.deps import Hinting, Rooms, seat_seen
 from app.games.base import spoken
 from app.i18n import translations
 from app.rooms.errors import RoomError
@@ -23,7 +23,7 @@ router = APIRouter(include_in_schema=False)
     "/rooms/{room_id}/seat/{token}/hint", response_class=HTMLResponse, dependencies=[Depends(refuse_cross_site)]
 )
 async def hint(room_id: str, token: str, request: Request, rooms: Rooms, hints: Hinting) -> HTMLResponse:
-    seat = await rooms.seat_of(room_id, token)
+    seat = await seat_seen(request, room_id, token)
     lang = language_of(request)
     said = translations(lang).gettext
     try:

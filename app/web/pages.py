@@ -17,8 +17,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
-from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms
-from app.api.deps import lobby as lobby_service
+from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms, seat_reading, seat_seen
 from app.api.routes import SeatInPath
 from app.api.shapes import read_action
 from app.games.base import MAX_DECK_BYTES, N_, say
@@ -216,7 +215,7 @@ async def log_page(room_id: str, request: Request, rooms: Rooms, number: LogPage
 
 @router.get("/rooms/{room_id}/seat/{token}/log", response_class=HTMLResponse)
 async def seat_log_page(room_id: str, token: str, request: Request, rooms: Rooms, number: LogPageNumber = None):
-    seat = await rooms.seat_of(room_id, token)
+    seat = await seat_seen(request, room_id, token)
     return await log_page_for(request, rooms, room_id, seat, token, number)
 
 
@@ -241,8 +240,11 @@ async def join_room(room_id: str, request: Request, lobby: Lobbying):
 
 
 @router.get("/rooms/{room_id}/seat/{token}", response_class=HTMLResponse)
-async def seat_page(room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver, lobby: Lobbying):
+async def seat_page(
+    room_id: str, token: str, request: Request, rooms: Rooms, delivery: Deliver, lobby: Lobbying, social: Chat
+):
     seat = await rooms.seat_of(room_id, token)
+    await social.polled(room_id, seat)  # (a sign of life; the socket it opens takes a stand-in's seat back, saying so)
     return await room_page_for(request, rooms, delivery, room_id, seat, token, lobby)
 
 
@@ -268,7 +270,8 @@ async def seat_form(
     lang = language_of(request)
     message, refused = "", False
     try:
-        if await (await lobby_service(request)).come_back(room_id, seat):  # a stand-in bot gave the seat back
+        state = request.app.state  # (a sign of life; a stand-in bot gives the seat back)
+        if await seat_reading(state.social, state.lobby, room_id, seat):
             message = said_to(request, say(BACK))
         await operation(seat, form)
     except RoomError as exc:
@@ -346,7 +349,7 @@ async def reissue_link(
 ):
     """The host gives an absent player's seat a new private link (``Lobby.reissue``), shown in
     the host's answer alone."""
-    seat = await rooms.seat_of(room_id, token)
+    seat = await seat_seen(request, room_id, token)
     await request.form()
     lang = language_of(request)
     link = None
@@ -368,16 +371,16 @@ async def chat(room_id: str, token: str, request: Request, rooms: Rooms, social:
 
 
 @router.post("/rooms/{room_id}/seat/{token}/again", dependencies=SAME_SITE_ONLY)
-async def play_again(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
+async def play_again(room_id: str, token: str, request: Request, lobby: Lobbying):
     """Play again: to the player's own seat in the next room (their page only, never pushed)."""
-    seat = await rooms.seat_of(room_id, token)
+    seat = await seat_seen(request, room_id, token)
     next_room, next_token, _ = await lobby.play_again(room_id, seat, token)
     return RedirectResponse(seat_url(next_room, next_token), status_code=303)
 
 
 @router.post("/rooms/{room_id}/seat/{token}/leave", dependencies=SAME_SITE_ONLY)
-async def leave_room(room_id: str, token: str, rooms: Rooms, lobby: Lobbying):
-    seat = await rooms.seat_of(room_id, token)
+async def leave_room(room_id: str, token: str, request: Request, lobby: Lobbying):
+    seat = await seat_seen(request, room_id, token)
     await lobby.leave(room_id, seat)
     return RedirectResponse("/", status_code=303)
 

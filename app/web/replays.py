@@ -25,7 +25,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
-from app.api.deps import Replaying, Reviewing, Rooms
+from app.api.deps import Replaying, Reviewing, seat_seen
 from app.games.base import say
 from app.reading import whole_number
 from app.rooms.errors import BadRequest
@@ -148,10 +148,10 @@ async def review_section(room_id: str, request: Request, replays: Replaying, rev
 
 
 @router.post("/rooms/{room_id}/seat/{token}/review", dependencies=[Depends(refuse_cross_site)])
-async def ask_for_review(room_id: str, token: str, rooms: Rooms, reviews: Reviewing) -> Response:
+async def ask_for_review(room_id: str, token: str, request: Request, reviews: Reviewing) -> Response:
     """A player asks, from their seat's page, for the review of their moves: the replay as
     their seat saw it then shows it (its progress first)."""
-    seat = await rooms.seat_of(room_id, token)
+    seat = await seat_seen(request, room_id, token)
     await reviews.ask(room_id, seat)
     return RedirectResponse(f"/rooms/{room_id}/replay?step=0&as={seat}", status_code=303)
 
