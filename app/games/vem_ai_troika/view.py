@@ -236,19 +236,21 @@ def randomize_hidden(state: State, seat: int | None, r: random.Random) -> State:
 
 
 def redeal_groups(s: State, others: list[int], r: random.Random) -> None:
-    """Other hands and face-down campaign cards (their numbers are public) and the Group pile."""
+    """Other hands, face-down campaign cards (their numbers are public), face-down Pre-Campaign
+    cards (the choices their Hand Action takes are public) and the Group pile, dealt from one
+    pool of every hidden card: a sample depends on none of them (the face-down cards were kept
+    out of the shuffle, and a sample, and so a hint, depended on which they were)."""
     players = [player(s, o) for o in others]
     hands = [p["hand"] for p in players] + [p["campaign"]["cards"] for p in players if p["campaign"] is not None]
     face_down = [entry for p in players for entry in p["precampaign"]]
-    pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"])
-    r.shuffle(pool)  # the pool was sorted first: a canonical order
+    pool = sorted([gid for hand in hands for gid in hand] + s["draw_pile"] + [entry["card"] for entry in face_down])
+    r.shuffle(pool)  # every hidden card, sorted first: the same pool wherever each one lies
+    for entry in face_down:  # a face-down card has an Elections Hand Action taking the same (public) choices
+        entry["card"] = next(gid for gid in pool if same_choices(s, gid, entry["card"]))
+        pool.remove(entry["card"])
     for hand in hands:
         size = len(hand)
         hand[:], pool = pool[:size], pool[size:]
-    pool += sorted(entry["card"] for entry in face_down)
-    for entry in face_down:  # a face-down card has an Elections Hand Action taking the same choices
-        entry["card"] = next(gid for gid in pool if same_choices(s, gid, entry["card"]))
-        pool.remove(entry["card"])
     s["draw_pile"] = pool
 
 
