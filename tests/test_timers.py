@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 from app.games.registry import GAMES
+from app.games.vem_ai_troika import GAME as VEM
 from app.rooms.timers import TurnTimers
 from app.web.tables.room import timer
 from tests.conftest import auth, create_started_room, running_app
 from tests.support.rooms import FAST, backdate_turn, wait_until
+from tests.support.vem_scenarios import G, act, adv
 
 
 async def test_turn_timer_presets_only(client):
@@ -137,6 +139,39 @@ async def test_a_timer_that_wakes_after_the_game_moved_on_hands_no_seat_to_a_bot
 
     await TurnTimers(Rooms(), Lobby()).watch("r")  # type: ignore[arg-type]
     assert handed == []
+
+
+async def test_a_reaction_windows_timeout_does_not_tell_who_had_answered():
+    """Ruling V10 hides who has answered a reaction window; the timer handed a stand-in only to
+    the seats that had not, and the room's seats showed it to everyone (a security probe,
+    2026-12-07). Every seat the window shows as asked gets one."""
+    state = adv(3, hands={0: ["Banco de Portugalândia"], 1: ["Sindicatos"], 2: ["Claque"]}, money={1: 3})
+    state = act(state, 0, {"type": "hand_action", "card": G["Banco de Portugalândia"], "opponent": 1})
+    state = act(state, 2, {"type": "no_reaction", "round": False})  # seat 2 has answered, in secret
+    assert VEM.to_act(state) == {1} and VEM.public_to_act(state) == {1, 2}
+    info = SimpleNamespace(
+        game="vem-ai-a-troika",
+        status="playing",
+        humans={0, 1, 2},
+        bots={},
+        turn_deadline=lambda: datetime.now(UTC) - timedelta(1),
+    )
+    held = SimpleNamespace(version=7, state=state)
+    handed = []
+
+    class Rooms:
+        async def room(self, _room_id):
+            return info
+
+        async def game_state(self, _room_id):
+            return info, held
+
+    class Lobby:
+        async def set_autopilot(self, _room_id, by_seat, seat, level):
+            handed.append((by_seat, seat, level))
+
+    await TurnTimers(Rooms(), Lobby()).watch("r")  # type: ignore[arg-type]
+    assert handed == [(None, 1, "strong"), (None, 2, "strong")]
 
 
 def test_the_timer_banner_names_only_the_awaited_seats_a_person_plays():

@@ -506,7 +506,7 @@ class Lobby:
         deadline = info.turn_deadline()
         if deadline is not None and deadline <= now:
             live = await self.rooms.catch_up(session, info)
-            if seat in GAMES[info.game].to_act(live.state):
+            if seat in GAMES[info.game].public_to_act(live.state):  # (as everyone sees it awaited)
                 return
         if self._seen_within_grace(await storage.last_seen(session, info.id, seat)):
             grace = round(self.autopilot_grace.total_seconds())

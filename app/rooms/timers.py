@@ -43,7 +43,9 @@ class TurnTimers(RoomWatcher):
         info, current = await self.rooms.game_state(room_id)
         if current is None or current.version != version or info.status != "playing":
             return
-        for seat in sorted(GAMES[info.game].to_act(current.state)):
+        # (the seats shown as awaited: a game that hides who has answered a simultaneous prompt
+        # would show it by which of them got a stand-in, as a probe saw: ruling V10)
+        for seat in sorted(GAMES[info.game].public_to_act(current.state)):
             if seat in info.humans and seat not in info.bots:
                 try:
                     await self.lobby.set_autopilot(room_id, None, seat, TIMEOUT_BOT)
