@@ -79,8 +79,12 @@ async def test_deck_upload_is_validated_and_named_in_the_error(client):
         r = await create_by_form(client, game="vem-ai-a-troika", files=files)
         assert r.status_code == 400 and "not valid JSON" in r.text
         files = {"opt_deck": ("mine.json", json.dumps(default_deck()), "application/json")}
-        r = await create_by_form(client, game="vem-ai-a-troika", files=files)
+        r = await create_by_form(client, game="vem-ai-a-troika", files=files, turn_timer="120")
         assert r.status_code == 303, r.text[-300:]
+    # the room says its deck was uploaded, whatever its name (a changed copy of the default passed
+    # as the default: a probe, 2026-12-07), and its turn timer, to a friend before the start
+    page = (await client.get(r.headers["location"], headers=HTML)).text
+    assert "uploaded deck: Troika Arena default deck" in page and "turn timer 120 s" in page
 
 
 async def test_the_host_fills_seats_with_bots_from_the_waiting_room(client):

@@ -25,8 +25,9 @@ HTML = {"accept": "text/html"}
 HTMX = {**HTML, "hx-request": "true"}  # as htmx posts a form
 
 
-async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, **options):
-    data = {"game": game, "seats": seats, "name": name, **{f"opt_{k}": v for k, v in options.items()}}
+async def create_by_form(client, game="troika", seats="2", name="Ana", files=None, turn_timer="0", **options):
+    data = {"game": game, "seats": seats, "name": name, "turn_timer": turn_timer}
+    data |= {f"opt_{k}": v for k, v in options.items()}
     return await client.post("/rooms", data=data, files=files, headers=HTML)
 
 

@@ -23,7 +23,9 @@ def parts(t: Seen, game_parts: list[Part]) -> list[Part]:
     seat_url = f"/rooms/{r['id']}/seat/{t.token}" if t.token else None
     host = seat is not None and r["seats"][seat]["host"]
     state = {"version": p["version"], "status": status, "your_turn": p["your_turn"]}
-    head = {k: r[k] for k in ("game", "id", "listed", "seed_hash", "hints", "options")} | {"status": status}
+    head = {k: r[k] for k in ("game", "id", "listed", "seed_hash", "hints", "options", "turn_seconds")} | {
+        "status": status
+    }
     listed = [
         Part("table-state", HEAD, ROOM, "state", state),
         Part("room-head", HEAD, ROOM, "head", head),
