@@ -162,6 +162,8 @@ async def test_the_start_reveal_shows_only_your_own_secret_card(client):
     assert text(between(theirs, 'id="reveal-0"', "</figure>")) == "◆ Ana committed"
     assert [a["type"] for a in posted_actions(theirs)] == ["commit", "commit"]
     assert "waiting for" not in text(theirs) and "Your turn: pick a start card" in text(theirs)
+    # a newcomer's first mistake was to show a strong card: the page says it is thrown away (a probe)
+    assert "every shown card is then discarded, so it will not play in a trick" in text(theirs)
 
 
 async def test_a_tied_reveal_shows_the_cards_taken_back(client):
