@@ -298,3 +298,12 @@ async def test_a_turns_instruction_names_only_the_actions_it_has(client):
         assert (f'<a class="jump-board" href="#player-{seat}">' in prompt) == bool(kinds & {"place", "replace"}), said
         assert ("Organization" in said) == ("place" in kinds) and ("Attack" in said) == ("attack" in kinds), said
         assert ("or pass" in said) == ("pass" in kinds) and ("cannot pass" in said) == ("pass" not in kinds), said
+
+
+async def test_a_room_with_an_uploaded_deck_says_its_card_list_is_the_default_decks(client):
+    """The in-game "Card list" is the default deck's: with an uploaded deck it said nothing of
+    it, and a newcomer read the wrong cards (a probe, 2026-12-07)."""
+    for options, words in (({}, ">Card list <"), ({"deck": DECK}, ">Default deck's card list <")):
+        room_id, tokens = await create_started_room(client, "vem-ai-a-troika", 2, options=options)
+        page = (await client.get(f"/rooms/{room_id}/seat/{tokens[0]}", headers={"accept": "text/html"})).text
+        assert words in page.replace("&#39;", "'"), options.keys()

@@ -79,6 +79,7 @@ def parts(t: Seen) -> list[Part]:
         "st": status_line(v, t.acting, me, mine, mv.kinds),
         "moves": actions(t, v, me, mv, single_add, first_defence) if me and mine else None,
         "at": at if mine else None,
+        "uploaded_deck": t.p["room"]["options"].get("deck") is not None,
     }
     listed = [
         Part("table-status", FELT, TEMPLATE, "status_section", status),
