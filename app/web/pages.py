@@ -18,6 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Chat, Limits, Lobbying, Playing, Rooms, seat_reading, seat_seen
+from app.api.deps import lobby as lobby_service
+from app.api.deps import social as social_service
 from app.api.routes import SeatInPath
 from app.api.shapes import read_action
 from app.games.base import MAX_DECK_BYTES, N_, say
@@ -270,8 +272,8 @@ async def seat_form(
     lang = language_of(request)
     message, refused = "", False
     try:
-        state = request.app.state  # (a sign of life; a stand-in bot gives the seat back)
-        if await seat_reading(state.social, state.lobby, room_id, seat):
+        # (a sign of life; a stand-in bot gives the seat back)
+        if await seat_reading(await social_service(request), await lobby_service(request), room_id, seat):
             message = said_to(request, say(BACK))
         await operation(seat, form)
     except RoomError as exc:
