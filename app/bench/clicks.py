@@ -97,7 +97,6 @@ def missing() -> str | None:
 
 
 def measure(base: str, clicks: int, post: bool, seed: int) -> dict[str, Any]:
-
     rng, api = random.Random(seed), httpx.Client(base_url=base, timeout=30)
     own: list[float] = []
     painted: list[float] = []

@@ -69,16 +69,13 @@ def served(sync_url: str) -> Path | None:
     first one's sockets and streams; only Postgres relays them)."""
     try:
         path = sqlite_path(sync_url)
-        fd = os.open(path, os.O_RDONLY)
-    except (BackupError, OSError):
+    except BackupError:
         return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        with alone(path):
+            return None
+    except BackupError:
         return path
-    finally:
-        os.close(fd)  # (and a lock taken with it)
-    return None
 
 
 @contextmanager

@@ -165,9 +165,11 @@ async def room_page_for(
     main = await delivery.main(room_id, seat, token, lang)
     chat, _ = await delivery.chat_log(room_id, seat, lang)
     info = await rooms.room(room_id)
-    grace = round(lobby.autopilot_grace.total_seconds()) if lobby else 0
-    hosting = lobby is not None and seat == info.host_seat and info.status == "playing"
-    grace_left = await lobby.grace_left(room_id) if hosting and lobby else {}
+    grace, grace_left = 0, {}
+    if lobby is not None:
+        grace = round(lobby.autopilot_grace.total_seconds())
+        if seat == info.host_seat and info.status == "playing":
+            grace_left = await lobby.grace_left(room_id)
     shown = {"info": info, "seat": seat, "token": token, "main": main, "chat": chat, "grace": grace}
     return page(request, "room.html", shown | {"grace_left": {s: math.ceil(left) for s, left in grace_left.items()}})
 
