@@ -75,13 +75,14 @@ def log(t: Seen, url: str) -> Part:
 def presence(
     r: dict[str, Any], status: str, connected: list[int], seat: int | None, host_url: str | None
 ) -> dict[str, Any]:
-    """Who is connected (a bot with no human behind it always is), and the host's buttons for
-    an absent player: let a bot play (in play) and a new link (also while waiting)."""
+    """Who is connected (a bot with no human behind it always is, and so is the page's own seat,
+    served before its socket opens), and the host's buttons for an absent player: let a bot
+    play (in play) and a new link (also while waiting)."""
     players = []
     for s in r["seats"]:
         if not s["name"]:
             continue
-        online = s["seat"] in connected or bool(s["bot"] and not s["human"])
+        online = s["seat"] in (*connected, seat) or bool(s["bot"] and not s["human"])
         away_human = host_url is not None and not online and s["human"]
         players.append(
             {
