@@ -5,8 +5,10 @@
 it the app's info lines were dropped and its warnings printed bare), and a filter on every
 handler that redacts seat tokens. A seat link is ``/rooms/<id>/seat/<token>`` and a socket
 ``/ws/rooms/<id>?token=<token>``; the filter rewrites both in a line's arguments, whatever their
-type (uvicorn's trace lines carry the request's scope, a dict with the path and the query). The
-websockets library's debug lines of each frame are dropped: a frame is what a seat sees.
+type (uvicorn's trace lines carry the request's scope, a dict with the path and the query), and
+in their percent-encoded forms too (the server decodes ``?tok%65n=%41b…`` into the same token,
+and the access log prints the query as sent). The websockets library's debug lines of each
+frame are dropped: a frame is what a seat sees.
 """
 
 from __future__ import annotations
@@ -16,9 +18,15 @@ import logging
 import re
 from typing import Any
 
+
+def spelled_any_way(word: str) -> str:
+    """A pattern for ``word`` with any of its letters percent-encoded (``tok%65n``, ``%74oken``)."""
+    return "".join(f"(?:{letter}|(?i:%{ord(letter):02x}))" for letter in word)
+
+
 TOKEN_PATTERNS = (
-    re.compile(r"(/seat/)[A-Za-z0-9_\-]+"),
-    re.compile(r"(token=)[A-Za-z0-9_\-]+"),
+    re.compile(rf"(/{spelled_any_way('seat')}/)[^/?#&\s'\"]+"),
+    re.compile(rf"({spelled_any_way('token')}=)[^&#\s'\"]+"),
 )
 APP_LOGGERS = ("troika_arena", "app")
 

@@ -46,6 +46,11 @@ def test_the_app_logs_beside_uvicorn_and_no_level_prints_a_token(tmp_path):
         assert httpx.post(f"{base}/api/rooms/{room}/start", headers={"Authorization": f"Bearer {token}"}).is_success
         with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room}?token={guest}", origin=base) as page_socket:
             assert "Your hand" in page_socket.recv(timeout=10)  # (the page's frames: its table, its hand)
+        # the server decodes a percent-encoded name and value; the access log prints them as sent
+        encoded = "".join(f"%{ord(c):02X}" for c in guest)
+        with connect(f"ws://127.0.0.1:{port}/ws/rooms/{room}?format=json&tok%65n={encoded}", origin=base) as s:
+            assert '"view"' in s.recv(timeout=10)
+        assert httpx.get(f"{base}/rooms/{room}/s%65at/{token}").status_code == 200
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -53,7 +58,8 @@ def test_the_app_logs_beside_uvicorn_and_no_level_prints_a_token(tmp_path):
     text = (tmp_path / "server.log").read_text()
     assert "INFO:     Troika Arena ready on sqlite" in text  # (the app's line, dropped before)
     assert "seat/[redacted]" in text and "token=[redacted]" in text and "TRACE:" in text
-    assert token not in text and guest not in text
+    assert token not in text and guest not in text and encoded not in text and encoded[:12] not in text
+    assert "tok%65n=[redacted]" in text
     # no frame is logged, even at trace: a frame is a seat's view, its hand (a probe read every
     # hand of a game in a debug log), or its page's click, a face-down choice
     assert "Your hand" not in text and "Frame(" not in text and '"hand"' not in text
@@ -65,6 +71,12 @@ def test_a_token_is_redacted_from_an_argument_of_any_type():
     TokenRedactingFilter().filter(record)
     line = record.getMessage()
     assert "SECRET" not in line and line.count("[redacted]") == 3 and " 7 None" in line
+    encoded = logging.LogRecord("uvicorn.access", 20, "", 0, "%s", None, None)
+    encoded.args = ("/ws/rooms/r?x=1&T%6F%6Ben=S%45CRET4&%74oken=SECRET5&a=/S%65AT/SECRET6 /seat/SECRET7?",)
+    TokenRedactingFilter().filter(encoded)
+    assert encoded.getMessage() == (
+        "/ws/rooms/r?x=1&T%6F%6Ben=S%45CRET4&%74oken=[redacted]&a=/S%65AT/SECRET6 /seat/[redacted]?"
+    )  # (a name in other letters is another parameter, as the server reads it)
     plain = logging.LogRecord("uvicorn.access", 20, "", 0, "%s %d", ("GET /", 200), None)
     TokenRedactingFilter().filter(plain)
     assert plain.args == ("GET /", 200)  # (uvicorn's access formatter reads its arguments by type)
