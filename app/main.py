@@ -26,6 +26,7 @@ from app.api.cors import install_cors
 from app.api.errors import ErrorBoundary, install_error_handlers
 from app.api.events import Events
 from app.api.head import HeadAsGet
+from app.api.json_bodies import UniqueKeys
 from app.api.metrics import router as metrics_router
 from app.api.moves import MoveFrontDoor
 from app.api.routes import router as api_router
@@ -166,6 +167,7 @@ def create_app(
     install_error_handlers(app, error_page)
     app.add_middleware(HeadAsGet)  # HEAD wherever GET is answered (app.api.head)
     app.add_middleware(MoveFrontDoor)
+    app.add_middleware(UniqueKeys)  # a JSON body's key given twice is refused (app.api.json_bodies)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes, page=error_page)  # before any body is read
     app.add_middleware(ErrorBoundary, page=error_page)  # round the routes and the front doors (app.api.errors)
     install_cors(app, settings.origins())  # other sites' browser clients (app.api.cors), a preflight before a route

@@ -20,10 +20,11 @@ import re
 import orjson
 from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import BEARER, credentials, payloads, play, rooms
 from app.api.errors import json_error
+from app.api.json_bodies import json_content, receive_again
 from app.api.routes import SubmitAction, reply_to_move
 from app.rooms.errors import RoomError
 
@@ -54,19 +55,3 @@ class MoveFrontDoor:
         except RoomError as exc:
             response = json_error(exc.status, exc.code, exc.message, exc.headers, **exc.extra)
         await response(scope, receive, send)
-
-
-def json_content(content_type: str | None) -> bool:
-    """Whether the body came as application/json (FastAPI reads no other body as JSON, and none
-    without a content type: the route refuses those, in the same words as every route)."""
-    return content_type is not None and content_type.split(";")[0].strip().lower() == "application/json"
-
-
-def receive_again(body: bytes, receive: Receive) -> Receive:
-    """``receive`` with the body already read handed out again first."""
-    pending = [{"type": "http.request", "body": body, "more_body": False}]
-
-    async def again() -> Message:
-        return pending.pop() if pending else await receive()
-
-    return again
