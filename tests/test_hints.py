@@ -5,8 +5,11 @@ or a stranger, off turn, before the start and after the end."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import threading
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,7 +17,7 @@ from app.api.answers import Hint
 from app.games.base import same_json
 from app.games.registry import GAMES
 from app.rooms.errors import TooMany
-from app.rooms.hints import Hints
+from app.rooms.hints import HINTS_WAITING, Hints
 from app.rooms.model import RoomInfo
 from app.rooms.throttle import Throttle
 from tests.conftest import auth, create_started_room, play_random_moves, running_app
@@ -171,3 +174,34 @@ def test_a_hint_depends_on_nothing_the_seat_cannot_see(slug, seats):
             compared += 1
         state = game.apply(state, seat, rng.choice(legal))
     assert compared >= 3
+
+
+class OneGame:
+    """The room service's one call a hint makes, answering the same game for every room."""
+
+    def __init__(self, info, state):
+        self.info, self.live = info, SimpleNamespace(state=state, version=0)
+
+    async def game_state(self, room_id):
+        return self.info, self.live
+
+
+async def test_at_most_eight_hints_wait_behind_the_one_being_worked_out():
+    """One hint is worked out at a time; eight more may wait, the ninth is told to ask again in
+    a second (the queue had no end), and once the queue moves, a hint is taken again."""
+    game = GAMES["troika"]
+    state = game.setup(2, {}, "seed")
+    seat = min(game.to_act(state))
+    info = RoomInfo("r", "troika", game.title, {}, 2, 0, "playing", 0, "", {0: "A", 1: "B"}, hints=True)
+    hints = Hints(OneGame(info, state), Throttle(), rollouts=1)  # type: ignore[arg-type]
+    let_go = threading.Event()
+    hints._work_out = lambda *args: let_go.wait(10) and {"hint": args[0].id}  # type: ignore[method-assign]
+    asked = [asyncio.create_task(hints.hint(f"room{n}", seat)) for n in range(1 + HINTS_WAITING)]
+    await asyncio.sleep(0.1)
+    assert hints._waiting == HINTS_WAITING and not any(task.done() for task in asked)
+    with pytest.raises(TooMany) as refused:
+        await hints.hint("one-more", seat)
+    assert refused.value.headers["Retry-After"] == "1" and "other hints" in refused.value.message
+    let_go.set()
+    assert await asyncio.gather(*asked) == [{"hint": "r"}] * (1 + HINTS_WAITING)
+    assert await hints.hint("one-more", seat) == {"hint": "r"}
