@@ -185,3 +185,24 @@ async def test_the_rooms_head_names_the_options_not_at_their_default(client):
     assert 'class="room-option"' not in page  # (the defaults: nothing to name)
     portuguese = await client.get(f"/rooms/{room_id}", headers={**HTML, "Accept-Language": "pt-PT"})
     assert "regras avançadas" in portuguese.text and "o lugar 2 começa a ronda 1" in portuguese.text
+
+
+async def test_a_refused_deck_and_option_are_said_in_the_readers_language(client):
+    """A deck's fault on a Portuguese page was said in English (a probe, 2026-12-07): the field's
+    path stays as the file spells it, what is wrong with it is said in the page's language; the
+    API, read by programs, keeps the English."""
+    broken = default_deck()
+    broken["groups"][3]["power"] = 9
+    files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
+    portuguese = {**HTML, "cookie": "lang=pt-PT"}
+    data = {"game": "vem-ai-a-troika", "seats": "2", "name": "Ana", "turn_timer": "0"}
+    r = await client.post("/rooms", data=data, files=files, headers=portuguese)
+    assert r.status_code == 400 and "opções inválidas: groups[3].power: tem de ser um número inteiro de 0 a 4" in r.text
+    del broken["leaders"][0]["table_action"]
+    broken["groups"][3]["power"] = 1
+    files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
+    r = await client.post("/rooms", data={**data, "opt_advanced": "on"}, files=files, headers=portuguese)
+    assert "leaders[0].table_action: o jogo avançado precisa da Ação de Mesa de cada Líder" in r.text
+    body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": {"deck": broken, "advanced": "yes"}}
+    r = await client.post("/api/rooms", json=body, headers={"accept-language": "pt-PT"})
+    assert r.status_code == 400 and r.json()["message"] == "invalid options: option 'advanced' must be true or false"

@@ -33,7 +33,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NoReturn, Protocol
 
 import orjson
 from typing_extensions import TypedDict
@@ -99,6 +99,21 @@ class IllegalAction(Exception):
         self.said = say(reason) if isinstance(reason, str) else reason
         self.reason = spoken(self.said)
         super().__init__(self.reason)
+
+
+class OptionRefused(ValueError):
+    """A room's options refused (a value the game does not take, a deck's bad field): ``said``
+    says why as a message, shown in the reader's language; ``str()`` is its English."""
+
+    def __init__(self, said: Message):
+        self.said = said
+        super().__init__(spoken(said))
+
+
+def refuse(path: str, message: str, **args: Any) -> NoReturn:
+    """Refuse an option: ``path`` names the bad field (``groups[3].power``), ``message`` (marked
+    for the catalogs, ``args`` for its placeholders) says what is wrong with it."""
+    raise OptionRefused(say("{path}: {problem}", path=path, problem=say(message, **args)))
 
 
 class SpokenMessage(TypedDict):
@@ -548,7 +563,7 @@ def first_player_option(max_players: int) -> OptionSpec:
 def check_first_player(chosen: str | int, num_players: int) -> None:
     """Refuse a ``first_player`` option naming a seat the room does not have."""
     if chosen != "random" and int(chosen) >= num_players:
-        raise ValueError(f"option 'first_player': there is no seat {chosen}")
+        raise OptionRefused(say("option 'first_player': there is no seat {seat}", seat=chosen))
 
 
 def first_player(state: State, chosen: str | int, num_players: int) -> int:
@@ -565,23 +580,23 @@ class UnknownOption(ValueError):
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any] | None) -> dict[str, Any]:
-    """Fill defaults and validate ``given`` against ``specs``; bad values raise ValueError,
+    """Fill defaults and validate ``given`` against ``specs``; bad values raise OptionRefused,
     options the game does not have :class:`UnknownOption`."""
     given = dict(given or {})
     resolved: dict[str, Any] = {}
     for spec in specs:
         value = given.pop(spec.name, spec.default)
         if spec.kind == "bool" and not isinstance(value, bool):
-            raise ValueError(f"option '{spec.name}' must be true or false")
+            raise OptionRefused(say("option '{name}' must be true or false", name=spec.name))
         if spec.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"option '{spec.name}' must be a whole number")
+            raise OptionRefused(say("option '{name}' must be a whole number", name=spec.name))
         number = whole_number(value, most_digits=None) if spec.choices else None
         if number is not None and number in spec.choices:
             value = number  # a seat written as text, as before 1.0 (stored rooms and records have it so)
         # (a choice is matched with its JSON type: 2.0 and true are not the seats 2 and 1)
         if spec.choices and not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(c) for c in spec.choices)
-            raise ValueError(f"option '{spec.name}' must be one of: {allowed}")
+            raise OptionRefused(say("option '{name}' must be one of: {allowed}", name=spec.name, allowed=allowed))
         resolved[spec.name] = value
     if given:
         raise UnknownOption(sorted(given))

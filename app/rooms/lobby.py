@@ -25,7 +25,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import utcnow
-from app.games.base import N_, Game, Message, UnknownOption, resolve_options, say
+from app.games.base import N_, Game, Message, OptionRefused, UnknownOption, resolve_options, say
 from app.games.registry import GAMES
 from app.rooms import storage
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Held, KeyReused, NotFound, UnknownField
@@ -234,8 +234,9 @@ class Lobby:
             game.setup(num_seats, dict(options or {}), seed)
         except UnknownOption as exc:
             raise UnknownField([f"options.{name}" for name in exc.names]) from None
-        except ValueError as exc:
-            raise BadRequest(say("invalid options: {problem}", problem=str(exc))) from None
+        except ValueError as exc:  # (an OptionRefused says why in the reader's language)
+            problem = exc.said if isinstance(exc, OptionRefused) else str(exc)
+            raise BadRequest(say("invalid options: {problem}", problem=problem)) from None
         return NewRoom(game, num_seats, canonical_options(game, options or {}), name, turn_seconds, listed, hints, seed)
 
     async def create(self, room: NewRoom) -> tuple[RoomInfo, str]:

@@ -126,8 +126,14 @@ def broken(change):
         (lambda d: d["leaders"][0].update(colour="gold"), "leaders[0].colour: must be one of blue, red, grey"),
         (lambda d: d["leaders"][0].update(bonus=True), "leaders: must hold exactly 1 bonus leader, not 2"),
         (lambda d: d["leaders"][0].update(colour="red"), "leaders: must hold 2 blue cards, not 1"),
-        (lambda d: d["events"][0].update(name="A Troika"), "events: must hold exactly 1 'Chegou a Troika' event(s)"),
-        (lambda d: d["events"][2].update(role="normal"), "events: must hold exactly 2 'Eleições' event(s)"),
+        (
+            lambda d: d["events"][0].update(name="A Troika"),
+            "events: must hold the 'Chegou a Troika' event, with role 'troika', exactly this many times: 1",
+        ),
+        (
+            lambda d: d["events"][2].update(role="normal"),
+            "events: must hold the 'Eleições' event, with role 'elections', exactly this many times: 2",
+        ),
         (lambda d: d["events"][3].update(name="Voto"), "events: must hold the 'Voto de Confiança' event"),
         (
             lambda d: d["events"][0].update(effects=[{"do": "draw", "who": "all"}]),

@@ -89,37 +89,37 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 def check_effects(raw: Any, when: str, path: str) -> list[dict[str, Any]]:
     """Checked copies of a card action's effects for its timing; ValueError naming the field."""
     if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
-        raise ValueError(f"{path}: must be a list of 1-3 effects")
+        base.refuse(path, "must be a list of 1-3 effects")
     checked = [check_effect(effect, when, f"{path}[{i}]") for i, effect in enumerate(raw)]
     if any(e["do"] == "cancel" for e in checked) and len(checked) > 1:
-        raise ValueError(f"{path}: 'cancel' must be the action's only effect")
+        base.refuse(path, "'cancel' must be the action's only effect")
     return checked
 
 
 def check_effect(effect: Any, when: str, path: str) -> dict[str, Any]:
     if not isinstance(effect, dict) or effect.get("do") not in PRIMITIVES:
-        raise ValueError(f"{path}.do: must be one of {', '.join(PRIMITIVES)}")
+        base.refuse(f"{path}.do", "must be one of {choices}", choices=", ".join(PRIMITIVES))
     do = effect["do"]
     number, timings = PRIMITIVES[do]
     words = WORDS.get(do, {})
     allowed = {"do"} | ({number[0]} if number else set()) | set(words)
     unknown = sorted(set(effect) - allowed)
     if unknown:
-        raise ValueError(f"{path}: unknown field '{unknown[0]}' for '{do}'")
+        base.refuse(path, "unknown field '{field}' for '{do}'", field=unknown[0], do=do)
     if when not in timings:
-        raise ValueError(f"{path}.do: '{do}' cannot be used at the '{when}' timing")
+        base.refuse(f"{path}.do", "'{do}' cannot be used at the '{when}' timing", do=do, when=when)
     checked: dict[str, Any] = {"do": do}
     if number:
         key, low, high = number
         value = effect.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{path}.{key}: must be an integer {low}-{high}")
+            base.refuse(f"{path}.{key}", "must be an integer {low}-{high}", low=low, high=high)
         checked[key] = value
     for key, values in words.items():
         if key == "of":
             values = table.GROUP_TYPES if checked["per"] == "type" else table.COLOURS
         if effect.get(key) not in values:
-            raise ValueError(f"{path}.{key}: must be one of {', '.join(values)}")
+            base.refuse(f"{path}.{key}", "must be one of {choices}", choices=", ".join(values))
         checked[key] = effect[key]
     return checked
 

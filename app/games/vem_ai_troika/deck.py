@@ -66,7 +66,7 @@ exactly two have role "elections" and are named "Eleições" (they must hold Ele
 Event is named "Voto de Confiança". The effect primitives are documented in ``effects.py``.
 
 :func:`validate_deck` returns a normalised copy (optional fields filled in) or raises
-``ValueError`` whose message starts with the path of the bad field, e.g.
+``base.OptionRefused`` (a ``ValueError``) whose message starts with the path of the bad field, e.g.
 ``groups[3].power: must be an integer 0-4``.
 """
 
@@ -75,7 +75,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from app.games import base
 from app.games.vem_ai_troika import card_actions, effects, table
@@ -97,14 +97,10 @@ DECK_NAME_LENGTH, DESCRIPTION_LENGTH = 60, 500
 CARD_NAME_LENGTH, GLOSS_LENGTH, HAND_ACTION_LENGTH, EVENT_TEXT_LENGTH = 40, 80, 300, 500
 
 
-def fail(path: str, message: str) -> NoReturn:
-    raise ValueError(f"{path}: {message}")
-
-
 def need_text(card: dict[str, Any], key: str, path: str, limit: int) -> str:
     value = card.get(key)
     if not isinstance(value, str) or not value.strip():
-        fail(f"{path}.{key}", "must be a non-empty string")
+        base.refuse(f"{path}.{key}", "must be a non-empty string")
     return bounded(value, f"{path}.{key}", limit)
 
 
@@ -112,42 +108,42 @@ def bounded(value: str, path: str, limit: int) -> str:
     """``value`` if it is at most ``limit`` characters of printable text (newlines and tabs
     allowed; no NUL, control character or lone surrogate)."""
     if len(value) > limit:
-        fail(path, f"must be at most {limit} characters, not {len(value)}")
+        base.refuse(path, "must be at most {limit} characters, not {length}", limit=limit, length=len(value))
     if not value.replace("\n", " ").replace("\t", " ").isprintable():
-        fail(path, "must be printable text")
+        base.refuse(path, "must be printable text")
     if base.SEAT_MENTION.search(value):  # (a log line would show a player's name in its place)
-        fail(path, "must not say 'Seat' and a number, which the server reads as a player")
+        base.refuse(path, "must not say 'Seat' and a number, which the server reads as a player")
     return value
 
 
 def need_int(card: dict[str, Any], key: str, path: str, low: int, high: int) -> int:
     value = card.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        fail(f"{path}.{key}", f"must be an integer {low}-{high}")
+        base.refuse(f"{path}.{key}", "must be an integer {low}-{high}", low=low, high=high)
     return value
 
 
 def need_choice(card: dict[str, Any], key: str, path: str, choices: tuple[str, ...]) -> str:
     value = card.get(key)
     if value not in choices:
-        fail(f"{path}.{key}", f"must be one of {', '.join(choices)}")
+        base.refuse(f"{path}.{key}", "must be one of {choices}", choices=", ".join(choices))
     return value
 
 
 def need_keys(card: Any, path: str, allowed: set[str]) -> None:
     if not isinstance(card, dict):
-        fail(path, "must be an object")
+        base.refuse(path, "must be an object")
     unknown = sorted(set(card) - allowed)
     if unknown:
-        fail(path, f"unknown field '{unknown[0]}'")
+        base.refuse(path, "unknown field '{field}'", field=unknown[0])
 
 
 def need_list(data: dict[str, Any], key: str, size: int) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list):
-        fail(key, "must be a list")
+        base.refuse(key, "must be a list")
     if len(value) != size:
-        fail(key, f"must hold exactly {size} cards, not {len(value)}")
+        base.refuse(key, "must hold exactly {size} cards, not {found}", size=size, found=len(value))
     return value
 
 
@@ -172,7 +168,7 @@ def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
     elif checked["per"] != "named":
         need_choice(bonus, "of", path, COLOURS)
     elif not isinstance(of, str):
-        fail(f"{path}.of", "must name a Group card")
+        base.refuse(f"{path}.of", "must name a Group card")
     checked["of"] = of
     return checked
 
@@ -212,14 +208,14 @@ def bonuses_json(card: dict[str, Any]) -> str | None:
 def check_variable(card: dict[str, Any], path: str) -> list[dict[str, Any]]:
     raw = card.get("variable", [])
     if not isinstance(raw, list) or len(raw) > 3:
-        fail(f"{path}.variable", "must be a list of at most 3 variable values")
+        base.refuse(f"{path}.variable", "must be a list of at most 3 variable values")
     return [check_bonus(b, f"{path}.variable[{i}]") for i, b in enumerate(raw)]
 
 
 def need_flag(card: dict[str, Any], key: str, path: str) -> bool:
     value = card.get(key, False)
     if not isinstance(value, bool):
-        fail(f"{path}.{key}", "must be true or false")
+        base.refuse(f"{path}.{key}", "must be true or false")
     return value
 
 
@@ -294,7 +290,7 @@ def check_leader(card: Any, path: str) -> dict[str, Any]:
 def check_event(card: Any, path: str) -> dict[str, Any]:
     need_keys(card, path, {"name", "gloss", "role", "points", "effects", "text", "said"})  # text, said: rewritten
     if "text" in card and not isinstance(card["text"], str):
-        fail(f"{path}.text", "must be a string")
+        base.refuse(f"{path}.text", "must be a string")
     bounded(card.get("text", ""), f"{path}.text", EVENT_TEXT_LENGTH)
     event = {
         "name": need_text(card, "name", path, CARD_NAME_LENGTH),
@@ -304,7 +300,7 @@ def check_event(card: Any, path: str) -> dict[str, Any]:
     }
     raw = card.get("effects")
     if not isinstance(raw, list) or not 1 <= len(raw) <= 4:
-        fail(f"{path}.effects", "must be a list of 1-4 effects")
+        base.refuse(f"{path}.effects", "must be a list of 1-4 effects")
     event["effects"] = [effects.check_effect(e, f"{path}.effects[{i}]") for i, e in enumerate(raw)]
     said = effects.event_message(event)
     event["said"] = said  # the text as a message, for a reader of another language
@@ -316,7 +312,7 @@ def check_unique_names(cards: list[dict[str, Any]], key: str) -> None:
     seen: set[str] = set()
     for i, card in enumerate(cards):
         if card["name"] in seen:
-            fail(f"{key}[{i}].name", f"'{card['name']}' appears twice")
+            base.refuse(f"{key}[{i}].name", "'{name}' appears twice", name=card["name"])
         seen.add(card["name"])
 
 
@@ -324,7 +320,7 @@ def check_counts(cards: list[dict[str, Any]], key: str, wanted: dict[str, int]) 
     for colour, count in wanted.items():
         found = sum(1 for card in cards if card["colour"] == colour)
         if found != count:
-            fail(key, f"must hold {count} {colour} cards, not {found}")
+            base.refuse(key, "must hold {count} {colour} cards, not {found}", count=count, colour=colour, found=found)
 
 
 def check_required_events(events: list[dict[str, Any]]) -> None:
@@ -332,12 +328,23 @@ def check_required_events(events: list[dict[str, Any]]) -> None:
     for name, role, count, primitive in required:
         found = [i for i, e in enumerate(events) if e["role"] == role]
         if len(found) != count or any(events[i]["name"] != name for i in found):
-            fail("events", f"must hold exactly {count} '{name}' event(s) with role '{role}'")
+            base.refuse(
+                "events",
+                "must hold the '{name}' event, with role '{role}', exactly this many times: {count}",
+                count=count,
+                name=name,
+                role=role,
+            )
         for i in found:
             if all(effect["do"] != primitive for effect in events[i]["effects"]):
-                fail(f"events[{i}].effects", f"a '{role}' event must include the '{primitive}' effect")
+                base.refuse(
+                    f"events[{i}].effects",
+                    "a '{role}' event must include the '{primitive}' effect",
+                    role=role,
+                    primitive=primitive,
+                )
     if all(e["name"] != CONFIDENCE_NAME for e in events):
-        fail("events", f"must hold the '{CONFIDENCE_NAME}' event")
+        base.refuse("events", "must hold the '{name}' event", name=CONFIDENCE_NAME)
 
 
 def validate_deck(data: Any) -> dict[str, Any]:
@@ -348,7 +355,7 @@ def validate_deck(data: Any) -> dict[str, Any]:
         "description": data.get("description", ""),
     }
     if not isinstance(deck["description"], str):
-        fail("deck.description", "must be a string")
+        base.refuse("deck.description", "must be a string")
     bounded(deck["description"], "deck.description", DESCRIPTION_LENGTH)
     deck["groups"] = [
         check_group(c, f"groups[{i}]") for i, c in enumerate(need_list(data, "groups", sum(GROUP_COUNTS.values())))
@@ -363,7 +370,7 @@ def validate_deck(data: Any) -> dict[str, Any]:
     check_counts(deck["groups"], "groups", GROUP_COUNTS)
     bonus = [leader for leader in deck["leaders"] if leader["bonus"]]
     if len(bonus) != 1:
-        fail("leaders", f"must hold exactly 1 bonus leader, not {len(bonus)}")
+        base.refuse("leaders", "must hold exactly 1 bonus leader, not {found}", found=len(bonus))
     check_counts([leader for leader in deck["leaders"] if not leader["bonus"]], "leaders", LEADER_COUNTS)
     check_required_events(deck["events"])
     check_named_bonuses(deck)
@@ -376,21 +383,21 @@ def check_named_bonuses(deck: dict[str, Any]) -> None:
         for i, card in enumerate(deck[key]):
             for j, bonus in enumerate(card.get("variable", [])):
                 if bonus["per"] == "named" and bonus["of"] not in names:
-                    fail(f"{key}[{i}].variable[{j}].of", f"names no Group card: '{bonus['of']}'")
+                    base.refuse(f"{key}[{i}].variable[{j}].of", "names no Group card: '{name}'", name=bonus["of"])
 
 
 def check_advanced(deck: dict[str, Any]) -> None:
     """Refuse a validated deck that lacks a field the advanced game needs, naming the first."""
     for i, card in enumerate(deck["groups"]):
         if "type" not in card:
-            fail(f"groups[{i}].type", "the advanced game needs every Group's type")
+            base.refuse(f"groups[{i}].type", "the advanced game needs every Group's type")
         if "hand_action" not in card:
-            fail(f"groups[{i}].hand_action", "the advanced game needs every Group's Hand Action")
+            base.refuse(f"groups[{i}].hand_action", "the advanced game needs every Group's Hand Action")
         if "effects" not in card["hand_action"]:
-            fail(f"groups[{i}].hand_action.effects", "the advanced game needs every Hand Action's effects")
+            base.refuse(f"groups[{i}].hand_action.effects", "the advanced game needs every Hand Action's effects")
     for i, card in enumerate(deck["leaders"]):
         if "table_action" not in card:
-            fail(f"leaders[{i}].table_action", "the advanced game needs every Leader's Table Action")
+            base.refuse(f"leaders[{i}].table_action", "the advanced game needs every Leader's Table Action")
 
 
 @lru_cache(maxsize=1)

@@ -66,27 +66,28 @@ def check_selector(value: Any, path: str) -> Any:
         ((how, what),) = value.items()
         if how in ("most", "fewest") and what in METRICS:
             return {how: what}
-    raise ValueError(
-        f'{path}: must be "all", "government", {{"most": metric}} or '
-        f'{{"fewest": metric}} with a metric among {", ".join(METRICS)}'
+    base.refuse(
+        path,
+        'must be "all", "government", {{"most": metric}} or {{"fewest": metric}} with a metric among {metrics}',
+        metrics=", ".join(METRICS),
     )
 
 
 def check_amount(effect: dict[str, Any], key: str, path: str, high: int) -> int:
     value = effect.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise ValueError(f"{path}.{key}: must be an integer 1-{high}")
+        base.refuse(f"{path}.{key}", "must be an integer {low}-{high}", low=1, high=high)
     return value
 
 
 def check_effect(effect: Any, path: str) -> dict[str, Any]:
     """A checked copy of one effect; ValueError naming the bad field otherwise."""
     if not isinstance(effect, dict) or effect.get("do") not in FIELDS:
-        raise ValueError(f"{path}.do: must be one of {', '.join(FIELDS)}")
+        base.refuse(f"{path}.do", "must be one of {choices}", choices=", ".join(FIELDS))
     do = effect["do"]
     unknown = sorted(set(effect) - FIELDS[do] - {"do"})
     if unknown:
-        raise ValueError(f"{path}: unknown field '{unknown[0]}' for '{do}'")
+        base.refuse(path, "unknown field '{field}' for '{do}'", field=unknown[0], do=do)
     checked: dict[str, Any] = {"do": do}
     if "who" in FIELDS[do]:
         checked["who"] = check_selector(effect.get("who"), f"{path}.who")
@@ -98,7 +99,7 @@ def check_effect(effect: Any, path: str) -> dict[str, Any]:
         checked["count"] = check_amount(effect, "count", path, 4)
         checked["from"] = effect.get("from", "any")
         if checked["from"] not in SOURCES:
-            raise ValueError(f"{path}.from: must be one of {', '.join(SOURCES)}")
+            base.refuse(f"{path}.from", "must be one of {choices}", choices=", ".join(SOURCES))
     return checked
 
 
