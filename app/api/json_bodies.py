@@ -4,9 +4,10 @@ JSON leaves a repeated key's meaning open, and the parsers differ (ours, orjson 
 library, keep the last value; others keep the first or refuse), so ``{"name": "Ana", "name":
 "Eve"}`` could mean one thing to a proxy or a client's log and another to the server. The
 middleware reads such a body once, refuses it with 400 ``invalid_request`` naming the key, and
-hands any other body on as it came. It also holds the two body helpers the move's front door
-(``app.api.moves``) shares: whether a request's content type is JSON, and handing a body read
-once to the app again.
+hands any other body on as it came. It also holds the body helpers the move's front door
+(``app.api.moves``) shares: whether a request's content type is JSON, reading the whole body
+(none if the client went away before sending it: the server has answered it 408, and there
+is no one left to answer), and handing a body read once to the app again.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from typing import Any
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import cut, json_error
@@ -64,7 +65,9 @@ class UniqueKeys:
         ):
             await self.app(scope, receive, send)
             return
-        body = await Request(scope, receive).body()
+        body = await whole_body(scope, receive)
+        if body is None:
+            return
         key = repeated_key(body)
         if key is None:
             await self.app(scope, receive_again(body, receive), send)
@@ -77,6 +80,14 @@ def json_content(content_type: str | None) -> bool:
     """Whether the body came as application/json (FastAPI reads no other body as JSON, and none
     without a content type: the route refuses those, in the same words as every route)."""
     return content_type is not None and content_type.split(";")[0].strip().lower() == "application/json"
+
+
+async def whole_body(scope: Scope, receive: Receive) -> bytes | None:
+    """The request's whole body, or None if the client went away before it came."""
+    try:
+        return await Request(scope, receive).body()
+    except ClientDisconnect:
+        return None
 
 
 def receive_again(body: bytes, receive: Receive) -> Receive:

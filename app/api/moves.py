@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import BEARER, credentials, payloads, play, rooms
 from app.api.errors import json_error
-from app.api.json_bodies import json_content, receive_again
+from app.api.json_bodies import json_content, receive_again, whole_body
 from app.api.routes import SubmitAction, reply_to_move
 from app.rooms.errors import RoomError
 
@@ -40,8 +40,10 @@ class MoveFrontDoor:
         if found is None or not json_content(Headers(scope=scope).get("content-type")):
             await self.app(scope, receive, send)
             return
+        body = await whole_body(scope, receive)
+        if body is None:
+            return
         request = Request(scope, receive)
-        body = await request.body()
         try:
             move = SubmitAction.model_validate(orjson.loads(body))
         except ValueError:  # not JSON, or not a SubmitAction (pydantic's error is a ValueError)
