@@ -350,3 +350,34 @@ def test_a_template_is_compiled_once_for_every_language(monkeypatch):
     portuguese = renderer.fragment("pt-PT", "fragments/chat_log.html", messages=[], seat=None)
     assert "No messages yet." in english and "Ainda não há mensagens." in portuguese
     assert compiled.codes == kept
+
+
+@pytest.mark.parametrize(
+    ("lang", "names", "said"),
+    [
+        ("pt-PT", ["Ana", "Zé", "Rita"], "Ana, Zé e Rita"),
+        ("pt-PT", ["Ana", "Zé"], "Ana e Zé"),
+        ("en", ["Ana", "Zé", "Rita"], "Ana, Zé and Rita"),
+        ("en", ["Ana"], "Ana"),
+        ("en", ["<b>"], "&lt;b&gt;"),
+    ],
+)
+def test_names_in_a_sentence_end_with_and_in_the_readers_language(lang, names, said):
+    """ "à espera de Ana, Zé, Rita" read as an unfinished list (a probe, 2026-12-07)."""
+    env = Renderer().env(lang)
+    assert env.from_string("{{ names | and_list }}").render(names=names) == said
+    seated = env.from_string('{{ seats | and_list("strong", names) }}').render(seats=[2, 0], names={0: "A&B", 2: "Eva"})
+    assert seated == f"<strong>Eva</strong> {'e' if lang == 'pt-PT' else 'and'} <strong>A&amp;B</strong>"
+
+
+def test_one_loose_gem_is_worth_in_the_singular_in_portuguese():
+    env = Renderer().env("pt-PT")
+    worth = '{{ ngettext("worth", "worth", n) }}'
+    assert [env.from_string(worth).render(n=n) for n in (1, 2)] == ["vale", "valem"]
+
+
+async def test_a_missing_page_is_said_in_the_readers_language(client):
+    r = await client.get("/rules/vem-ai-a-troika-cards", headers={"accept": "text/html", "cookie": "lang=pt-PT"})
+    assert r.status_code == 404 and "esta página não existe" in r.text.lower() and "no such page" not in r.text
+    r = await client.get("/api/nothing-here", headers={"accept-language": "pt-PT"})
+    assert r.json() == {"error": "not_found", "message": "no such page or call"}  # (the API speaks English)

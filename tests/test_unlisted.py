@@ -56,6 +56,8 @@ async def test_the_lobby_lists_listed_games_in_play_for_spectators(client):
     assert playing in ids and secret not in ids
     watched = await client.get(f"/rooms/{playing}", headers=HTML)
     assert watched.status_code == 200 and "You are watching as a spectator" in watched.text
+    # a player who opened the invite link again, not their seat's, is told how to get it back
+    assert "if you lost it, the host can give your seat a new one" in watched.text
 
 
 async def test_the_lobby_form_creates_an_unlisted_room(client):

@@ -203,6 +203,9 @@ async def test_a_refused_deck_and_option_are_said_in_the_readers_language(client
     files = {"opt_deck": ("mine.json", json.dumps(broken), "application/json")}
     r = await client.post("/rooms", data={**data, "opt_advanced": "on"}, files=files, headers=portuguese)
     assert "leaders[0].table_action: o jogo avançado precisa da Ação de Mesa de cada Líder" in r.text
+    files = {"opt_deck": ("mine.json", '{"name":\n  nope}', "application/json")}
+    r = await client.post("/rooms", data=data, files=files, headers=portuguese)
+    assert "o ficheiro mine.json não é JSON válido (linha 2, coluna 3)" in r.text  # (not the parser's English)
     body = {"game": "vem-ai-a-troika", "seats": 2, "name": "Ana", "options": {"deck": broken, "advanced": "yes"}}
     r = await client.post("/api/rooms", json=body, headers={"accept-language": "pt-PT"})
     assert r.status_code == 400 and r.json()["message"] == "invalid options: option 'advanced' must be true or false"

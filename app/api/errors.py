@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.faults import OUTAGES, outage
 from app.games.base import Message as Said
-from app.games.base import spoken
+from app.games.base import say, spoken
 from app.logs import redact
 from app.reading import validation_words
 from app.rooms.errors import RoomError, UnknownField
@@ -75,10 +75,10 @@ MEANINGS = {
 
 # the refusals raised below the routes (``install_error_handlers``), by status: the code and the
 # message, or None to keep the exception's own (the body limit's names the limit)
-REFUSALS = {
-    400: ("invalid_request", "body: not valid JSON"),  # (as pydantic's json_invalid is said: PLAINER)
-    404: ("not_found", "no such page or call"),
-    405: ("method_not_allowed", "this call does not take that method (see Allow)"),
+REFUSALS: dict[int, tuple[str, Said | None]] = {
+    400: ("invalid_request", say("body: not valid JSON")),  # (as pydantic's json_invalid is said: PLAINER)
+    404: ("not_found", say("no such page or call")),
+    405: ("method_not_allowed", say("this call does not take that method (see Allow)")),
     413: ("too_large", None),
 }
 
@@ -219,9 +219,8 @@ def install_error_handlers(app: FastAPI, page: ErrorPage) -> None:
         ``not_found``), or not with this method (405 ``method_not_allowed``, with ``Allow``); a
         body the framework cannot decode (400 ``invalid_request``: not UTF-8, nested too deep);
         a streamed body past the limit (413 ``too_large``). No other status is raised there."""
-        code, message = REFUSALS.get(exc.status_code, ("invalid_request", None))
-        if message is None:
-            message = exc.detail if isinstance(exc.detail, str) else "request failed"
+        code, said = REFUSALS.get(exc.status_code, ("invalid_request", None))
+        message = said or (exc.detail if isinstance(exc.detail, str) else "request failed")
         headers = {"Allow": allowed(app, request)} if exc.status_code == 405 else exc.headers
         return error_response(page, request, exc.status_code, code, message, headers=headers)
 

@@ -91,10 +91,11 @@ async def read_json_upload(upload: UploadFile) -> dict[str, Any]:
         )
     try:
         parsed = parse_json(data)
-    except ValueError as exc:  # also a UnicodeDecodeError
-        raise BadRequest(
-            say("the file {name} is not valid JSON: {error}", name=upload.filename, error=str(exc))
-        ) from None
+    except json.JSONDecodeError as exc:  # (where, in the reader's language: not the parser's English)
+        where = {"name": upload.filename, "line": exc.lineno, "column": exc.colno}
+        raise BadRequest(say("the file {name} is not valid JSON (line {line}, column {column})", **where)) from None
+    except ValueError:  # not UTF-8, or nested too deeply
+        raise BadRequest(say("the file {name} is not valid JSON", name=upload.filename)) from None
     if not isinstance(parsed, dict):
         raise BadRequest(say("the file {name} must hold a JSON object", name=upload.filename))
     return parsed

@@ -153,6 +153,17 @@ def as_sentence(text: str) -> str:
     return text[0].upper() + text[1:] + ("" if text[-1] in ".!?:…" else ".")
 
 
+def and_list(items: Any, and_word: str, wrap: str = "", names: Mapping[Any, str] | None = None) -> Markup:
+    """Names as a sentence lists them, "Ana, Zé and Rita" ("Ana, Zé e Rita"), each escaped and,
+    with ``wrap`` (a tag name such as "strong"), each in that element; ``names``: the names of
+    ``items`` (seats) where they are not names themselves."""
+    named = [names[item] for item in items] if names is not None else list(items)
+    shown = [Markup(f"<{wrap}>%s</{wrap}>") % name if wrap else Markup.escape(name) for name in named]
+    if len(shown) < 2:
+        return Markup("").join(shown)
+    return Markup(", ").join(shown[:-1]) + Markup(" %s ") % and_word + shown[-1]
+
+
 def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates) -> jinja2.Environment:
     """The Jinja environment of one language: its translations installed once, for good;
     ``memo`` is the renderer's card cache (:meth:`Renderer.memo`), ``compiled`` where compiled
@@ -177,6 +188,7 @@ def environment(lang: str, memo: Callable[..., Any], compiled: CompiledTemplates
     )
     env.globals.update(BOT_NAMES=ratings.NAMES, bot_levels=ratings.levels)  # the bot levels offered
     env.filters["sentence"] = as_sentence
+    env.filters["and_list"] = lambda items, wrap="", names=None: and_list(items, translate("and"), wrap, names)
     env.filters["signed"] = signed  # a token or score change, with a true minus sign
     env.filters["minus"] = lambda total: str(total).replace("-", "\u2212")  # a total, a true minus if negative
     env.globals["spoken_in"] = lambda message: spoken(message, translate)  # a view's message, in this language

@@ -5,7 +5,8 @@
 // socket the server closed for good (1008, never retried) turns the note into a call to reload.
 // The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
 // room) from the player's last sign of life as the server counted it when it served the page
-// (data-grace-left), or from when this page saw the player go. No inline handlers (the CSP).
+// (data-grace-left), or from when this page saw the player go, counting the seconds down on
+// its face (data-grace-label: a phone has no hover to show its title). No inline handlers (the CSP).
 (function () {
   var TOAST_MS = 8000;
   var offline = false;
@@ -13,6 +14,7 @@
   var hideTimer = null;
   var awaySince = {};
   var graceLeft = null;  // seconds of the grace left for each player when the page was served
+  var graceTimer = null;  // the one pending count-down step
 
   function room() { return document.querySelector(".room-shell"); }
 
@@ -60,6 +62,7 @@
     if (graceLeft === null) graceLeft = JSON.parse(shell.dataset.graceLeft || "{}");
     var now = Date.now();
     var shown = {};
+    var next = null;
     document.querySelectorAll("button[data-away]").forEach(function (button) {
       var seat = button.dataset.away;
       shown[seat] = true;
@@ -69,15 +72,23 @@
       }
       var wait = awaySince[seat] + grace - now;
       if (wait > 0) {
-        if (!button.dataset.ready) button.dataset.ready = button.title;
+        if (button.dataset.ready === undefined) {
+          button.dataset.ready = button.title;
+          button.dataset.label = button.textContent;
+        }
         button.disabled = true;
         button.title = shell.dataset.graceTitle;
-        setTimeout(waitForGrace, wait + 100);
+        button.textContent = shell.dataset.graceLabel.replace("{seconds}", Math.ceil(wait / 1000));
+        var step = (wait % 1000) || 1000;  // (to the next whole second shown)
+        next = next === null ? step : Math.min(next, step);
       } else if (button.dataset.ready !== undefined && !offline) {
         button.disabled = false;
         button.title = button.dataset.ready;
+        button.textContent = button.dataset.label;
       }
     });
+    clearTimeout(graceTimer);
+    if (next !== null) graceTimer = setTimeout(waitForGrace, next + 20);
     Object.keys(awaySince).forEach(function (seat) { if (!shown[seat]) delete awaySince[seat]; });
   }
 

@@ -546,7 +546,7 @@ def test_card_page_shows_every_cards_type_values_and_action_marking_our_reconstr
     for card, row in zip(deck["groups"], rows, strict=True):
         assert f"<td>{card['type']}</td>" in row and str(escape(card["hand_action"]["text"])) in row
         assert ("(our reconstruction)" in row) == card["hand_action"]["reconstructed"]
-    assert "+1 Votes per media Group you control" in html  # Redes Sociais
+    assert "+1 Vote per media Group you control" in html  # Redes Sociais
     assert "+1 Income if you control Consultoras" in html  # Gestores de Topo
     for leader in deck["leaders"]:
         assert str(escape(leader["table_action"]["name"])) in html

@@ -174,9 +174,10 @@ def check_bonus(bonus: Any, path: str) -> dict[str, Any]:
 
 
 def bonus_message(bonus: dict[str, Any]) -> base.Message:
-    """One variable value in words, e.g. '+1 Votes per media Group you control'."""
-    figure = {"power": base.say("Power"), "votes": base.say("Votes")}.get(bonus["adds"]) or base.say("Income")
+    """One variable value in words, e.g. '+1 Vote per media Group you control'."""
     per, of, amount = bonus["per"], bonus["of"], bonus["amount"]
+    votes = base.say("Vote") if amount == 1 else base.say("Votes")  # ("+1 Vote"; Power and Income count no units)
+    figure = {"power": base.say("Power"), "votes": votes}.get(bonus["adds"]) or base.say("Income")
     if per == "named":
         return base.say("+{amount} {adds} if you control {of}", amount=amount, adds=figure, of=of)
     word = type_word(of) if per == "type" else table.colour_word(of)
@@ -194,7 +195,7 @@ def bonuses_message(card: dict[str, Any]) -> base.Message | None:
 
 
 def describe_bonuses(card: dict[str, Any]) -> str:
-    """A card's variable values in words, e.g. '+1 Votes per media Group you control' ('' if none)."""
+    """A card's variable values in words, e.g. '+1 Vote per media Group you control' ('' if none)."""
     said = bonuses_message(card)
     return "" if said is None else base.spoken(said)
 
