@@ -38,7 +38,7 @@ async def test_a_seat_asks_for_a_hint_on_its_turn_from_its_page(client):
     assert refused.headers["X-Refused"] == "1" and "your turn only" in refused.text
     assert "hint-answer" not in refused.text
     portuguese = await client.post(f"/rooms/{room_id}/seat/{tokens[mover]}/hint", headers={"Cookie": "lang=pt-PT"})
-    assert "Sugestão:" in portuguese.text
+    assert "Dica:" in portuguese.text
 
 
 async def test_hints_from_the_page_are_refused_without_the_option_a_seat_or_this_site(client):

@@ -178,7 +178,10 @@ def effect_message(effect: dict[str, Any]) -> base.Message:
         return discard_words(who, effect["count"], effect["from"])
     if do == "draw":
         return base.say("{who} draws 1 Group card or takes 2 Mega-Euro.", who=who)
-    return base.say("{who} becomes the interim Government and keeps this card (only if one player qualifies).", who=who)
+    # (``who`` names every tied player: the sentence says that a tie makes no one interim Government)
+    return base.say(
+        "{who} becomes the interim Government and keeps this card, if that is one player only (a tie: no one).", who=who
+    )
 
 
 def event_message(event: dict[str, Any]) -> base.Message:
