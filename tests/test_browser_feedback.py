@@ -147,7 +147,7 @@ def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_ur
         api = httpx.Client(base_url=live)
         room, tokens = started_room(api, "troika", 2)
         page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
-        button = page.locator("#presence button[data-away]")
+        button = page.locator('#presence button[data-wait="replace"]')
         # the page as served shows its own seat connected, not away with a button of its own
         assert page.locator("#presence li").first.get_attribute("class") == "online"
         expect(button).to_have_count(1)
@@ -174,13 +174,38 @@ def test_let_a_bot_play_waits_only_for_what_is_left_of_a_players_grace(browser, 
         room, tokens = started_room(api, "troika", 2)
         time.sleep(6.5)  # seat 1 joined and never came: gone for longer than the grace
         page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
-        assert json.loads(page.locator(".room-shell").get_attribute("data-grace-left"))["1"] == 0
+        assert json.loads(page.locator(".room-shell").get_attribute("data-grace-left"))["replace"]["1"] == 0
         button = page.get_by_role("button", name="Let a bot play", exact=True)
         expect(button).to_have_count(1)  # (seat 1's: the page's own seat is not away)
         expect(button).to_be_enabled(timeout=2_000)  # (not 6 s after the load)
         page.reload()
         expect(button).to_have_count(1)
         expect(button).to_be_enabled(timeout=2_000)
+
+
+def test_new_link_waits_for_a_player_seen_lately_but_not_for_one_who_only_joined(browser, sqlite_url):
+    """The host's "New link" was enabled while the server would refuse it (a player seen within
+    the grace: a lifecycle probe, 2026-12-07). It counts down as "Let a bot play" does, from the
+    player's last sign of life; a join alone is none for a new link (a player who never came
+    may have lost it), so for Carla, who only joined, it is ready at once."""
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="6") as (_, live):
+        api = httpx.Client(base_url=live)
+        room, tokens = started_room(api, "troika", 3)
+        assert api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).status_code == 200  # Bruno reads
+        page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
+        bruno, carla = (page.locator(f'#presence button[data-away="{seat}"]') for seat in (1, 2))
+        expect(bruno).to_have_count(2)
+        expect(bruno.nth(1)).to_have_text(re.compile(r"^New link in [4-6] s$"))
+        expect(bruno.nth(1)).to_be_disabled()
+        expect(bruno.nth(1)).to_have_attribute("title", re.compile("a new link once they have been away for 6"))
+        expect(carla.nth(0)).to_have_text(re.compile(r"^Let a bot play in [4-6] s$"))
+        expect(carla.nth(1)).to_have_text("New link")
+        expect(carla.nth(1)).to_be_enabled()
+        screenshot(page, "feedback-new-link-wait")
+        expect(bruno.nth(1)).to_be_enabled(timeout=10_000)
+        expect(bruno.nth(1)).to_have_text("New link")
+        bruno.nth(1).click()
+        expect(page.locator("#flash")).to_contain_text("A new private link for this seat")
 
 
 def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(browser, sqlite_url):

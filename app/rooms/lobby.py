@@ -448,15 +448,24 @@ class Lobby:
             if not await storage.set_seat_bot(session, room_id, seat, level, until_back=by_seat is None):
                 raise Conflict("the room changed just now; try again")  # (only a timer meets it)
 
-    async def grace_left(self, room_id: str) -> dict[int, float]:
-        """Each player's seconds left of the grace after their last sign of life (their join
-        included), for the host's page: its "Let a bot play" button waits out only this (it
-        waited the whole grace from the page's load, for a player gone for minutes)."""
+    async def grace_left(self, room_id: str) -> dict[str, dict[int, float]]:
+        """Each player's seconds left of the grace after their last sign of life, for the host's
+        page: its "Let a bot play" button (``replace``: their join counted, as
+        :meth:`_require_absent` does) and its "New link" (``reissue``: not counted, as
+        :meth:`reissue` does) wait out only this (they waited the whole grace from the page's
+        load, for a player gone for minutes, or not at all, to be refused)."""
         info = await self.rooms.room(room_id)
         async with self.rooms.db.read() as session:
-            seen = {seat: await storage.last_seen(session, room_id, seat) for seat in info.humans}
+            seen = {seat: await storage.last_seen_both(session, room_id, seat) for seat in info.humans}
         now, grace = utcnow(), self.autopilot_grace
-        return {seat: max(0.0, (at + grace - now).total_seconds()) if at else 0.0 for seat, at in seen.items()}
+
+        def left(at: datetime | None) -> float:
+            return max(0.0, (at + grace - now).total_seconds()) if at else 0.0
+
+        return {
+            "replace": {seat: left(with_join) for seat, (with_join, _) in seen.items()},
+            "reissue": {seat: left(without) for seat, (_, without) in seen.items()},
+        }
 
     async def come_back(self, room_id: str, seat: int) -> bool:
         """The seat's player is back (a socket or stream of theirs opened, or they clicked or

@@ -254,12 +254,19 @@ async def last_seen(session: AsyncSession, room_id: str, seat: int, joining: boo
     """The seat player's last sign of life: their last move (not one a bot chose for the seat:
     a stand-in's moves made an absent player look present), their last socket or read of their
     view and, if ``joining``, their join; None if there is none."""
+    with_join, without = await last_seen_both(session, room_id, seat)
+    return with_join if joining else without
+
+
+async def last_seen_both(session: AsyncSession, room_id: str, seat: int) -> tuple[datetime | None, datetime | None]:
+    """:func:`last_seen` with the join counted, and without it, read once."""
     joined = (await session.exec(select(Seat.joined_at).where(Seat.room_id == room_id, Seat.seat == seat))).one()
     own_moves = (ActionRecord.room_id == room_id, ActionRecord.seat == seat, col(ActionRecord.by_bot).is_not(True))
     moved = (await session.exec(select(func.max(ActionRecord.at)).where(*own_moves))).one()
     present = await last_present(session, room_id, seat)
-    moments = (joined if joining else None, moved, present)
-    return max((aware(moment) for moment in moments if moment is not None), default=None)
+    without = max((aware(moment) for moment in (moved, present) if moment is not None), default=None)
+    with_join = max((moment for moment in (aware(joined) if joined else None, without) if moment), default=None)
+    return with_join, without
 
 
 # ---- the lobby's writes ------------------------------------------------------------------------

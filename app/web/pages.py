@@ -159,8 +159,8 @@ async def room_page_for(
     lobby: Lobby | None = None,
 ):
     """A room's page; for a seat, ``lobby`` gives the autopilot grace, after which the host may
-    hand an absent player's seat to a bot (the page's button waits for it), and for the host's
-    seat in a game in play what is left of it for each player."""
+    hand an absent player's seat to a bot or give it a new link (the page's buttons wait for
+    it), and for the host's seat in a room open or in play what is left of it for each player."""
     await rooms.refresh(room_id)
     lang = language_of(request)
     main = await delivery.main(room_id, seat, token, lang)
@@ -169,10 +169,11 @@ async def room_page_for(
     grace, grace_left = 0, {}
     if lobby is not None:
         grace = round(lobby.autopilot_grace.total_seconds())
-        if seat == info.host_seat and info.status == "playing":
+        if seat == info.host_seat and info.status in ("open", "playing"):
             grace_left = await lobby.grace_left(room_id)
+    whole = {kind: {s: math.ceil(left) for s, left in seats.items()} for kind, seats in grace_left.items()}
     shown = {"info": info, "seat": seat, "token": token, "main": main, "chat": chat, "grace": grace}
-    return page(request, "room.html", shown | {"grace_left": {s: math.ceil(left) for s, left in grace_left.items()}})
+    return page(request, "room.html", shown | {"grace_left": whole})
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)

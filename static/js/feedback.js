@@ -3,10 +3,11 @@
 // toast. While the live socket is down every control of the room is disabled under a visible
 // "not connected" note, and comes back with the fresh view the socket sends on reconnecting; a
 // socket the server closed for good (1008, never retried) turns the note into a call to reload.
-// The host's "Let a bot play" button waits out the lobby's grace period (data-grace on the
-// room) from the player's last sign of life as the server counted it when it served the page
-// (data-grace-left), or from when this page saw the player go, counting the seconds down on
-// its face (data-grace-label: a phone has no hover to show its title). No inline handlers (the CSP).
+// The host's "Let a bot play" and "New link" buttons (data-wait: replace, reissue) wait out the
+// lobby's grace period (data-grace on the room) from the player's last sign of life as the
+// server counted it for each when it served the page (data-grace-left; a join counts for the
+// first only), or from when this page saw the player go, counting the seconds down on their
+// face (data-<kind>-label: a phone has no hover to show the title). No inline handlers (the CSP).
 (function () {
   var TOAST_MS = 8000;
   var offline = false;
@@ -64,21 +65,22 @@
     var shown = {};
     var next = null;
     document.querySelectorAll("button[data-away]").forEach(function (button) {
-      var seat = button.dataset.away;
-      shown[seat] = true;
-      if (!(seat in awaySince)) {  // the server's count at the page's load, once; else from now
-        awaySince[seat] = seat in graceLeft ? now - grace + graceLeft[seat] * 1000 : now;
-        delete graceLeft[seat];  // (a player who comes back and goes again is counted anew)
+      var seat = button.dataset.away, kind = button.dataset.wait, key = kind + seat;
+      var left = graceLeft[kind] || {};
+      shown[key] = true;
+      if (!(key in awaySince)) {  // the server's count at the page's load, once; else from now
+        awaySince[key] = seat in left ? now - grace + left[seat] * 1000 : now;
+        delete left[seat];  // (a player who comes back and goes again is counted anew)
       }
-      var wait = awaySince[seat] + grace - now;
+      var wait = awaySince[key] + grace - now;
       if (wait > 0) {
         if (button.dataset.ready === undefined) {
           button.dataset.ready = button.title;
           button.dataset.label = button.textContent;
         }
         button.disabled = true;
-        button.title = shell.dataset.graceTitle;
-        button.textContent = shell.dataset.graceLabel.replace("{seconds}", Math.ceil(wait / 1000));
+        button.title = shell.dataset[kind + "Title"];
+        button.textContent = shell.dataset[kind + "Label"].replace("{seconds}", Math.ceil(wait / 1000));
         var step = (wait % 1000) || 1000;  // (to the next whole second shown)
         next = next === null ? step : Math.min(next, step);
       } else if (button.dataset.ready !== undefined && !offline) {
@@ -89,7 +91,7 @@
     });
     clearTimeout(graceTimer);
     if (next !== null) graceTimer = setTimeout(waitForGrace, next + 20);
-    Object.keys(awaySince).forEach(function (seat) { if (!shown[seat]) delete awaySince[seat]; });
+    Object.keys(awaySince).forEach(function (key) { if (!shown[key]) delete awaySince[key]; });
   }
 
   function afterSwap() {
