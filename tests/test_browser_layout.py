@@ -261,8 +261,12 @@ def many_moves(api: httpx.Client, room: str, tokens: list[str]) -> bool:
             legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[0])).json()["legal_actions"]
             if {"attack", "hand_action", "income"} <= {item["action"]["type"] for item in legal}:
                 return True
-        seat = r.choice(view["to_act"])
-        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
+        # (a spectator's `to_act` lists every seat a Vem aí reaction window asks until it closes,
+        # those that answered too: one with nothing left to do has no legal actions)
+        for seat in r.sample(view["to_act"], len(view["to_act"])):
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()["legal_actions"]
+            if legal:
+                break
         legal = [i for i in legal if i["action"]["type"] in ("place", "choose_leader", "draw")] or legal
         body = {"version": view["version"], "action": r.choice(legal)["action"]}
         api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body)
