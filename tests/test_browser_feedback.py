@@ -234,3 +234,39 @@ def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(brow
         expect(connection).to_have_attribute("data-state", "closed")
         expect(note).to_have_text("The server ended this page's connection: reload the page to play on.")
         expect(first.locator("#connection")).to_have_attribute("data-state", "live")
+
+
+def test_on_a_portuguese_phone_the_countdowns_and_the_way_back_to_a_seat_read_whole(browser, sqlite_url):
+    """The host's countdowns had been checked in English at desktop width only, and the
+    spectator's line on getting a seat back only in the page as served. Here both are on a
+    390 px phone in Portuguese, whose labels are the longest: each reads whole inside the
+    screen's width, and the page does not scroll sideways."""
+    inside = "e => { const b = e.getBoundingClientRect(); return b.left >= 0 && b.right <= innerWidth; }"
+    sideways = "() => document.documentElement.scrollWidth > innerWidth"
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="60") as (_, live):
+        api = httpx.Client(base_url=live)
+        room, tokens = started_room(api, "troika", 3)
+        assert api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).status_code == 200  # Bruno seen
+        host = browser.new_context(base_url=live, viewport=PHONE, locale="pt-PT").new_page()
+        host.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        expect(host.locator("#connection")).to_have_attribute("data-state", "live")
+        bruno = host.locator('#presence button[data-away="1"]')
+        expect(bruno.nth(0)).to_have_text(re.compile(r"^Deixar jogar um bot daqui a [1-6]?\d s$"))
+        expect(bruno.nth(1)).to_have_text(re.compile(r"^Nova ligação daqui a [1-6]?\d s$"))
+        for button in (bruno.nth(0), bruno.nth(1)):
+            button.scroll_into_view_if_needed()
+            expect(button).to_be_visible()
+            assert button.evaluate(inside), "a countdown button runs past the phone's edge"
+        assert not host.evaluate(sideways)
+        screenshot(host, "feedback-countdown-pt")
+
+        watcher = browser.new_context(base_url=live, viewport=PHONE, locale="pt-PT").new_page()
+        watcher.goto(f"/rooms/{room}")
+        expect(watcher.locator("#connection")).to_have_attribute("data-state", "live")
+        notice = watcher.locator("#room-main .notice").first
+        expect(notice).to_contain_text("Está a assistir como espectador")
+        expect(notice).to_contain_text("Abra a ligação privada do seu lugar")
+        notice.scroll_into_view_if_needed()
+        assert notice.evaluate(inside), "the spectator's line runs past the phone's edge"
+        assert not watcher.evaluate(sideways)
+        screenshot(watcher, "feedback-way-back-pt")
