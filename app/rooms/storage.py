@@ -264,9 +264,13 @@ async def last_seen_both(session: AsyncSession, room_id: str, seat: int) -> tupl
     own_moves = (ActionRecord.room_id == room_id, ActionRecord.seat == seat, col(ActionRecord.by_bot).is_not(True))
     moved = (await session.exec(select(func.max(ActionRecord.at)).where(*own_moves))).one()
     present = await last_present(session, room_id, seat)
-    without = max((aware(moment) for moment in (moved, present) if moment is not None), default=None)
-    with_join = max((moment for moment in (aware(joined) if joined else None, without) if moment), default=None)
-    return with_join, without
+    without = latest(moved, present)
+    return latest(joined, without), without
+
+
+def latest(*moments: datetime | None) -> datetime | None:
+    """The latest of the moments given (as timezone-aware), None if none is given."""
+    return max((aware(moment) for moment in moments if moment is not None), default=None)
 
 
 # ---- the lobby's writes ------------------------------------------------------------------------
