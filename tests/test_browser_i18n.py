@@ -126,7 +126,7 @@ FIGURES_OUTSIDE = """[...document.querySelectorAll('#room-main .metrics > div')]
 
 
 def test_a_phones_room_bar_shows_the_games_whole_title_in_portuguese(browser, live):
-    """On a phone the room bar holds the game's title, the connection and "Registo e conversa":
+    """On a phone the room bar holds the game's title, the connection and "Histórico e conversa":
     "Vem aí a Troika" was cut to "Vem aí a Troi…". The connection is its dot alone there (its
     word is still read out, and its tooltip): down or disconnected, the note under the bar says
     so in words; only "connecting…", before the first frame, shows its word."""
