@@ -262,6 +262,17 @@ async def test_the_rules_pages_follow_the_readers_language(client):
     assert 'Calling "Troika!"' in english and "Chamar" not in english
 
 
+async def test_triatris_colour_circle_shows_the_tables_symbols_not_english_initials(client):
+    """The circle of colours on TriATri's rules page showed R, G and B, English initials that a
+    Portuguese reader's "vermelho" and "verde" would both make V: it shows the fire, wood and
+    water of the table's own cards, in both languages."""
+    for language in ("en", "pt-PT"):
+        page = (await client.get("/rules/triatri", headers={"Accept-Language": language})).text
+        circle = re.findall(r'<span class="card card-(red|green|blue)">(.*?)</span>', page, re.S)[:3]
+        assert [colour for colour, _ in circle] == ["red", "green", "blue"], language
+        assert all(shown.startswith('<svg class="suit"') for _, shown in circle), language
+
+
 async def test_the_vem_ai_card_list_and_an_events_text_follow_the_readers_language(client):
     page = (await client.get("/rules/vem-ai-a-troika/cards", headers={"Accept-Language": "pt-PT"})).text
     assert "Vem aí a Troika: as cartas" in page and "O jogo acaba depois de resolvido este Evento." in page
