@@ -2,7 +2,8 @@
 a phone too), a click superseded by another move is explained in plain words, a refused chat
 line stays in the box, controls are disabled while the live connection is down (with a
 visible note) and while a move cannot be legal (Vem aí's Attack and Defend, the host's "Let a
-bot play" during the grace period), each saying why in its title."""
+bot play" during the grace period), each saying why in its title and counting down on its face,
+which reads whole on a Portuguese phone, as the spectator's way back to a seat does."""
 
 from __future__ import annotations
 
