@@ -12,6 +12,7 @@ saying why, and a link after the hand leads back to it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -204,3 +205,52 @@ def test_the_keyboard_builds_an_attack_from_the_hand_and_finds_its_button_again(
     expect(attack).to_have_attribute("aria-disabled", "false")
     page.keyboard.press("Enter")
     expect(page.locator("#table-state")).not_to_have_attribute("data-version", version)
+
+
+def descending_pair(hand: list[dict]) -> tuple[int, int] | None:
+    """Two neighbouring cards of a hand, as it is shown, whose ids decrease, if any."""
+    ids = [card["id"] for card in hand]
+    return next(((a, b) for a, b in itertools.pairwise(ids) if a > b), None)
+
+
+def test_a_defence_of_two_cards_ticked_on_the_page_is_played(browser, live):
+    """The page sends a defence's cards in the hand's order, and a defence of two cards shown in
+    decreasing order was refused as "'add' is not allowed now" (a player's probe, 2026-12-07).
+    Here the defender ticks two such cards on a phone and defends with both."""
+    api = httpx.Client(base_url=live)
+    rng = random.Random(8)
+    for _ in range(8):
+        room, tokens = started_room(api, "vem-ai-a-troika", 2)
+        for _ in range(300):
+            view = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).json()
+            if view["status"] != "playing":
+                break
+            pair = descending_pair(view["view"]["hand"])
+            offered = legal_of(api, room, tokens[0]) if 0 in view["to_act"] else []
+            attacks = [i["action"] for i in offered if i["action"]["type"] == "attack"]
+            if pair and attacks:
+                body = {"version": view["version"], "action": attacks[0]}
+                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[0]), json=body).status_code == 200
+                defend_with_both(browser, live, api, room, tokens[1], pair)
+                return
+            seat = rng.choice(view["to_act"])
+            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+            quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
+            if quiet:
+                body = {"version": legal["version"], "action": rng.choice(quiet)}
+                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    pytest.fail("no attack came on a hand shown out of order")
+
+
+def defend_with_both(browser, live: str, api: httpx.Client, room: str, token: str, pair: tuple[int, int]) -> None:
+    before = api.get(f"/api/rooms/{room}/view", headers=auth(token)).json()
+    assert {"type": "add", "cards": sorted(pair)} in [i["action"] for i in legal_of(api, room, token)]
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{token}", SIZES[1])
+    for gid in pair:
+        page.locator(f'#your-hand label.pick:has(input[value="{gid}"])').click()
+    page.locator("#vem-add button[type=submit]").click()
+    page.locator(f'#table-state[data-version="{before["version"] + 1}"]').wait_for(state="attached")
+    expect(page.locator("#flash")).to_have_text("")
+    hand = api.get(f"/api/rooms/{room}/view", headers=auth(token)).json()["view"]["hand"]
+    assert not {card["id"] for card in hand} & set(pair), "both cards left the hand for the defence"
+    screenshot(page, "vem-defend-two")

@@ -221,6 +221,9 @@ class Game(ABC):
     # action types accepted without being looked up in ``legal_actions`` (a choice among
     # thousands of card combinations), each with the schema of its fields besides "type"
     unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = {}
+    # fields of listed actions whose list of ids is a set (cards chosen together): the legal list
+    # spells it in increasing order, and a move may send it in any order (``listed_form``)
+    id_sets: ClassVar[frozenset[str]] = frozenset()
     # each action type's rule (:data:`Handler`), looked up by ``handle``: the one table of the
     # game's dispatch, built once with the class
     handlers: ClassVar[Mapping[str, Handler]]
@@ -291,6 +294,7 @@ class Game(ABC):
         schema = self.unlisted.get(action["type"])
         if schema is not None:
             return read_fields(action, schema)
+        action = self.listed_form(action)
         legal = self.legal_actions(state, seat)
         try:
             listed = legal[legal.index(action)]  # listed actions are distinct: one candidate
@@ -309,9 +313,20 @@ class Game(ABC):
         kind = action.get("type") if isinstance(action, dict) else None
         schema = self.unlisted.get(kind) if type(kind) is str else None
         try:
-            return action if schema is None else read_fields(action, schema)
+            return self.listed_form(action) if schema is None else read_fields(action, schema)
         except IllegalAction:
             return action
+
+    def listed_form(self, action: Action) -> Action:
+        """``action`` with each of its ``id_sets`` fields that is a list of ids in increasing
+        order, as the legal list spells it (a player ticks cards in any order); every other
+        value as sent, for ``accept`` to match exactly or refuse."""
+        if not isinstance(action, dict) or not self.id_sets:
+            return action
+        return {
+            key: sorted(value) if key in self.id_sets and type(value) is list and all(map(whole, value)) else value
+            for key, value in action.items()
+        }
 
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Optional: raise IllegalAction with a more helpful reason for an action not listed

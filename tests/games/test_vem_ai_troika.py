@@ -485,6 +485,28 @@ def test_the_defenders_first_answer_may_be_several_cards():
         GAME.apply(state, 0, {"type": "add", "cards": []})
 
 
+def test_a_defence_of_several_cards_is_taken_in_the_order_they_were_ticked():
+    """The page sent a defence's cards in the hand's order, and the engine matched the listed
+    answer, cards in increasing order, exactly: a defence of two cards was refused (a player's
+    probe, 2026-12-07). Its cards are a set: any order is taken, and played in the listed form.
+    A list that is no list of ids is still refused, and so is a card given twice."""
+    state = arrange(
+        2,
+        leaders=["A Baronesa do Partido", "O Autarca Eterno"],
+        hands={0: ["Claque", "Revisão"], 1: ["Sindicatos", "Camionistas"]},
+        tables={1: ["Expesso"]},
+    )
+    state = GAME.apply(state, 0, attack("Expesso", "Claque"))
+    listed = add("Sindicatos", "Camionistas")
+    ticked = {"type": "add", "cards": listed["cards"][::-1]}
+    assert ticked != listed
+    assert GAME.play(state, 1, ticked)[0] == listed
+    assert GAME.stored_form(ticked) == listed  # (a resent move matches the logged one)
+    for bad in ([float(c) for c in ticked["cards"]], [True, *ticked["cards"][1:]], ticked["cards"][:1] * 2):
+        with pytest.raises(IllegalAction):
+            GAME.play(state, 1, {"type": "add", "cards": bad})
+
+
 def test_a_defender_without_group_cards_loses_at_once():
     state = arrange(2, hands={0: ["Claque"]}, tables={1: ["Expesso"]}, money={1: 3})
     state = GAME.apply(state, 0, attack("Expesso", "Claque"))

@@ -164,6 +164,7 @@ class VemAiTroika(base.Game):
     action_type = VemAction
     view_type = VemView
     unlisted: ClassVar[Mapping[str, Mapping[str, FieldType]]] = rules.UNLISTED
+    id_sets = frozenset({"cards", "actions"})  # an answer's cards, and those played for their action
     handlers: ClassVar[Mapping[str, base.Handler]] = rules.HANDLERS
     options = (
         OptionSpec(
