@@ -6,10 +6,17 @@ review and opens the replay as that seat."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+from app.games.registry import GAMES
+from app.rooms.model import advance
+from app.rooms.views import seat_views
+from app.web.sections import delta
 from tests.conftest import auth, create_started_room
 from tests.support.pages import between, text
+from tests.support.rendering import table
+from tests.support.tables import room_of
 
 
 async def seat_page(client, room_id, token) -> str:
@@ -70,3 +77,19 @@ async def test_a_finished_game_offers_the_seat_the_review_of_its_moves(client):
     assert asked.status_code == 303 and asked.headers["location"] == f"/rooms/{room_id}/replay?step=0&as=1"
     review = (await client.get(f"/api/rooms/{room_id}/review", params={"seat": 1})).json()
     assert review["status"] in ("queued", "running", "ready")
+
+
+def test_a_hint_is_cleared_by_the_next_move_even_on_the_same_seats_turn():
+    """A hint stayed on the page after the move it was for when the same seat moved again (a
+    Troika tile turned up, then taken or discarded: a player's probe, 2026-12-07). The coach
+    section read the same at both versions, so the socket left it, hint and all. It is sent
+    again at every version, which replaces the hint with the offer to ask."""
+    info, live = room_of("troika", 2, {})
+    info = dataclasses.replace(info, hints=True)
+    game = GAMES["troika"]
+    seat = sorted(game.to_act(live.state))[0]
+    before = table(seat_views(info, live, [seat])[seat], seat, "tok")
+    after = (game.apply(live.state, seat, action) for action in game.legal_actions(live.state, seat))
+    advance(game, live, seat, next(state for state in after if seat in game.to_act(state)))
+    now = table(seat_views(info, live, [seat])[seat], seat, "tok")
+    assert 'id="coach"' in (delta(before, now) or "")
