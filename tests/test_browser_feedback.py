@@ -206,7 +206,14 @@ def test_new_link_waits_for_a_player_seen_lately_but_not_for_one_who_only_joined
         expect(bruno.nth(1)).to_be_enabled(timeout=10_000)
         expect(bruno.nth(1)).to_have_text("New link")
         bruno.nth(1).click()
-        expect(page.locator("#flash")).to_contain_text("A new private link for this seat")
+        flash = page.locator("#flash")
+        expect(flash).to_contain_text("A new private link for Bruno's seat")
+        page.keyboard.press("Escape")  # (the link stays until the host closes it: a close, by key)
+        expect(flash).to_be_hidden()
+        carla.nth(1).click()
+        expect(flash).to_contain_text("A new private link for Carla's seat")
+        flash.get_by_role("button", name="Close").click()  # (and by its button, on a phone)
+        expect(flash).to_be_hidden()
 
 
 def test_a_page_the_server_refuses_for_good_says_so_instead_of_reconnecting(browser, sqlite_url):

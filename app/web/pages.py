@@ -361,7 +361,10 @@ async def reissue_link(
     link = None
     try:
         link = str(request.base_url).rstrip("/") + seat_url(room_id, await lobby.reissue(room_id, seat, target))
-        said = say("A new private link for this seat (the old one no longer works); give it to its player:")
+        player = (await rooms.room(room_id)).seats.get(target, "")
+        said = say(
+            "A new private link for {player}'s seat (the old one no longer works); give it to them:", player=player
+        )
     except RoomError as exc:
         said = exc.said
     flash = fragment(request, lang, "fragments/flash.html", message=said_to(request, said), link=link)

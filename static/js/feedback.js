@@ -1,5 +1,6 @@
 // Feedback where the player looks. A refusal is the #flash toast, fixed in the viewport; it
-// closes on a click or after a while (a seat's reissued link only on a click). A request the server could not answer shows the same
+// closes on a click or Escape, or after a while (a seat's reissued link only on its Close button,
+// a click on it or Escape: the host has to copy it first). A request the server could not answer shows the same
 // toast. While the live socket is down every control of the room is disabled under a visible
 // "not connected" note, and comes back with the fresh view the socket sends on reconnecting; a
 // socket the server closed for good (1008, never retried) turns the note into a call to reload.
@@ -125,8 +126,15 @@
   }
   document.addEventListener("htmx:responseError", failed);
   document.addEventListener("htmx:sendError", failed);
+  function closeFlash() {
+    var flash = document.getElementById("flash");
+    if (flash) flash.classList.remove("shown");
+  }
   document.addEventListener("click", function (event) {
-    if (event.target.id === "flash") event.target.classList.remove("shown");
+    if (event.target.id === "flash" || event.target.closest("[data-close-flash]")) closeFlash();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") closeFlash();
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", waitForGrace);
   else waitForGrace();
