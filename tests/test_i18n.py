@@ -93,6 +93,14 @@ def test_no_message_counts_with_a_plural_in_brackets():
     assert not found, found
 
 
+def test_portuguese_quotes_with_guillemets():
+    """European Portuguese quotes «so»: the review said “Pôr verde 7 …” · melhor: «Pôr …»,
+    one move in English quotes beside the other in guillemets (a player's probe, 2026-12-07)."""
+    quoted = [m.id for m in catalog() if m.id and any(q in t for t in texts(m.string) for q in "“”")]
+    assert not quoted, quoted
+    assert any("«" in t for m in catalog() if m.id for t in texts(m.string)), "no guillemets: this proves nothing"
+
+
 def test_a_list_of_names_is_never_the_subject_of_a_portuguese_verb_in_the_singular():
     """``%(names)s`` may be several players ("Ana, Bruno"): the Portuguese says it without a verb
     that agrees with it ("à espera de Ana, Bruno para comprometer ..."): "à espera de que
