@@ -144,7 +144,7 @@ def test_vem_attack_and_defend_are_disabled_until_they_can_be_legal(browser, liv
 
 
 def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_url):
-    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="4") as (_, live):
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="8") as (_, live):
         api = httpx.Client(base_url=live)
         room, tokens = started_room(api, "troika", 2)
         page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
@@ -153,12 +153,13 @@ def test_let_a_bot_play_waits_out_the_grace_period_saying_why(browser, sqlite_ur
         assert page.locator("#presence li").first.get_attribute("class") == "online"
         expect(button).to_have_count(1)
         expect(button).to_be_disabled()
-        expect(button).to_have_attribute("title", re.compile("away for 4 seconds"))
+        expect(button).to_have_attribute("title", re.compile("away for 8 seconds"))
         # the seconds counted down on its face (a phone has no hover to show the title)
-        expect(button).to_have_text(re.compile(r"^Let a bot play in [34] s$"))
+        # (from 8: a loaded machine may take a few seconds to show the page)
+        expect(button).to_have_text(re.compile(r"^Let a bot play in [3-8] s$"))
         screenshot(page, "feedback-grace")
-        expect(button).to_have_text(re.compile(r"^Let a bot play in [12] s$"), timeout=4_000)
-        expect(button).to_be_enabled(timeout=10_000)
+        expect(button).to_have_text(re.compile(r"^Let a bot play in [12] s$"), timeout=8_000)
+        expect(button).to_be_enabled(timeout=12_000)
         expect(button).to_have_text("Let a bot play")
         expect(button).to_have_attribute("title", "A strong bot plays this seat until its player takes it back")
         button.click()
@@ -189,21 +190,21 @@ def test_new_link_waits_for_a_player_seen_lately_but_not_for_one_who_only_joined
     the grace: a lifecycle probe, 2026-12-07). It counts down as "Let a bot play" does, from the
     player's last sign of life; a join alone is none for a new link (a player who never came
     may have lost it), so for Carla, who only joined, it is ready at once."""
-    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="6") as (_, live):
+    with server_process(sqlite_url, free_port(), AUTOPILOT_GRACE_SECONDS="10") as (_, live):
         api = httpx.Client(base_url=live)
         room, tokens = started_room(api, "troika", 3)
         assert api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).status_code == 200  # Bruno reads
         page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[0]}", DESKTOP)
         bruno, carla = (page.locator(f'#presence button[data-away="{seat}"]') for seat in (1, 2))
         expect(bruno).to_have_count(2)
-        expect(bruno.nth(1)).to_have_text(re.compile(r"^New link in [4-6] s$"))
+        expect(bruno.nth(1)).to_have_text(re.compile(r"^New link in ([2-9]|10) s$"))
         expect(bruno.nth(1)).to_be_disabled()
-        expect(bruno.nth(1)).to_have_attribute("title", re.compile("a new link once they have been away for 6"))
-        expect(carla.nth(0)).to_have_text(re.compile(r"^Let a bot play in [4-6] s$"))
+        expect(bruno.nth(1)).to_have_attribute("title", re.compile("a new link once they have been away for 10"))
+        expect(carla.nth(0)).to_have_text(re.compile(r"^Let a bot play in ([2-9]|10) s$"))
         expect(carla.nth(1)).to_have_text("New link")
         expect(carla.nth(1)).to_be_enabled()
         screenshot(page, "feedback-new-link-wait")
-        expect(bruno.nth(1)).to_be_enabled(timeout=10_000)
+        expect(bruno.nth(1)).to_be_enabled(timeout=14_000)
         expect(bruno.nth(1)).to_have_text("New link")
         bruno.nth(1).click()
         flash = page.locator("#flash")
