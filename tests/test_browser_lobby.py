@@ -52,3 +52,16 @@ def test_unlisted_rooms_stay_out_of_the_lobby_and_games_in_play_can_be_watched(b
     friend.get_by_label("Your name").fill("Bruno")
     friend.get_by_role("button", name="Take a seat").click()
     expect(host.locator(".seat-list")).to_contain_text("Bruno", timeout=15_000)
+
+
+def test_opening_one_games_form_closes_the_others(browser, live):
+    """Opening Vem aí's form left Troika's open above it: two forms on the screen, and the page
+    long on a phone (a player's probe, 2026-12-07). The games' forms are one accordion."""
+    page = browser.new_context(base_url=live, viewport={"width": 390, "height": 844}).new_page()
+    page.goto("/")
+    choices = page.locator("details.game-choice")
+    assert choices.count() >= 3
+    expect(choices.nth(0)).to_have_attribute("open", "")
+    choices.nth(2).locator("summary").click()
+    expect(choices.nth(2)).to_have_attribute("open", "")
+    expect(page.locator("details.game-choice[open]")).to_have_count(1)
