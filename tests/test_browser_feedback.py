@@ -15,7 +15,16 @@ import time
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.support.browser_games import DESKTOP, PHONE, auth, screenshot, seat_page, started_room, wait_for_version
+from tests.support.browser_games import (
+    DESKTOP,
+    FINITE_ANIMATIONS_ENDED,
+    PHONE,
+    auth,
+    screenshot,
+    seat_page,
+    started_room,
+    wait_for_version,
+)
 from tests.support.servers import free_port, server_process
 
 
@@ -266,6 +275,7 @@ def test_on_a_portuguese_phone_the_countdowns_and_the_way_back_to_a_seat_read_wh
             button.scroll_into_view_if_needed()
             expect(button).to_be_visible()
             assert button.evaluate(inside), "a countdown button runs past the phone's edge"
+        host.evaluate(FINITE_ANIMATIONS_ENDED)  # (a card gliding in may stand out of the page for a moment)
         assert not host.evaluate(sideways)
         screenshot(host, "feedback-countdown-pt")
 
@@ -277,5 +287,6 @@ def test_on_a_portuguese_phone_the_countdowns_and_the_way_back_to_a_seat_read_wh
         expect(notice).to_contain_text("Abra a ligação privada do seu lugar")
         notice.scroll_into_view_if_needed()
         assert notice.evaluate(inside), "the spectator's line runs past the phone's edge"
+        watcher.evaluate(FINITE_ANIMATIONS_ENDED)
         assert not watcher.evaluate(sideways)
         screenshot(watcher, "feedback-way-back-pt")
