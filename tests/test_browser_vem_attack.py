@@ -36,30 +36,34 @@ IN_VIEW_UNCOVERED = """e => { const r = e.getBoundingClientRect();
   return r.top >= 0 && r.bottom <= innerHeight && (hit === e || e.contains(hit)); }"""
 
 
-@pytest.fixture
-def attack_room(live):
-    """A 2-player basic game played with random moves other than attacks until seat 0 may
-    attack as well as organize, take its Income or pass: the room and seat 0's token (a game
-    that ends first is left for a new one)."""
-    api = httpx.Client(base_url=live)
-    rng = random.Random(3)
-    for _ in range(5):
+def quiet_games(api: httpx.Client, seed: int, games: int):
+    """2-player basic games played with random moves other than attacks: each game's room, its
+    tokens and its public view before each move (a game that ends is left for a new one)."""
+    rng = random.Random(seed)
+    for _ in range(games):
         room, tokens = started_room(api, "vem-ai-a-troika", 2)
         for _ in range(300):
             view = api.get(f"/api/rooms/{room}/view").json()
             if view["status"] != "playing":
                 break
-            offered = (
-                {item["action"]["type"] for item in legal_of(api, room, tokens[0])} if 0 in view["to_act"] else set()
-            )
-            if {"attack", "income", "pass"} <= offered:
-                return room, tokens[0]
+            yield room, tokens, view
             seat = rng.choice(view["to_act"])
             legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
             quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
             if quiet:
                 body = {"version": legal["version"], "action": rng.choice(quiet)}
                 assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+
+
+@pytest.fixture
+def attack_room(live):
+    """A game of :func:`quiet_games` at the first point where seat 0 may attack as well as
+    organize, take its Income or pass: the room and seat 0's token."""
+    api = httpx.Client(base_url=live)
+    for room, tokens, view in quiet_games(api, 3, 5):
+        offered = {item["action"]["type"] for item in legal_of(api, room, tokens[0])} if 0 in view["to_act"] else set()
+        if {"attack", "income", "pass"} <= offered:
+            return room, tokens[0]
     pytest.fail("seat 0 was never offered an attack")
 
 
@@ -218,27 +222,15 @@ def test_a_defence_of_two_cards_ticked_on_the_page_is_played(browser, live):
     decreasing order was refused as "'add' is not allowed now" (a player's probe, 2026-12-07).
     Here the defender ticks two such cards on a phone and defends with both."""
     api = httpx.Client(base_url=live)
-    rng = random.Random(8)
-    for _ in range(8):
-        room, tokens = started_room(api, "vem-ai-a-troika", 2)
-        for _ in range(300):
-            view = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).json()
-            if view["status"] != "playing":
-                break
-            pair = descending_pair(view["view"]["hand"])
-            offered = legal_of(api, room, tokens[0]) if 0 in view["to_act"] else []
-            attacks = [i["action"] for i in offered if i["action"]["type"] == "attack"]
-            if pair and attacks:
-                body = {"version": view["version"], "action": attacks[0]}
-                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[0]), json=body).status_code == 200
-                defend_with_both(browser, live, api, room, tokens[1], pair)
-                return
-            seat = rng.choice(view["to_act"])
-            legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
-            quiet = [i["action"] for i in legal["legal_actions"] if i["action"]["type"] != "attack"]
-            if quiet:
-                body = {"version": legal["version"], "action": rng.choice(quiet)}
-                assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    for room, tokens, view in quiet_games(api, 8, 8):
+        pair = descending_pair(api.get(f"/api/rooms/{room}/view", headers=auth(tokens[1])).json()["view"]["hand"])
+        offered = legal_of(api, room, tokens[0]) if 0 in view["to_act"] else []
+        attacks = [i["action"] for i in offered if i["action"]["type"] == "attack"]
+        if pair and attacks:
+            body = {"version": view["version"], "action": attacks[0]}
+            assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[0]), json=body).status_code == 200
+            defend_with_both(browser, live, api, room, tokens[1], pair)
+            return
     pytest.fail("no attack came on a hand shown out of order")
 
 
