@@ -86,6 +86,7 @@ def test_players_play_again_each_to_their_own_seat(browser, fast_bots, screensho
 
     # Bruno's finished page learns of the next game live: its public link, never Ana's seat link.
     expect(bruno.locator("#next-room")).to_have_attribute("href", f"/rooms/{next_room}")
+    expect(bruno.locator("#play-again p").last).to_have_text(f"The next game: Room {next_room}")  # (not a raw path)
     assert ana.url.split("/seat/")[1] not in bruno.content()
     screenshots(bruno, "play-again-join")
     bruno.get_by_role("button", name="Go to the next game").click()
