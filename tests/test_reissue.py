@@ -265,3 +265,18 @@ async def test_a_keyed_join_resent_after_its_seat_was_reissued_takes_no_other_se
     assert [s["name"] for s in seats] == ["Ana", "Bo", None]
     other = await client.post(url, json={"name": "Bea", "idempotency_key": "another-key-of-16-chars"})
     assert other.status_code == 201 and other.json()["seat"] == 2
+
+
+async def test_the_hosts_new_link_names_the_player_escaped(sqlite_url):
+    """The page's answer names whose seat the new link is for: a name is the player's own text,
+    so markup in it is shown as text, never as markup."""
+    async with running_app(sqlite_url, autopilot_grace_seconds=0) as client:
+        created = await client.post("/api/rooms", json={"game": "troika", "seats": 2, "name": "Ana"})
+        room_id, host = created.json()["room"]["id"], created.json()["token"]
+        joined = await client.post(f"/api/rooms/{room_id}/seats", json={"name": "<b onclick=x>Zé</b>"})
+        assert joined.status_code == 201, joined.text
+        assert (await client.post(f"/api/rooms/{room_id}/start", headers=auth(host))).status_code == 200
+        answer = await client.post(f"/rooms/{room_id}/seat/{host}/reissue/1")
+        flash = answer.text.split('id="flash"')[1].split("</div>")[0]
+        assert "A new private link for &lt;b onclick=x&gt;Zé&lt;/b&gt;&#39;s seat" in flash, flash
+        assert "<b onclick" not in answer.text
