@@ -178,6 +178,26 @@ def test_vem_ais_leaders_are_named_in_large_type_on_a_phone(browser, live):
     assert {text: (size, fits) for text, (size, fits) in seen.items() if size < 12.8 or not fits} == {}
 
 
+# How many lines an element's text takes: the distinct tops of its text's boxes.
+LINES = """e => { const r = document.createRange(); r.selectNodeContents(e);
+  const boxes = [...r.getClientRects()].filter(b => b.width).sort((a, b) => a.top - b.top);
+  return boxes.filter((b, i) => i === 0 || b.top - boxes[i - 1].top > b.height / 2).length; }"""
+
+
+def test_vem_ais_card_list_link_stays_on_one_line_on_a_phone_in_portuguese(browser, live):
+    """The status line and the "Card list" link share a row: on a 390 px phone the status line
+    squeezed the link to a column of four lines ("Lista / de / cartas / ↗", a newcomer's
+    probe). The link keeps its own width, on one line, in both languages."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "vem-ai-a-troika", 2)
+    for lang, label in (("pt-PT", "Lista de cartas"), ("en", "Card list")):
+        page = browser.new_context(base_url=live, viewport={"width": 390, "height": 844}, locale=lang).new_page()
+        page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        link = page.locator("#room-main .card-list-link")
+        expect(link).to_contain_text(label)
+        assert link.evaluate(LINES) == 1, f"{lang}: {link.bounding_box()}"
+
+
 def test_triatris_six_card_hand_fits_a_390_px_phone_without_cutting_the_last_card(browser, live):
     """A round opens with six cards: on a common phone all six show whole, not the sixth cut off
     at the dock's edge behind a sideways scroll of a few pixels."""
