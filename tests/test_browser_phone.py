@@ -238,3 +238,33 @@ def test_a_docked_hand_wider_than_a_phone_fades_where_more_cards_lie(browser, li
     page.wait_for_function(measured % "<= r.clientWidth")
     expect(row).not_to_have_attribute("data-more", re.compile(".*"))
     assert row.evaluate("r => getComputedStyle(r).maskImage") == "none"
+
+
+def test_a_rules_table_wider_than_a_phone_fades_where_more_of_it_lies(browser, live):
+    """A rules table wider than a phone scrolls inside its box, and with no cue a reader took
+    its first columns for all of it (a newcomer's probe): the edge more columns lie past fades
+    out, as the docked hand's does, from the right to the left as it is scrolled; a table that
+    fits is not faded, on a phone nor on a desktop, where the card list's tables fit whole."""
+    page = browser.new_context(base_url=live, viewport=PHONES[1], locale="pt-PT").new_page()
+    page.goto("/rules/vem-ai-a-troika/cards")
+    box = page.locator(".table-scroll").first
+    assert box.evaluate("b => b.scrollWidth - b.clientWidth") > 200
+    expect(box).to_have_attribute("data-more", "right")
+    assert "linear-gradient" in box.evaluate("b => getComputedStyle(b).maskImage")
+    box.evaluate("b => b.scrollTo(b.scrollWidth, 0)")
+    expect(box).to_have_attribute("data-more", "left")
+    screenshot(page, "phone-rules-table-faded-left")
+    page.goto("/rules/troika")  # (its tables fit a phone)
+    fitting = page.locator(".table-scroll")
+    assert fitting.count() >= 2
+    assert (
+        fitting.evaluate_all("bs => bs.map(b => [b.scrollWidth <= b.clientWidth, b.dataset.more || ''])")
+        == [[True, ""]] * fitting.count()
+    )
+    page.set_viewport_size(DESKTOP)
+    page.goto("/rules/vem-ai-a-troika/cards")
+    expect(page.locator(".table-scroll[data-more]")).to_have_count(0)
+    assert page.locator(".table-scroll").first.evaluate("b => getComputedStyle(b).maskImage") == "none"
+    # (on a desktop the card list takes the page's width: in the rules' 832 px its Hand Actions
+    # ran a word a line, in rows 300 px tall)
+    assert page.locator("tr.group td:last-child").first.evaluate("c => c.getBoundingClientRect().width") >= 260

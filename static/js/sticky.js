@@ -7,7 +7,9 @@
 // button, templates/games/macros.html) so that more of the table shows; the choice is kept for
 // the tab's pages (localStorage) and stays across every swap of the hand. A docked hand wider
 // than the screen scrolls sideways: its row is marked with the side(s) more cards lie to
-// (data-more: right, left or both), which static/css/room.css fades out as a cue.
+// (data-more: right, left or both), which static/css/room.css fades out as a cue; so is a table
+// wider than its box (.table-scroll: a rules page's, a final result's on a phone), faded by
+// static/css/arena.css.
 (function () {
   var FOLDED = "arena-hand-folded";
   function kept() { try { return localStorage.getItem(FOLDED) === "1"; } catch (e) { return false; } }
@@ -29,13 +31,13 @@
     showFold();
     measure();
   });
-  function edges(row) {
+  function edges(row) {  // (a few pixels more are no cue: a fade would hide what is all but whole)
     var most = row.scrollWidth - row.clientWidth;
-    var more = most <= 1 ? "" : row.scrollLeft <= 1 ? "right" : row.scrollLeft >= most - 1 ? "left" : "both";
+    var more = most <= 4 ? "" : row.scrollLeft <= 1 ? "right" : row.scrollLeft >= most - 1 ? "left" : "both";
     if (more) row.dataset.more = more;
     else delete row.dataset.more;
   }
-  var ROW = "#room-main .your-hand .hand-row";
+  var ROW = "#room-main .your-hand .hand-row, .table-scroll";
   document.addEventListener("scroll", function (event) {
     if (event.target.matches && event.target.matches(ROW)) edges(event.target);
   }, true);  // (a row's scroll does not bubble: caught on its way down)
