@@ -303,7 +303,7 @@ class Game(ABC):
         if listed is not None and (legacy or same_json(listed, action)):
             return listed
         self.explain(state, seat, action)
-        raise IllegalAction(say("'{type}' is not allowed now with those values", type=action["type"]))
+        raise IllegalAction(refusal(action["type"], legal))
 
     def stored_form(self, action: Any) -> Any:
         """``action`` as a log would hold it had it been accepted, as far as that is known with
@@ -388,6 +388,25 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(map(same_json, a, b))
     return a == b
+
+
+def refusal(kind: str, legal: list[Action]) -> Message:
+    """Why a move that fits its schema is refused, where the game's ``explain`` says no more: a
+    type the seat has no move of now, with the types it has (its own moves: nothing hidden); a
+    type it has, with values that make none of its listed moves."""
+    kinds = list(dict.fromkeys(a["type"] for a in legal))
+    if kind not in kinds:
+        return say(
+            "'{type}' is not allowed now: your moves now are {types}",
+            type=kind,
+            types=", ".join(f"'{k}'" for k in kinds),
+        )
+    count = sum(a["type"] == kind for a in legal)
+    return say(
+        "'{type}' is not allowed now with those values: your legal actions list {count} of that type",
+        type=kind,
+        count=count,
+    )
 
 
 # ---- the schema of an unlisted action's fields ---------------------------------------------

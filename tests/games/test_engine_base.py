@@ -81,6 +81,21 @@ def test_views_are_each_seats_view_and_actions_go_to_their_types_rule():
     assert (canonical, after["total"], state["total"]) == ({"type": "add", "value": 2}, 2, 0)
 
 
+def test_a_refused_move_says_which_moves_of_the_seat_are_open():
+    """A move that fits but is not listed, where no ``explain`` says more: a type the seat has no
+    move of names the types it has; a listed type, how many moves of it are open (a programmer
+    read "'add' is not allowed now" with no clue what was)."""
+    game = Counting()
+    state = game.setup(2, {}, "s")
+    with pytest.raises(base.IllegalAction, match=r"^'pass' is not allowed now: your moves now are 'add'$"):
+        game.play(state, 0, {"type": "pass"})
+    with pytest.raises(
+        base.IllegalAction,
+        match=r"^'add' is not allowed now with those values: your legal actions list 2 of that type$",
+    ):
+        game.play(state, 0, {"type": "add", "value": 3})
+
+
 def test_an_engine_missing_a_part_of_the_contract_cannot_be_made():
     class Viewless(base.Game):
         slug = title = "viewless"
