@@ -213,3 +213,28 @@ async def test_oversized_and_flooding_frames_close_only_that_socket(sqlite_url):
                     assert closed.value.rcvd.code == 1008
                 await play(client, other_room, other_tokens, 1, random.Random(1))
                 assert (await until_version(bystander, 1))["version"] == 1
+
+
+async def test_two_instances_racing_for_the_last_seats_and_the_start_change_the_room_once(postgres_url):
+    """The lobby's changes through two instances at once: each instance holds its own lock of a
+    room, so only the database keeps them apart (a seat's row is unique: the later taker of the
+    same seat is told "that seat was just taken; try again"). Four players join a room with two
+    free seats, two through each instance: two are seated, in different seats, and two refused;
+    then the host starts it through both at once: it starts once."""
+    async with two_instances(postgres_url) as (a, b):
+        for round_ in range(3):
+            created = (await a.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"})).json()
+            room_id, host = created["room"]["id"], created["token"]
+            joins = [
+                client.post(f"/api/rooms/{room_id}/seats", json={"name": name})
+                for client, name in zip((a, b, a, b), ("Bruno", "Carla", "Duarte", "Eva"), strict=True)
+            ]
+            answers = await asyncio.gather(*joins)
+            assert sorted(r.status_code for r in answers) == [201, 201, 409, 409], [r.text for r in answers]
+            view = (await b.get(f"/api/rooms/{room_id}/view")).json()
+            seated = sorted(s["seat"] for s in view["room"]["seats"] if s["name"])
+            assert seated == [0, 1, 2], (round_, view["room"]["seats"])
+            starts = await asyncio.gather(*(c.post(f"/api/rooms/{room_id}/start", headers=auth(host)) for c in (a, b)))
+            assert sorted(r.status_code for r in starts) == [200, 409], [r.text for r in starts]
+            assert (await a.get(f"/api/rooms/{room_id}/view")).json()["version"] == 0
+        log_is_sound(postgres_url, room_id)
