@@ -345,6 +345,16 @@ HIDDEN_UNDER = """els => els.map(e => {
 }).filter(Boolean)"""
 
 
+def hidden_once_settled(page: Page, selector: str) -> list[str]:
+    """HIDDEN_UNDER of the elements ``selector`` finds, once none is (or after 5 s): a CI run
+    under load measured two captions with no box at all, in some frame between two swaps,
+    which read as "covered by topbar"."""
+    whole = f"() => ({HIDDEN_UNDER})([...document.querySelectorAll({selector!r})]).length === 0"
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(whole, timeout=5_000)
+    return page.locator(selector).evaluate_all(HIDDEN_UNDER)
+
+
 def test_the_leaders_to_choose_are_whole_above_the_docked_hand_on_the_desktop(browser, live):
     """Vem aí's advanced game with hints, at 1366x768: the hint bar pushes the Leaders down, and
     the docked hand (which holds no move while Leaders are chosen) covered each Leader's
@@ -361,12 +371,7 @@ def test_the_leaders_to_choose_are_whole_above_the_docked_hand_on_the_desktop(br
     captions = page.locator("#leader-choice .card-button .hint")
     expect(captions).to_have_count(2)
     assert page.evaluate("scrollY") == 0
-    # (a CI run under load measured both captions with no box at all, in some frame between two
-    # swaps, which read as "covered by topbar": the page is given 5 s to settle, then measured)
-    whole = f"() => ({HIDDEN_UNDER})([...document.querySelectorAll('#leader-choice .card-button .hint')]).length === 0"
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_function(whole, timeout=5_000)
-    assert captions.evaluate_all(HIDDEN_UNDER) == []
+    assert hidden_once_settled(page, "#leader-choice .card-button .hint") == []
     expect(page.locator("#your-hand .hand-row")).to_be_visible()  # (the hand still shows below)
 
 
@@ -431,3 +436,24 @@ def test_off_its_turn_the_coach_is_one_quiet_line_on_a_phone(browser, live):
     height = coach.evaluate("e => e.getBoundingClientRect().height")
     line = coach.locator("p").evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 20")
     assert height <= 3 * line + 20, (height, line)  # (its words and padding: no margins around them)
+
+
+def test_triatris_players_gems_are_in_view_above_the_docked_hand_on_the_desktop(browser, live):
+    """TriATri at 1366x768, a later trick of a round: the round's start cards and the last trick
+    stay on the table all round, and the players' boards below them, with the gems each has won
+    (what the next card and gem turn on), sat under the docked hand (a newcomer's probe). The
+    boards come first now: every player's gems are whole in view, at the page's top."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 3)
+    for _ in random_moves(api, room, tokens, seed=5):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        if view["view"]["phase"] == "play" and view["view"]["trick_number"] >= 2:
+            break
+    seat = view["to_act"][0]
+    page = seat_page(browser, live, f"/rooms/{room}/seat/{tokens[seat]}", SIZES[0])
+    expect(page.locator("#last-reveal")).to_be_visible()  # (the start cards, above the boards before)
+    expect(page.locator("#your-hand .card-button").first).to_be_visible()
+    gems = page.locator("#room-main .player .player-gems")
+    expect(gems).to_have_count(3)
+    assert page.evaluate("scrollY") == 0
+    assert hidden_once_settled(page, "#room-main .player .player-gems") == []

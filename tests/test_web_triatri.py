@@ -180,9 +180,13 @@ async def test_a_tied_reveal_shows_the_cards_taken_back(client):
 async def test_the_leader_chooses_among_the_legal_gems_only(client):
     state = build([[card("red", 5)], [card("green", 6)]], phase="choose_gem", leader=0)
     state["supply"]["blue"] = 0
+    state["supply"]["red"] = 4
     state["gems"][0]["red"] = 1
     html = await render(client, state, 0)
     choice = between(html, 'id="gem-choice"', 'class="players"')
+    # each gem says how many there are (on a phone the supply is below the trick, out of view)
+    assert text(choice).startswith("From the supply red 4 green 6 From your gems red 1 ")
+    assert re.findall(r'class="gem-left" title="([^"]+)"', choice) == ["4 left", "6 left", "you have 1"]
     assert posted_actions(choice) == [
         {"type": "choose_gem", "colour": "red", "source": "supply"},
         {"type": "choose_gem", "colour": "green", "source": "supply"},
@@ -190,7 +194,7 @@ async def test_the_leader_chooses_among_the_legal_gems_only(client):
     ]
     assert 'aria-label="Lead with your own red gem"' in choice
     supply = text(between(html, 'id="supply"', '<div class="zone centre"'))
-    assert supply == "Gem supply 6 empty 0 6"
+    assert supply == "Gem supply 4 empty 0 6"
     assert between(html, 'id="supply"', '<div class="zone centre"').count('class="gem blue') == 0
 
 

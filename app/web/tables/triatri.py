@@ -24,10 +24,14 @@ def parts(t: Seen) -> list[Part]:
     at = t.at if t.legal else None
     gems = []
     if mine and v["phase"] == "choose_gem":
+        held = {"supply": v["supply"], "own": v["players"][seat]["gems"]}  # (how many each button draws on)
         for source in ("supply", "own"):
             choices = [item["action"] for item in t.p["legal_actions"] if item["action"].get("source") == source]
             if choices:
-                moves = [{"m": m, "colour": a["colour"]} for a, m in zip(choices, t.moves(choices), strict=True)]
+                moves = [
+                    {"m": m, "colour": a["colour"], "count": held[source][a["colour"]]}
+                    for a, m in zip(choices, t.moves(choices), strict=True)
+                ]
                 gems.append({"source": source, "moves": moves})
     playing = mine and v["phase"] == "play"
     status = {
