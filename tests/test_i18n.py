@@ -86,7 +86,7 @@ def test_every_message_has_a_portuguese_translation_with_the_same_placeholders()
 
 
 def test_no_message_counts_with_a_plural_in_brackets():
-    """A count is said so that it reads right whatever it is ("Sets: 0", "seats still free: 1"),
+    """A count is said so that it reads right whatever it is ("Sets: 0", "1 of the 2 seats still free"),
     never with "(s)" tacked on ("0 set(s)", the TriATri end-of-game line) in either language."""
     bracketed = re.compile(r"\w\((s|es)\)")
     found = [m.id for m in catalog() if m.id and any(bracketed.search(t) for t in (*texts(m.id), *texts(m.string)))]

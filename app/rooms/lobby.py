@@ -540,7 +540,14 @@ class Lobby:
             require_open(info, "this game has already started")
             require_unheld(info)
             if info.free_seats:
-                raise Conflict(say("seats still free: {count}", count=len(info.free_seats)))
+                free, seats = len(info.free_seats), info.num_seats
+                raise Conflict(
+                    say(
+                        "{count} of the {seats} seats still free: seat a player or a bot in each first",
+                        count=free,
+                        seats=seats,
+                    )
+                )
             if not await storage.mark_started(session, room_id, idempotency_key):
                 raise Conflict("this game has already started")
         return False

@@ -134,8 +134,14 @@ def test_reveal_is_simultaneous_and_a_commitment_stays_secret():
     assert GAME.view(state, 0)["commit"] == {"colour": "red", "number": 3, "fake": False}
     assert "red 3" not in public_text(state)
     assert [spoken(e) for e in state["log"] if e["to"] == [0]] == ["You commit red 3."]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^it is not your turn$"):
         GAME.apply(state, 0, {"type": "commit", "card": red(6)})
+    with pytest.raises(IllegalAction, match=r"^you do not hold that card$"):  # (another seat's: the same)
+        GAME.apply(state, 1, {"type": "commit", "card": red(6)})
+    with pytest.raises(IllegalAction, match=r"^you do not hold that card$"):
+        GAME.apply(state, 1, {"type": "commit", "card": 999})
+    with pytest.raises(IllegalAction, match=r"^'play' is not allowed now: your moves now are 'commit'$"):
+        GAME.apply(state, 1, {"type": "play", "card": blue(3)})
 
 
 def test_reveal_ignores_abilities_higher_number_wins():
@@ -158,7 +164,7 @@ def test_three_player_three_way_tie_takes_cards_back_and_commits_different_ones(
     assert GAME.view(state, 0)["last_reveal"]["result"] == "take_back"
     assert GAME.view(state, 2)["players"][0]["known_cards"] == [{"colour": "red", "number": 5, "fake": False}]
     assert GAME.legal_actions(state, 0) == [{"type": "commit", "card": red(7)}]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^you took that card back in this reveal: commit another one$"):
         GAME.apply(state, 0, {"type": "commit", "card": red(5)})
     state = commit_cards(state, red(7), blue(3), green(2))
     assert (state["phase"], state["leader"]) == ("choose_gem", 0)
@@ -225,8 +231,11 @@ def test_leader_chooses_a_supply_colour_or_an_own_gem_never_another_players():
         {"type": "choose_gem", "colour": "green", "source": "supply"},
         {"type": "choose_gem", "colour": "blue", "source": "own"},
     ]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^you have no red gem of your own$"):
         GAME.apply(state, 0, {"type": "choose_gem", "colour": "red", "source": "own"})
+    empty = build([[red(2)], [red(3)]], phase="choose_gem", supply={"red": 0, "blue": 6, "green": 6})
+    with pytest.raises(IllegalAction, match=r"^no red gem is left in the supply$"):
+        GAME.apply(empty, 0, {"type": "choose_gem", "colour": "red", "source": "supply"})
     state = GAME.apply(state, 0, {"type": "choose_gem", "colour": "red", "source": "supply"})
     assert state["supply"]["red"] == 5
     assert GAME.view(state, 1)["gem"] == {"colour": "red", "source": "supply"}
@@ -257,8 +266,12 @@ def test_basic_rule_must_follow_and_water_seven_wins():
     hands = [[blue(4), red(6)], [blue(7), green(3)], [blue(5), FAKE]]
     state = build(hands, gem=("blue", "supply"))
     assert GAME.legal_actions(state, 0) == [{"type": "play", "card": blue(4)}]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(
+        IllegalAction, match=r"^the gem in the centre is a blue gem: play a card of its colour or a fake$"
+    ):
         GAME.apply(state, 0, {"type": "play", "card": red(6)})
+    with pytest.raises(IllegalAction, match=r"^you do not hold that card$"):
+        GAME.apply(state, 0, {"type": "play", "card": blue(7)})
     state = play_cards(state, blue(4), blue(7), blue(5))
     assert last_trick(state)["winner"] == 1
     assert state["gems"][1]["blue"] == 1

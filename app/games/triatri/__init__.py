@@ -152,6 +152,29 @@ class TriATri(base.Game):
         own = [("own", c) for c in COLOURS if state["gems"][seat][c] > 0]
         return [{"type": "choose_gem", "colour": c, "source": s} for s, c in supply + own]
 
+    def explain(self, state: State, seat: int, action: Action) -> None:
+        """Why a card or gem of the seat to act is not listed, where its hand or the gems say
+        why: a card it does not hold, one taken back in this reveal, the colour it must follow,
+        a gem there is none of (another type now: the generic refusal names the open ones)."""
+        kind, phase, hand = action["type"], state["phase"], state["hands"][seat]
+        if (kind, phase) in {("commit", "reveal"), ("play", "play")}:
+            base.require(base.whole(action.get("card")) and action["card"] in hand, "you do not hold that card")
+            if kind == "commit":
+                base.require(False, "you took that card back in this reveal: commit another one")
+            gem = a_gem(state["gem"]["colour"])
+            base.require(
+                False, base.say("the gem in the centre is {gem}: play a card of its colour or a fake", gem=gem)
+            )
+        colour = action.get("colour")
+        if (kind, phase) == ("choose_gem", "choose_gem") and colour in COLOURS:
+            if action.get("source") == "own":
+                base.require(
+                    state["gems"][seat][colour] > 0, base.say("you have no {gem} of your own", gem=colour_gem(colour))
+                )
+            base.require(
+                state["supply"][colour] > 0, base.say("no {gem} is left in the supply", gem=colour_gem(colour))
+            )
+
     def label(self, action: Action, state: State | None = None) -> base.Message:
         if action["type"] == "choose_gem":
             gem = colour_gem(action["colour"])
