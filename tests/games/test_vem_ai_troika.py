@@ -143,7 +143,7 @@ def test_leaders_are_chosen_in_secret_and_revealed_together():
     assert [leader["id"] for leader in seen_by_0["leader_offer"]] == offers[0]
     assert GAME.view(state, 1)["leader_choice"] == offers[1][1]
     assert str(offers[1][1]) not in json.dumps(seen_by_0["players"])
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^that Leader is not one of the two you were dealt$"):
         GAME.apply(state, 0, {"type": "choose_leader", "leader": offers[1][0]})
     with pytest.raises(IllegalAction, match="not your turn"):
         GAME.apply(state, 1, {"type": "choose_leader", "leader": offers[1][0]})
@@ -257,13 +257,17 @@ def test_organization_example_2_antonio_replaces_then_places():
 
 def test_a_family_holds_at_most_four_cards():
     gold = ["Procuradoria", "Juízes", "Opus Day", "Fundos Abutre"]
-    state = arrange(2, hands={0: ["Consultoras"]}, tables={0: gold + ["Expesso"]})
+    state = arrange(2, hands={0: ["Consultoras"], 1: ["Revisão"]}, tables={0: gold + ["Expesso"]})
     legal = GAME.legal_actions(state, 0)
     assert {"type": "place", "card": G["Consultoras"]} not in legal
     assert {"type": "place", "card": G["Consultoras"], "take": G["Juízes"]} in legal
     assert {"type": "place", "card": G["Consultoras"], "take": G["Expesso"]} not in legal
     with pytest.raises(IllegalAction):
         GAME.apply(state, 0, {"type": "place", "card": G["Consultoras"]})
+    # a card not the seat's, in hand or taken back (another seat's, or none at all): told so
+    for move in ({"type": "place", "card": G["Revisão"]}, {"type": "place", "card": G["Consultoras"], "take": 999}):
+        with pytest.raises(IllegalAction, match=r"^that card is neither in your hand nor on your table$"):
+            GAME.apply(state, 0, move)
     state = GAME.apply(state, 0, {"type": "place", "card": G["Consultoras"], "take": G["Juízes"]})
     assert names(state["players"][0]["hand"]) == ["Juízes"]
     families = GAME.view(state, 0)["players"][0]["families"]

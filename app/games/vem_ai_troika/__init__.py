@@ -249,6 +249,21 @@ class VemAiTroika(base.Game):
             card["variable_text"], card["variable_said"] = describe_bonuses(card), bonuses_json(card)
         return {"deck": deck}
 
+    def explain(self, state: State, seat: int, action: Action) -> None:
+        """Why a move naming cards the seat does not have is refused: a Leader not dealt to it,
+        a Group card neither in its hand nor on its table (another seat's, hidden or not, is told
+        the same as one that does not exist). Other refusals: the generic one."""
+        p = table.player(state, seat)
+        if action["type"] == "choose_leader":
+            base.require(action.get("leader") in p["offer"], "that Leader is not one of the two you were dealt")
+        cards = action.get("cards")
+        named = [action.get("card"), action.get("take"), *(cards if isinstance(cards, list) else [])]
+        yours = set(p["hand"]) | set(p["table"])
+        base.require(
+            all(card is None or (base.whole(card) and card in yours) for card in named),
+            "that card is neither in your hand nor on your table",
+        )
+
     def label(self, action: Action, state: State | None = None) -> base.Message:
         """A button label; card names come from ``state``'s deck, else from the default deck."""
         deck = state["deck"] if state is not None else _label_deck()
