@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.api.errors import ECHO_LIMIT
-from app.api.json_bodies import repeated_key
+from app.api.json_bodies import TOO_DEEP, body_fault
 from tests.conftest import auth, create_started_room
 
 JSON = {"content-type": "application/json"}
@@ -43,16 +43,26 @@ async def test_a_huge_repeated_key_is_named_only_in_part(client):
 
 
 @pytest.mark.parametrize(
-    ("body", "key"),
+    ("body", "fault"),
     [
         (b'{"a": 1, "b": {"a": 1}}', None),  # (the same key in two objects is no repeat)
         (b'[{"a": 1}, {"a": 2}]', None),
-        (b'{"a": {"b": 1, "b": 2}}', "b"),
-        (b'{"\\u0061": 1, "a": 2}', "a"),  # (an escaped key is the same key)
+        (b'{"a": {"b": 1, "b": 2}}', 'body: the key "b" is given twice in one object'),
+        (b'{"\\u0061": 1, "a": 2}', 'body: the key "a" is given twice in one object'),  # (escaped: the same key)
         (b'{"a": 1, "a": 2', None),  # (not JSON: the route says so, in its own words)
         (b"\xff", None),
-        (b"[" * 100_000 + b"]" * 100_000, None),  # (past the parser's depth: the route says so)
+        (b"[" * 100_000 + b"]" * 100_000, TOO_DEEP),  # (past the parser's depth: "not valid JSON" said less)
+        (b"[" * 500 + b"]" * 500, None),
     ],
 )
-def test_the_repeated_key_found_is_the_one_repeated(body, key):
-    assert repeated_key(body) == key
+def test_the_fault_found_is_the_repeated_key_or_the_depth(body, fault):
+    assert body_fault(body) == fault
+
+
+async def test_a_move_nested_too_deeply_is_told_so(client):
+    """A body of valid JSON nested past the parser's depth was answered "not valid JSON" (a
+    programmer's probe): it is told what is wrong."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    body = b'{"version": 0, "action": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    r = await client.post(f"/api/rooms/{room_id}/actions", content=body, headers={**auth(tokens[0]), **JSON})
+    assert r.status_code == 400 and r.json() == {"error": "invalid_request", "message": TOO_DEEP}

@@ -131,3 +131,15 @@ async def test_a_move_sent_with_no_body_is_told_the_body_is_missing(client):
         f"/api/rooms/{room_id}/actions", headers={**auth(tokens[0]), "content-type": "application/json"}
     )
     assert (r.status_code, r.json()["message"]) == (400, "body: missing: send a JSON object")
+
+
+@pytest.mark.parametrize("body", [b"[]", b"5", b'"x"', b"{}"])
+async def test_a_body_that_is_not_an_object_is_told_so(client, body):
+    """A body of JSON that is not an object was answered in pydantic's words, naming nothing:
+    "Input should be a valid dictionary or object to extract fields from" (a programmer's probe);
+    an object, even an empty one, is told what it lacks instead."""
+    room_id, tokens = await create_started_room(client, "troika", 2)
+    headers = {**auth(tokens[0]), "content-type": "application/json"}
+    for url in (f"/api/rooms/{room_id}/actions", "/api/rooms"):
+        message = (await client.post(url, content=body, headers=headers)).json()["message"]
+        assert (message == "body: must be a JSON object") is (body != b"{}"), message

@@ -139,6 +139,8 @@ PLAINER = {
     "string_pattern_mismatch": "must be at least one character, with no control character",
     "extra_forbidden": "unknown field",
     "json_invalid": "not valid JSON",
+    "model_attributes_type": "must be a JSON object",  # ("Input should be a valid dictionary or object to ...")
+    "dict_type": "must be a JSON object",
     "union_tag_not_found": 'needs a "type" naming one of the game\'s actions (send a legal action\'s "action", '
     "not the whole entry)",
 }
@@ -150,10 +152,11 @@ def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
     parts = []
     for err in errors:
         steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
-        where = "body" if err.get("type") == "json_invalid" else ".".join(steps)
+        whole = tuple(err.get("loc", ())) == ("body",)  # (the body itself, not a field of it)
+        where = "body" if err.get("type") == "json_invalid" or whole else ".".join(steps)
         what = PLAINER.get(err.get("type", ""), validation_words(err))
-        if not where and err.get("type") == "missing" and tuple(err.get("loc", ())) == ("body",):
-            where, what = "body", "missing: send a JSON object"  # ("Field required" named no field)
+        if whole and err.get("type") == "missing":
+            what = "missing: send a JSON object"  # ("Field required" named no field)
         parts.append(cut(f"{where}: {what}" if where else what))
     return "; ".join(parts)
 

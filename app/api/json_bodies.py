@@ -1,4 +1,5 @@
-"""A JSON body under /api says each key of an object once: one with a key twice is refused.
+"""A JSON body under /api says each key of an object once: one with a key twice is refused, as is
+one nested deeper than the parser goes, each in words of its own.
 
 JSON leaves a repeated key's meaning open, and the parsers differ (ours, orjson and the standard
 library, keep the last value; others keep the first or refuse), so ``{"name": "Ana", "name":
@@ -40,14 +41,20 @@ def unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def repeated_key(body: bytes) -> str | None:
-    """The first key some object of ``body`` names twice, if it is JSON (the route words any
-    other fault)."""
+TOO_DEEP = "body: nested too deeply (arrays and objects inside one another)"
+
+
+def body_fault(body: bytes) -> str | None:
+    """What is wrong with ``body`` that the route would not say: the first key some object names
+    twice, or nesting deeper than the parser goes (the route said only "not valid JSON");
+    None for a sound body, and for one that is not JSON at all (the route words that)."""
     try:
         json.loads(body, object_pairs_hook=unique_pairs)
     except RepeatedKey as repeated:
-        return repeated.key
-    except (ValueError, RecursionError):  # (not JSON, not UTF-8, nested too deep: the route says so)
+        return cut(f"body: the key {json.dumps(repeated.key, ensure_ascii=False)} is given twice in one object")
+    except RecursionError:
+        return TOO_DEEP
+    except ValueError:  # (not JSON, not UTF-8)
         return None
     return None
 
@@ -68,12 +75,11 @@ class UniqueKeys:
         body = await whole_body(scope, receive)
         if body is None:
             return
-        key = repeated_key(body)
-        if key is None:
+        fault = body_fault(body)
+        if fault is None:
             await self.app(scope, receive_again(body, receive), send)
             return
-        message = cut(f"body: the key {json.dumps(key, ensure_ascii=False)} is given twice in one object")
-        await json_error(400, "invalid_request", message)(scope, receive, send)
+        await json_error(400, "invalid_request", fault)(scope, receive, send)
 
 
 def json_content(content_type: str | None) -> bool:
