@@ -290,7 +290,7 @@ class Game(ABC):
             raise IllegalAction("an action is an object with a 'type' field")
         awaited = self.to_act(state)
         if seat not in awaited:
-            raise IllegalAction(say("it is not your turn") if awaited else say("the game is over"))
+            raise IllegalAction(self.waiting(state, seat) if awaited else say("the game is over"))
         schema = self.unlisted.get(action["type"])
         if schema is not None:
             return read_fields(action, schema)
@@ -327,6 +327,11 @@ class Game(ABC):
             key: sorted(value) if key in self.id_sets and type(value) is list and all(map(whole, value)) else value
             for key, value in action.items()
         }
+
+    def waiting(self, state: State, seat: int) -> Message:
+        """Why ``seat`` may not move while others may: by default, that it is not its turn (a
+        game where seats act at once says that this one has acted already)."""
+        return say("it is not your turn")
 
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Optional: raise IllegalAction with a more helpful reason for an action not listed

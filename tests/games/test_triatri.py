@@ -134,7 +134,7 @@ def test_reveal_is_simultaneous_and_a_commitment_stays_secret():
     assert GAME.view(state, 0)["commit"] == {"colour": "red", "number": 3, "fake": False}
     assert "red 3" not in public_text(state)
     assert [spoken(e) for e in state["log"] if e["to"] == [0]] == ["You commit red 3."]
-    with pytest.raises(IllegalAction, match=r"^it is not your turn$"):
+    with pytest.raises(IllegalAction, match=r"^you have committed your start card: the others are choosing theirs$"):
         GAME.apply(state, 0, {"type": "commit", "card": red(6)})
     with pytest.raises(IllegalAction, match=r"^you do not hold that card$"):  # (another seat's: the same)
         GAME.apply(state, 1, {"type": "commit", "card": red(6)})

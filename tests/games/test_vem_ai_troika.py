@@ -145,7 +145,7 @@ def test_leaders_are_chosen_in_secret_and_revealed_together():
     assert str(offers[1][1]) not in json.dumps(seen_by_0["players"])
     with pytest.raises(IllegalAction, match=r"^that Leader is not one of the two you were dealt$"):
         GAME.apply(state, 0, {"type": "choose_leader", "leader": offers[1][0]})
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction, match=r"^you have chosen your Leader: the others are choosing theirs$"):
         GAME.apply(state, 1, {"type": "choose_leader", "leader": offers[1][0]})
     state = play(state, (0, {"type": "choose_leader", "leader": offers[0][0]}))
     every_leader = [card["name"] for card in DECK["leaders"]]

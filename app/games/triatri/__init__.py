@@ -152,6 +152,11 @@ class TriATri(base.Game):
         own = [("own", c) for c in COLOURS if state["gems"][seat][c] > 0]
         return [{"type": "choose_gem", "colour": c, "source": s} for s, c in supply + own]
 
+    def waiting(self, state: State, seat: int) -> base.Message:
+        if state["phase"] == "reveal":
+            return base.say("you have committed your start card: the others are choosing theirs")
+        return super().waiting(state, seat)
+
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Why a card or gem of the seat to act is not listed, where its hand or the gems say
         why: a card it does not hold, one taken back in this reveal, the colour it must follow,

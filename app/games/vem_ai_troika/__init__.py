@@ -249,6 +249,11 @@ class VemAiTroika(base.Game):
             card["variable_text"], card["variable_said"] = describe_bonuses(card), bonuses_json(card)
         return {"deck": deck}
 
+    def waiting(self, state: State, seat: int) -> base.Message:
+        if state["stage"] == "leaders" and state["reaction"] is None and not state["prompts"]:
+            return base.say("you have chosen your Leader: the others are choosing theirs")
+        return super().waiting(state, seat)
+
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Why a move naming cards the seat does not have is refused: a Leader not dealt to it,
         a Group card neither in its hand nor on its table (another seat's, hidden or not, is told
