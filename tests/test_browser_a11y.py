@@ -100,9 +100,19 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
     assert live_region.get_attribute("aria-live") == "polite"
     expect(live_region).to_contain_text("Your turn")
     # A move made with the keyboard: the focus lands on the next move, then on the status line.
+    # The key is held down: its repeats on the move the focus lands on play nothing (a second
+    # Enter played the next move too, a keyboard player's probe).
     page.get_by_role("button", name="Turn one up").focus()
-    page.keyboard.press("Enter")
+    # its focus ring shows on the dark table: white, 3 px (the browser's own was a 1 px line)
+    ring = "() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]; }"
+    assert page.evaluate(ring) == ["solid", "3px"]
+    page.keyboard.down("Enter")
     wait_for_version(page, 1)
+    page.wait_for_function("() => document.activeElement.matches('#room-main .felt button')")
+    page.keyboard.down("Enter")  # (a repeat: the key is still down)
+    page.keyboard.up("Enter")
+    page.wait_for_timeout(1000)
+    assert page.locator("#table-state").get_attribute("data-version") == "1"
     active = page.evaluate(ACTIVE)
     assert active["tag"] == "button" and active["inTable"], active
     if "tile-button" in active["cls"]:  # its focus ring is white, not the gold of what just changed
@@ -144,11 +154,15 @@ def test_skip_link_live_status_and_focus_after_each_update(browser, live):
         screenshot(page, "a11y-whole-log")
 
 
-# Where the focus is: a shown control of the table that makes a move, or what it is instead.
+# Where the focus is: a shown control of the table that makes a move, a button where there is
+# one (Enter on a choice's dropdown opens it and answers nothing), or what it is instead.
 ON_A_MOVE = """() => { const e = document.activeElement;
+  const isShown = el => el.getClientRects().length > 0 && !el.closest('details:not([open]) > :not(summary)');
   const control = e.matches('button, input, select, summary') && !e.matches('.hand-fold');
-  const shown = e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)');
-  return control && shown && !!e.closest('#room-main .felt') ? '' : e.tagName + '.' + e.className; }"""
+  const buttons = [...document.querySelectorAll('#room-main .felt button:not([disabled]):not(.hand-fold)')]
+    .filter(isShown);
+  if (control && buttons.length && e.tagName !== 'BUTTON') return 'not a button: ' + e.tagName + '.' + e.className;
+  return control && isShown(e) && !!e.closest('#room-main .felt') ? '' : e.tagName + '.' + e.className; }"""
 FOCUS_STATUS = "() => { const s = document.querySelector('#room-main .status-line'); s.tabIndex = -1; s.focus(); }"
 
 
@@ -230,8 +244,8 @@ def test_a_focused_status_line_keeps_the_focus_through_a_push_in_vem_ai(browser,
 
 def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start(browser, live):
     """In the waiting room a bot seated with Enter takes its button away: the focus goes to the
-    control now in its place (the next free seat's first bot, then Start once every seat is
-    taken), where it fell to the page's body and the next Tab skipped Start."""
+    next free seat's first bot, then to Start once every seat is taken (it fell to the page's
+    body, and the next Tab skipped Start; then to the seat's new Remove button)."""
     api = httpx.Client(base_url=live)
     created = api.post("/api/rooms", json={"game": "troika", "seats": 3, "name": "Ana"}).json()
     page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
@@ -240,11 +254,14 @@ def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start
     # each seat's buttons name their seat (they read "+ strong bot Elo 536" for every seat alike)
     expect(page.get_by_role("button", name="seat 2")).to_have_count(len(ratings.levels("troika")))
     expect(page.get_by_role("button", name="seat 3")).to_have_count(len(ratings.levels("troika")))
-    page.locator("#seats .bot-adders button").nth(1).focus()  # the second seat's second level
+    # the second seat's first level: its place then holds the seat's new Remove button, which
+    # took the focus, and a second Enter removed the bot (a keyboard player's probe)
+    page.locator("#seats .bot-adders button").first.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#seats li.taken")).to_have_count(2)
     focused = page.locator("#seats .bot-adders button").first  # the last free seat's first level
     expect(focused).to_be_focused()
+    page.wait_for_timeout(700)  # (an Enter at once on the control the focus was moved to is ignored)
     page.keyboard.press("Enter")
     expect(page.locator("#seats li.taken")).to_have_count(3)
     expect(page.get_by_role("button", name="Start the game")).to_be_focused()

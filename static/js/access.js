@@ -5,8 +5,11 @@
 // replaces the control that had the focus, the focus moves to the same control in the new
 // table if there is one, else to the first shown move the player can make now, else to the status
 // line (without scrolling), or in the waiting room to the control now in its place; a status
-// line focused while waiting gives the focus to the first move when the turn comes; a focus
-// elsewhere (the chat box, say) is left alone.
+// line focused while waiting gives the focus to the first move when the turn comes (its first
+// button: a choice's dropdown, opened by Enter, answered nothing); a focus elsewhere (the chat
+// box, say) is left alone. For a moment after the focus is moved, Enter and Space on the control
+// it was moved to do nothing, and a held key's repeats never do: a second Enter, a key's bounce
+// or a tremor played the next move too (a keyboard player's probe).
 (function () {
   var lost = null;
   var said = "";
@@ -26,19 +29,21 @@
   function keyOf(el) {
     var section = el.closest("#room-main [id]");
     var controls = section ? Array.prototype.slice.call(section.querySelectorAll(CONTROLS)) : [];
-    return { id: el.id, action: actionOf(el), name: el.name, value: el.value,
+    return { id: el.id, action: actionOf(el), name: el.name, value: el.value, adder: !!el.closest(".bot-adders"),
              section: section && section.id, index: controls.indexOf(el), turn: settledTurn };
   }
 
   // In the waiting room (no status line): its main button once it is enabled (Start, once a bot
-  // takes the last free seat), else the control now where the lost one was in its section (a
-  // bot added to a seat: the next seat's first).
+  // takes the last free seat), else after a bot added the next free seat's first bot (the seat's
+  // new Remove button took the old place, and a second Enter removed the bot), else the control
+  // now where the lost one was in its section.
   function samePlace(key) {
     var section = key.section && document.getElementById(key.section);
     if (!section) return null;
     var controls = section.querySelectorAll(CONTROLS);
     var main = section.querySelector(".button.primary:not([disabled])");
-    return main || (controls.length ? controls[Math.min(Math.max(key.index, 0), controls.length - 1)] : null);
+    var adder = key.adder && section.querySelector(".bot-adders button:not([disabled])");
+    return main || adder || (controls.length ? controls[Math.min(Math.max(key.index, 0), controls.length - 1)] : null);
   }
 
   function sameControl(main, key) {
@@ -75,7 +80,8 @@
     var turnCame = yourTurn() && !key.turn;
     if (same && !(turnCame && same.matches(".status-line"))) return same;
     if (yourTurn()) {
-      var move = Array.prototype.find.call(main.querySelectorAll(MOVES), shown);
+      var moves = Array.prototype.filter.call(main.querySelectorAll(MOVES), shown);
+      var move = moves.find(function (el) { return el.tagName === "BUTTON"; }) || moves[0];
       if (move) return move;
     }
     return main.querySelector(".status-line") || samePlace(key) || main;
@@ -131,10 +137,31 @@
   function placeFocus() {
     var main = document.getElementById("room-main");
     if (lost && main && (!document.activeElement || document.activeElement === document.body)) {
-      focusable(nextFocus(main, lost)).focus({ preventScroll: true });
+      var next = focusable(nextFocus(main, lost));
+      next.focus({ preventScroll: true });
+      guarded = next;
+      guardUntil = Date.now() + SETTLE_MS;
     }
     lost = null;
   }
+
+  var SETTLE_MS = 600;  // (a second Enter a keyboard player pressed came 250 ms after the first)
+  var guarded = null, guardUntil = 0, swallowed = null;
+  function activating(event) { return event.key === "Enter" || event.key === " "; }
+  document.addEventListener("keydown", function (event) {
+    if (activating(event) && event.target === guarded && (event.repeat || Date.now() < guardUntil)) {
+      swallowed = event.key;
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+  document.addEventListener("keyup", function (event) {  // (Space clicks as it is let go)
+    if (event.key === swallowed) {
+      swallowed = null;
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
 
   document.addEventListener("htmx:oobAfterSwap", function () {
     if (lost) setTimeout(placeFocus, 0);
@@ -155,6 +182,15 @@
   document.addEventListener("click", function (event) {
     var no = event.target.closest && event.target.closest("#room-main details[open] [data-close-question]");
     if (no) closeQuestion(no.closest("details"));
+    // a way back to a move's button (Vem aí's, after the hand it is built from): the button
+    // itself takes the focus, not its form (the page's body had it)
+    var back = event.target.closest && event.target.closest("a[data-to-button]");
+    var form = back && document.querySelector(back.getAttribute("href"));
+    var button = form && form.querySelector("button[type=submit]:not([hidden])");
+    if (button) {
+      event.preventDefault();
+      button.focus();
+    }
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", announce);
