@@ -335,7 +335,8 @@ class Game(ABC):
 
     def explain(self, state: State, seat: int, action: Action) -> None:
         """Optional: raise IllegalAction with a more helpful reason for an action not listed
-        (by default the refusal says only that the action is not allowed now)."""
+        (by default :func:`refusal` names the seat's open move types, or how many of the type
+        sent it has)."""
         return None
 
     def _apply(self, state: State, seat: int, action: Action) -> State:
