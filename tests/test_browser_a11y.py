@@ -265,3 +265,22 @@ def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start
     page.keyboard.press("Enter")
     expect(page.locator("#seats li.taken")).to_have_count(3)
     expect(page.get_by_role("button", name="Start the game")).to_be_focused()
+
+
+def test_at_the_games_end_the_focus_goes_to_the_result_in_view(browser, live):
+    """A keyboard player reading the status line as the last move lands: the focus goes to the
+    final result's heading, which the page brings to its top (it stayed on the status line, at
+    the foot of the screen, with its ring out of view: a keyboard player's probe)."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 2)
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    for version in random_moves(api, room, tokens, seed=3):
+        wait_for_version(page, version)
+        if api.get(f"/api/rooms/{room}/view").json()["status"] == "playing":
+            page.evaluate(FOCUS_STATUS)
+    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    heading = page.locator("#final-result > h2")
+    expect(heading).to_be_focused()
+    expect(heading).to_be_in_viewport()

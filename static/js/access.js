@@ -3,8 +3,9 @@
 // polite live region that stays, after the log's new lines (what the others did, and what the
 // seat's own move did: the last few, once a push has settled). Keyboard focus: when an update
 // replaces the control that had the focus, the focus moves to the same control in the new
-// table if there is one, else to the first shown move the player can make now, else to the status
-// line (without scrolling), or in the waiting room to the control now in its place; a status
+// table if there is one, else to the first shown move the player can make now, else to the
+// final result's heading once the game is over, else to the status line (without scrolling),
+// or in the waiting room to the control now in its place; a status
 // line focused while waiting gives the focus to the first move when the turn comes (its first
 // button: a choice's dropdown, opened by Enter, answered nothing); a focus elsewhere (the chat
 // box, say) is left alone. For a moment after the focus is moved, Enter and Space on the control
@@ -84,12 +85,14 @@
       var move = moves.find(function (el) { return el.tagName === "BUTTON"; }) || moves[0];
       if (move) return move;
     }
-    return main.querySelector(".status-line") || samePlace(key) || main;
+    // (the game's end: its result's heading, which inview.js brings to the top of the page; the
+    // status line at the foot of the screen had the focus out of view)
+    return main.querySelector("#final-result > h2") || main.querySelector(".status-line") || samePlace(key) || main;
   }
 
-  // A status line takes the focus without being a stop of the Tab order.
+  // A status line or a result's heading takes the focus without being a stop of the Tab order.
   function focusable(el) {
-    if (el.matches(".status-line")) el.setAttribute("tabindex", "-1");
+    if (el.matches(".status-line, #final-result > h2")) el.setAttribute("tabindex", "-1");
     return el;
   }
 
