@@ -12,6 +12,7 @@ import hashlib
 
 import pytest
 
+from app.api.json_bodies import TOO_DEEP
 from app.rooms.lobby import TURN_TIMER_PRESETS
 from app.rooms.throttle import REFUSED_ROOMS_LIMIT
 from tests.conftest import auth, create_started_room, running_app
@@ -209,7 +210,7 @@ async def test_turn_timers_choices_are_the_schemas_enum_and_another_is_refused_n
         assert r.status_code == 201 and r.json()["room"]["turn_seconds"] == (seconds or None)
 
 
-async def test_a_validators_words_come_without_pydantics_prefix_and_unreadable_json_is_said_one_way(client):
+async def test_a_validators_words_come_without_pydantics_prefix_and_unreadable_json_says_why(client):
     room_id, _ = await create_started_room(client, "troika", 2)
     r = await client.post(f"/api/rooms/{room_id}/seats", json={})
     assert r.json() == {
@@ -220,10 +221,14 @@ async def test_a_validators_words_come_without_pydantics_prefix_and_unreadable_j
     assert r.json() == {"error": "invalid_request", "message": "after: a whole number written with the digits 0-9"}
     r = await client.put(f"/api/rooms/{room_id}/seats/01/autopilot", json={"bot": None})
     assert r.json()["message"] == "seat: a seat number is written without leading zeros"
-    unreadable = {"error": "invalid_request", "message": "body: not valid JSON"}
-    for body in (b"{not json", b"[" * 30_000 + b"]" * 30_000, b'{"name": "\xff"}'):
+    # (JSON nested past the parser's depth is JSON: it is told so, not "not valid JSON", a probe)
+    for body, said in (
+        (b"{not json", "body: not valid JSON"),
+        (b'{"name": "\xff"}', "body: not valid JSON"),
+        (b"[" * 30_000 + b"]" * 30_000, TOO_DEEP),
+    ):
         r = await client.post(f"/api/rooms/{room_id}/seats", content=body, headers={"content-type": "application/json"})
-        assert (r.status_code, r.json()) == (400, unreadable), body[:20]
+        assert (r.status_code, r.json()) == (400, {"error": "invalid_request", "message": said}), body[:20]
     assert "Value error" not in r.text
 
 

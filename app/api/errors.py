@@ -134,13 +134,14 @@ def unknown_fields(errors: Sequence[Mapping[str, Any]]) -> list[str] | None:
     return [".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")) for err in errors]
 
 
+NOT_AN_OBJECT = ("model_attributes_type", "dict_type")  # pydantic's error types for it
+
 # pydantic's words for an error, where they would not help a reader
 PLAINER = {
     "string_pattern_mismatch": "must be at least one character, with no control character",
     "extra_forbidden": "unknown field",
     "json_invalid": "not valid JSON",
-    "model_attributes_type": "must be a JSON object",  # ("Input should be a valid dictionary or object to ...")
-    "dict_type": "must be a JSON object",
+    **dict.fromkeys(NOT_AN_OBJECT, "must be a JSON object"),  # ("Input should be a valid dictionary or object ...")
     "union_tag_not_found": 'needs a "type" naming one of the game\'s actions (send a legal action\'s "action", '
     "not the whole entry)",
 }
@@ -152,7 +153,9 @@ def described(errors: Sequence[Mapping[str, Any]], skip: int = 0) -> str:
     parts = []
     for err in errors:
         steps = [str(p) for p in err.get("loc", ())[skip:] if p not in ("body", "query", "path")]
-        whole = tuple(err.get("loc", ())) == ("body",)  # (the body itself, not a field of it)
+        # (the body itself, not a field of it, of the wrong kind or missing; a validator's own
+        # words about the whole body stand alone)
+        whole = tuple(err.get("loc", ())) == ("body",) and err.get("type") in ("missing", *NOT_AN_OBJECT)
         where = "body" if err.get("type") == "json_invalid" or whole else ".".join(steps)
         what = PLAINER.get(err.get("type", ""), validation_words(err))
         if whole and err.get("type") == "missing":
