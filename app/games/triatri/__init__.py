@@ -165,10 +165,10 @@ class TriATri(base.Game):
         if (kind, phase) in {("commit", "reveal"), ("play", "play")}:
             base.require(base.whole(action.get("card")) and action["card"] in hand, "you do not hold that card")
             if kind == "commit":
-                base.require(False, "you took that card back in this reveal: commit another one")
+                raise base.IllegalAction("you took that card back in this reveal: commit another one")
             gem = a_gem(state["gem"]["colour"])
-            base.require(
-                False, base.say("the gem in the centre is {gem}: play a card of its colour or a fake", gem=gem)
+            raise base.IllegalAction(
+                base.say("the gem in the centre is {gem}: play a card of its colour or a fake", gem=gem)
             )
         colour = action.get("colour")
         if (kind, phase) == ("choose_gem", "choose_gem") and colour in COLOURS:
