@@ -10,6 +10,7 @@ import itertools
 import json
 import random
 import re
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -284,3 +285,106 @@ def test_at_the_games_end_the_focus_goes_to_the_result_in_view(browser, live):
     heading = page.locator("#final-result > h2")
     expect(heading).to_be_focused()
     expect(heading).to_be_in_viewport()
+
+
+def test_a_row_of_tiles_is_one_tab_stop_crossed_by_the_arrow_keys(browser, live):
+    """Troika's face-up tiles on offer are a toolbar: Tab enters it once and leaves it with one
+    press, the arrow keys (and Home, End) move along it, and Enter takes the tile focused (a
+    keyboard player's probe counted 23 Tabs across a long row). The row is arranged afresh
+    after a push."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    rng = random.Random(7)
+    for _ in range(400):  # random moves until the mover may take from a row of 3 or more tiles
+        view = api.get(f"/api/rooms/{room}/view").json()
+        assert view["status"] == "playing", "the game ended before a long row came"
+        mover = view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[mover])).json()
+        moves = [m["action"] for m in legal["legal_actions"]]
+        if sum(m["type"] == "take_up" for m in moves) >= 3:
+            break
+        body = {"version": legal["version"], "action": rng.choice([m for m in moves if m["type"] != "troika"])}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[mover]), json=body).status_code == 200
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[mover]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    row = page.locator("#table-up")
+    assert row.get_attribute("role") == "toolbar"
+    count = row.locator("button").count()
+    assert count >= 3
+    tab_stops = "() => [...document.querySelectorAll('#table-up button')].map(b => b.tabIndex)"
+    assert page.evaluate(tab_stops) == [0] + [-1] * (count - 1)
+    focused = "() => [...document.querySelectorAll('#table-up button')].indexOf(document.activeElement)"
+    row.locator("button").first.focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == 1
+    assert page.evaluate(tab_stops) == [-1, 0] + [-1] * (count - 2)
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == count - 1
+    page.keyboard.press("ArrowRight")  # (round to the first)
+    assert page.evaluate(focused) == 0
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == count - 1
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == 0
+    # one Tab leaves the row, and one Shift+Tab comes back to the tile last focused
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == -1
+    assert page.evaluate("() => !!document.activeElement.closest('#room-main')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == 1
+    # Enter takes that tile, into the container
+    taken = json.loads(row.locator("input[name=action]").nth(1).get_attribute("value"))["value"]
+    before = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[mover])).json()["view"]
+    page.keyboard.press("Enter")
+    wait_for_version(page, legal["version"] + 1)
+    after = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[mover])).json()["view"]
+    assert after["table_up"].count(taken) == before["table_up"].count(taken) - 1
+    assert sorted(after["players"][mover]["container"]) == sorted(before["players"][mover]["container"] + [taken])
+    # a push renders the rows afresh, and they are arranged again: when the turn comes back,
+    # each row of moves is one Tab stop
+    for _ in range(40):
+        view = api.get(f"/api/rooms/{room}/view").json()
+        seat = view["to_act"][0]
+        legal = api.get(f"/api/rooms/{room}/legal-actions", headers=auth(tokens[seat])).json()
+        moves = [m["action"] for m in legal["legal_actions"] if m["action"]["type"] != "troika"]
+        if seat == mover and sum(m["type"] == "take_up" for m in moves) >= 2:
+            break
+        body = {"version": legal["version"], "action": rng.choice(moves)}
+        assert api.post(f"/api/rooms/{room}/actions", headers=auth(tokens[seat]), json=body).status_code == 200
+    wait_for_version(page, legal["version"])
+    stops = "() => [...document.querySelectorAll('[data-roving]')]"
+    stops += ".map(r => [...r.querySelectorAll('button')].map(b => b.tabIndex))"
+    rows = page.evaluate(stops)
+    assert rows and all(sorted(r)[-1] == 0 and r.count(0) == 1 for r in rows), rows
+
+
+def test_a_second_enter_on_the_move_the_focus_was_moved_to_waits_its_moment(browser, live):
+    """For 0.6 s after the page moves the focus to the next move, Enter there does nothing: a
+    keyboard player's second Enter, 250 ms after the first, played the next move too. After
+    that moment it plays. The page's clock is held still (Playwright's fixed time: its timers
+    still run), so the test does not hang on the machine's speed."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "troika", 2)
+    mover = api.get(f"/api/rooms/{room}/view").json()["to_act"][0]
+    context = browser.new_context(base_url=live, viewport=DESKTOP)
+    start = datetime(2027, 1, 1, tzinfo=UTC)
+    context.clock.set_fixed_time(start)
+    page = context.new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[mover]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    page.get_by_role("button", name="Turn one up").focus()
+    page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+    page.wait_for_function("() => document.activeElement.matches('#room-main .felt button')")
+    page.keyboard.press("Enter")  # a fresh press, no repeat: at the same instant on the page's clock
+    page.wait_for_timeout(1000)
+    assert page.locator("#table-state").get_attribute("data-version") == "1"
+    context.clock.set_fixed_time(start + timedelta(milliseconds=599))
+    page.keyboard.press("Enter")  # (the last instant of the moment)
+    page.wait_for_timeout(1000)
+    assert page.locator("#table-state").get_attribute("data-version") == "1"
+    context.clock.set_fixed_time(start + timedelta(milliseconds=600))
+    page.keyboard.press("Enter")
+    wait_for_version(page, 2)

@@ -154,6 +154,33 @@ def test_vem_ais_final_table_fits_a_phone_in_portuguese_too(browser, live):
         assert scroll[0] <= scroll[1], f"{lang}: the table is {scroll[0]} px wide in a {scroll[1]} px box"
 
 
+def test_triatris_final_table_gives_each_place_on_a_phone_too(browser, live):
+    """On a phone TriATri's final table leaves its Place column out, to fit; the place goes
+    before each name instead (two players on 0 points: the tie's order, by gems held, was
+    not to be seen). The desktop keeps its column, and no name gets a place twice."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 4)
+    for _ in random_moves(api, room, tokens, seed=5):
+        pass
+    assert api.get(f"/api/rooms/{room}/view").json()["status"] == "finished"
+    places = "t => [...t.querySelectorAll('tbody tr')]"
+    places += ".map(r => r.querySelector('td:nth-child(2)').innerText.split(' ')[0])"
+    for size, column, first_words in ((PHONE, False, ["1.", "2.", "3.", "4."]), (DESKTOP, True, None)):
+        page = browser.new_context(base_url=live, viewport=size).new_page()
+        page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+        table = page.locator(".triatri-final table.results")
+        expect(table).to_be_visible()
+        assert table.locator("th.place").is_visible() is column
+        shown = table.evaluate(places)
+        if first_words:
+            assert shown == first_words, shown
+        else:
+            assert not any(word.endswith(".") for word in shown), shown
+        scroll = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert scroll[0] <= scroll[1], f"the table is {scroll[0]} px wide in a {scroll[1]} px box"
+        screenshot(page, "triatri-final")
+
+
 SIZE_AND_FIT = "e => [parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth]"
 
 

@@ -117,7 +117,13 @@ async def test_only_the_cards_that_follow_the_gem_are_buttons(client):
         {"type": "play", "card": FAKE},
     ]
     assert hand.count('class="card-slot unplayable"') == 1
-    assert 'title="blue 5 (water)"' in between(hand, "unplayable", "</span>\n")
+    # (it says why, on hover and to a screen reader, as the status line does)
+    unplayable = between(hand, "unplayable", "</span>\n")
+    assert 'title="blue 5 (water). Not playable now: follow green or play a fake."' in unplayable
+    assert 'aria-label="blue 5. Not playable now: follow green or play a fake."' in unplayable
+    without_fake = between(await render(client, four_player_trick(card("red", 4)), 3), 'id="your-hand"', "</section>")
+    assert 'title="blue 5 (water). Not playable now: follow green."' in without_fake
+    assert "Not playable" not in between(html, 'id="table-status"', 'id="your-hand"')
 
 
 async def test_the_status_offers_a_fake_only_to_a_hand_that_holds_one(client):
@@ -185,14 +191,18 @@ async def test_the_leader_chooses_among_the_legal_gems_only(client):
     html = await render(client, state, 0)
     choice = between(html, 'id="gem-choice"', 'class="players"')
     # each gem says how many there are (on a phone the supply is below the trick, out of view)
-    assert text(choice).startswith("From the supply red 4 green 6 From your gems red 1 ")
+    assert text(choice).startswith("From the supply red 4 4 left green 6 6 left From your gems red 1 you have 1 ")
     assert re.findall(r'class="gem-left" title="([^"]+)"', choice) == ["4 left", "6 left", "you have 1"]
     assert posted_actions(choice) == [
         {"type": "choose_gem", "colour": "red", "source": "supply"},
         {"type": "choose_gem", "colour": "green", "source": "supply"},
         {"type": "choose_gem", "colour": "red", "source": "own"},
     ]
+    # (a screen reader hears the count too, after the move's name: the corner's tooltip is not
+    # read out)
     assert 'aria-label="Lead with your own red gem"' in choice
+    described = re.findall(r'<button [^>]*aria-describedby="([^"]+)"', choice)
+    assert [text(between(choice, f'id="{id}">', "</span>")) for id in described] == ["4 left", "6 left", "you have 1"]
     supply = text(between(html, 'id="supply"', '<div class="zone centre"'))
     assert supply == "Gem supply 4 empty 0 6"
     assert between(html, 'id="supply"', '<div class="zone centre"').count('class="gem blue') == 0
@@ -211,8 +221,8 @@ async def test_the_final_breakdown_per_player_and_an_instant_win(client):
     assert "Bruno holds two gems of every colour and wins at once!" in text(final)
     rows = re.findall(r'<tr class="(\w*)" id="result-(\d)">(.*?)</tr>', final, re.S)
     assert [(cls, seat, text(row)) for cls, seat, row in rows] == [
-        ("winner", "1", "1 Bruno instant win 2 2 2 (6) 2 0 0 worth 0 2"),
-        ("", "0", "2 Ana 3 1 0 (4) 0 1 2 worth 4 2"),
+        ("winner", "1", "1 1. Bruno instant win 2 2 2 (6) 2 0 0 worth 0 2"),
+        ("", "0", "2 2. Ana 3 1 0 (4) 0 1 2 worth 4 2"),
     ]
     assert "Bruno wins at once." in text(between(html, 'class="game-over"', "</div>"))
     assert 'id="your-hand"' not in html and posted_actions(html) == []

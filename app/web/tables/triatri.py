@@ -79,7 +79,9 @@ def parts(t: Seen) -> list[Part]:
         kind = "commit" if v["phase"] == "reveal" else "play"
         hand = [{"card": c, "m": t.move({"type": kind, "card": c["id"]})} for c in v["hand"]]
         unplayable = mine and v["phase"] != "choose_gem"
-        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "unplayable": unplayable, "at": at}))
+        # (with what the status line says, why a card is no button)
+        mine_now = {"hand": hand, "unplayable": unplayable, "follow": status["follow"], "fake": status["fake"]}
+        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {**mine_now, "at": at}))
     if v["phase"] == "reveal" and v["round"] > 1:
         summary = standing(v["round"] - 1, v["players"], names)
         listed.append(Part("round-summary", LEAD, TEMPLATE, "standing_section", summary))
