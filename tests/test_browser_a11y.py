@@ -252,7 +252,7 @@ def test_seating_bots_by_keyboard_keeps_the_focus_in_the_seats_and_ends_on_start
     page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
     page.goto(f"/rooms/{created['room']['id']}/seat/{created['token']}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
-    # each seat's buttons name their seat (they read "+ strong bot Elo 536" for every seat alike)
+    # each seat's buttons name their seat (they read "+ strong bot Elo 515" for every seat alike)
     expect(page.get_by_role("button", name="seat 2")).to_have_count(len(ratings.levels("troika")))
     expect(page.get_by_role("button", name="seat 3")).to_have_count(len(ratings.levels("troika")))
     # the second seat's first level: its place then holds the seat's new Remove button, which

@@ -8,14 +8,16 @@ splits the budget (time, or rollouts with an iteration cap) evenly over ``ceil(l
 rounds: in each round every move still in the race is played in the same fresh worlds
 (common random numbers, as in the strong bot's race), and at the round's end the worse half
 is dropped, so the last round compares the best two with a third or more of the budget
-(sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts, horizon and
-evaluation are the strong bot's (:mod:`app.bots.search`); a move the game's candidates
-play without searching (Troika's safe call) is played so here too. What it gains, at which
+(sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts and horizon are the
+strong bot's (:mod:`app.bots.search`), and so is the evaluation that ends a rollout unless the
+game has a better one for the expert (``expert_evaluate``: Troika's, calibrated); a move the
+game's candidates play without searching (Troika's safe call) is played so here too. What it gains, at which
 budgets, is measured in docs/bots.md ("Expert against strong").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -39,6 +41,7 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
     played, to compare with the best), joins the field if it is not in it and is never dropped,
     so it meets every world the best meets; a cap too small for it may then be passed by one
     world a round."""
+    turn = with_expert_evaluation(turn)
     first = turn.world()
     field = contenders(turn, first)
     field, kept = search.joined(field, keep)
@@ -63,6 +66,14 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
             alive.append(kept)
     order = sorted(alive, key=lambda j: (-totals[j] / seen[j], j)) + dropped
     return [search.Estimate(field[j], totals[j] / seen[j], seen[j]) for j in order]
+
+
+def with_expert_evaluation(turn: search.Turn) -> search.Turn:
+    """The turn with the game's expert evaluation ending its rollouts, where it has one."""
+    heuristics = turn.heuristics
+    if heuristics.expert_evaluate is None:
+        return turn
+    return dataclasses.replace(turn, heuristics=dataclasses.replace(heuristics, evaluate=heuristics.expert_evaluate))
 
 
 def contenders(turn: search.Turn, world: State) -> list[Action]:

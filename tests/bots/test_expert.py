@@ -197,3 +197,37 @@ def test_a_games_ranking_orders_legal_moves_and_begins_with_its_candidates(slug)
             checked += len(legal) > len(candidates)
         state = game.follow(state, seat, rng.choice(legal))
     assert checked or heuristics.ranked is None  # a game with a ranking met moves its candidates leave out
+
+
+def test_the_expert_ends_its_rollouts_with_the_games_expert_evaluation_and_strong_does_not():
+    """Troika's rollouts end in an evaluation: the expert's is the calibrated one, the strong
+    bot's stays the one its figures were measured with."""
+    game, called = GAMES["troika"], []
+    heuristics = replace(
+        HEURISTICS["troika"],
+        evaluate=lambda state, seat: called.append("evaluate") or 0.5,
+        expert_evaluate=lambda state, seat: called.append("expert") or 0.5,
+    )
+    state = game.setup(2, {}, "expert-evaluation")
+    seat = min(game.to_act(state))
+    for _ in range(3):  # (past the turn's first reveal, to where a move has several answers)
+        state = game.follow(state, seat, game.legal_actions(state, seat)[0])
+        seat = min(game.to_act(state))
+    legal = game.legal_actions(state, seat)
+    assert len(legal) > 2
+
+    def turn():
+        sampler = lambda r: game.randomize_hidden(state, seat, r)  # noqa: E731
+        return search.Turn(game, heuristics, seat, legal, sampler, random.Random(3), 1.0, 60)
+
+    expert.choose(turn())
+    assert called and set(called) == {"expert"}
+    called.clear()
+    search.choose(turn())
+    assert called and set(called) == {"evaluate"}
+
+
+def test_a_game_without_an_expert_evaluation_keeps_its_own():
+    turn = synthetic_turn(cap=40)
+    assert turn.heuristics.expert_evaluate is None
+    assert expert.with_expert_evaluation(turn) is turn
