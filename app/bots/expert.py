@@ -11,8 +11,8 @@ is dropped, so the last round compares the best two with a third or more of the 
 (sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts and horizon are the
 strong bot's (:mod:`app.bots.search`), and so is the evaluation that ends a rollout unless the
 game has a better one for the expert (``expert_evaluate``: Troika's, calibrated); a move the
-game's candidates play without searching (Troika's safe call) is played so here too. What it gains, at which
-budgets, is measured in docs/bots.md ("Expert against strong").
+game's candidates play without searching (Troika's safe call) is played so here too. What it
+gains, at which budgets, is measured in docs/bots.md ("Expert against strong").
 """
 
 from __future__ import annotations
