@@ -81,7 +81,8 @@ def parts(t: Seen) -> list[Part]:
         unplayable = mine and v["phase"] != "choose_gem"
         # (with what the status line says, why a card is no button)
         mine_now = {"hand": hand, "unplayable": unplayable, "follow": status["follow"], "fake": status["fake"]}
-        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {**mine_now, "at": at}))
+        roving = any(c["m"] for c in hand)  # (a row of moves: one Tab stop, static/js/rows.js)
+        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {**mine_now, "roving": roving, "at": at}))
     if v["phase"] == "reveal" and v["round"] > 1:
         summary = standing(v["round"] - 1, v["players"], names)
         listed.append(Part("round-summary", LEAD, TEMPLATE, "standing_section", summary))

@@ -65,7 +65,8 @@ def parts(t: Seen) -> list[Part]:
         )
     if seat is not None and not over:
         hand = [{"value": x, "discard": t.move({"type": "discard", "from": "hand", "value": x})} for x in v["hand"]]
-        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "at": at}))
+        roving = any(h["discard"] for h in hand)  # (a row of moves: one Tab stop, static/js/rows.js)
+        listed.append(Part("your-hand", HAND, TEMPLATE, "hand", {"hand": hand, "roving": roving, "at": at}))
     if v.get("rounds"):
         listed.append(Part("round-summary", LEAD, TEMPLATE, "summary", summary(t, v, over)))
     if v.get("result"):
@@ -94,6 +95,7 @@ def piles(t: Seen, v: dict[str, Any], at: dict[str, Any] | None) -> dict[str, An
     unknown = v["down_unmarked"]
     return {
         "up": up,
+        "up_roving": any(u["take"] for u in up),
         "unmarked": unknown,
         "reveal": t.move({"type": "reveal", "tile": "unknown"}) if unknown else None,
         "take": t.move({"type": "take_down", "tile": "unknown"}) if unknown else None,
