@@ -215,7 +215,11 @@ def test_vem_ais_leaders_are_named_in_large_type_on_a_phone(browser, live):
 # An element's height in its font's size: about 1.2 for one line of text, 4.7 for the four lines
 # the link was squeezed to (a count of its text's line boxes read none once, in a CI run under
 # load, at some moment between two frames).
-EMS_HIGH = "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).fontSize)"
+# The link's height in its font's size, read once it is in the page and laid out (a push that
+# swapped the section in between left a detached link: no font size, and NaN in CI)
+EMS_HIGH = """() => { const e = document.querySelector('#room-main .card-list-link');
+  const ems = e && e.isConnected ? e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).fontSize) : NaN;
+  return Number.isFinite(ems) && ems > 0 ? ems : false; }"""
 
 
 def test_vem_ais_card_list_link_stays_on_one_line_on_a_phone_in_portuguese(browser, live):
@@ -230,7 +234,8 @@ def test_vem_ais_card_list_link_stays_on_one_line_on_a_phone_in_portuguese(brows
         expect(page.locator("#connection")).to_have_attribute("data-state", "live")
         link = page.locator("#room-main .card-list-link")
         expect(link).to_contain_text(label)
-        assert link.evaluate(EMS_HIGH) < 2, f"{lang}: {link.bounding_box()}"
+        ems = page.wait_for_function(EMS_HIGH).json_value()
+        assert ems < 2, f"{lang}: {ems} em high, {link.bounding_box()}"
 
 
 def test_triatris_six_card_hand_fits_a_390_px_phone_without_cutting_the_last_card(browser, live):
