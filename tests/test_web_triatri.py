@@ -117,6 +117,10 @@ async def test_only_the_cards_that_follow_the_gem_are_buttons(client):
         {"type": "play", "card": FAKE},
     ]
     assert hand.count('class="card-slot unplayable"') == 1
+    # a row of moves is one Tab stop (static/js/rows.js); a hand with none is no toolbar
+    assert 'class="hand-row" role="toolbar" aria-label="Your hand" data-roving' in hand
+    waiting = between(await render(client, four_player_trick(), 0), 'id="your-hand"', "</section>")
+    assert 'class="hand-row">' in waiting and "data-roving" not in waiting
     # (it says why, on hover and to a screen reader, as the status line does)
     unplayable = between(hand, "unplayable", "</span>\n")
     assert 'title="blue 5 (water). Not playable now: follow green or play a fake."' in unplayable
