@@ -42,7 +42,15 @@
     var el = document.getElementById("connection");
     if (el && close.reason) el.title = close.reason;
   }
-  document.addEventListener("htmx:wsOpen", function () { setConnection("live", "live"); });
+  // "live" once the socket's first frame (the whole table, sent as it opens) is on the page, not
+  // as it opens: until then the table shown may be stale, and a control focused then was
+  // replaced under the reader (a test's Enter fell into the keyboard guard of access.js).
+  var opened = false;
+  document.addEventListener("htmx:wsOpen", function () { opened = true; });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (opened) setConnection("live", "live");
+    opened = false;
+  });
   document.addEventListener("htmx:wsClose", closed);
   document.addEventListener("htmx:wsError", down);
   // Reconnect at once, then at most half a second apart for the first 20 tries (a restart's
