@@ -263,6 +263,23 @@ def anchor(args: argparse.Namespace) -> int:
     return 0
 
 
+def fit_evaluation(args: argparse.Namespace) -> int:
+    from app.sim import fit
+
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("troika-arena fit-evaluation: numpy is not installed: pip install -e '.[fit]'", file=sys.stderr)
+        return 2
+
+    def made() -> dict:
+        table = fit.fit(args.games, args.seed)
+        fit.write(table, Path(args.out))
+        return table
+
+    return printed("fit-evaluation", made, fit.render, False)
+
+
 def bench_engines(args: argparse.Namespace) -> int:
     from app.sim.bench import bench_engines as run
     from app.sim.bench import render
@@ -383,6 +400,22 @@ def add_anchor(commands) -> None:
     p.add_argument("--seed", default="anchor", help="run seed; game i uses '<seed>-<i>' (default anchor)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=anchor)
+
+
+def add_fit_evaluation(commands) -> None:
+    from app.bots.triatri_learned import WEIGHTS
+
+    p = add_command(
+        commands,
+        "fit-evaluation",
+        help="fit TriATri's learned evaluation (the expert's) to games of the rollout policy (the fit extra)",
+        description="Play 2-player TriATri games with the bots' rollout policy, fit the expert's evaluation "
+        "to who won them (a quarter held out, to report how well it predicts) and write its weight table.",
+    )
+    p.add_argument("--games", type=int, default=40_000, help="games to play, the last quarter held out (default 40000)")
+    p.add_argument("--seed", default="fit", help="run seed; game i uses '<seed>-<i>' (default fit)")
+    p.add_argument("--out", default=str(WEIGHTS), help="the table to write (default: the one the bots read)")
+    p.set_defaults(func=fit_evaluation)
 
 
 def add_bench(commands) -> None:
@@ -530,6 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_ladder(commands)
     add_anchor(commands)
+    add_fit_evaluation(commands)
     add_bench(commands)
     add_verify(commands)
     return parser

@@ -12,7 +12,9 @@ Levels
             per-game policy and cut at a horizon where a per-game evaluation takes over
             (:mod:`app.bots.search`; heuristics in the module its game's entry names, ``app/bots/<game>.py``).
 ``expert``  races more of the moves with the strong bot's rollouts, its budget split evenly
-            over rounds of sequential halving (:mod:`app.bots.expert`).
+            over rounds of sequential halving (:mod:`app.bots.expert`); where its game has
+            better for it, its rollouts end in an evaluation of its own (Troika's calibrated
+            one; at 2 players TriATri's learned one, :mod:`app.bots.triatri_learned`, sooner).
             Its rating against the others, per game, is the ladder's (:mod:`app.bots.ratings`,
             docs/bots.md).
 

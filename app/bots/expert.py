@@ -9,8 +9,9 @@ rounds: in each round every move still in the race is played in the same fresh w
 (common random numbers, as in the strong bot's race), and at the round's end the worse half
 is dropped, so the last round compares the best two with a third or more of the budget
 (sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts and horizon are the
-strong bot's (:mod:`app.bots.search`), and so is the evaluation that ends a rollout unless the
-game has a better one for the expert (``expert_evaluate``: Troika's, calibrated); a move the
+strong bot's (:mod:`app.bots.search`), and so are the horizon and the evaluation that ends a
+rollout unless the game has better for the expert (``Heuristics.expert``: Troika's calibrated
+evaluation; at 2 players TriATri's learned one, with a shorter horizon); a move the
 game's candidates play without searching (Troika's safe call) is played so here too. What it
 gains, at which budgets, is measured in docs/bots.md ("Expert against strong").
 """
@@ -41,8 +42,8 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
     played, to compare with the best), joins the field if it is not in it and is never dropped,
     so it meets every world the best meets; a cap too small for it may then be passed by one
     world a round."""
-    turn = with_expert_evaluation(turn)
     first = turn.world()
+    turn = for_expert(turn, first)
     field = contenders(turn, first)
     field, kept = search.joined(field, keep)
     if len(field) == 1:
@@ -68,12 +69,12 @@ def estimate(turn: search.Turn, keep: Action | None = None) -> list[search.Estim
     return [search.Estimate(field[j], totals[j] / seen[j], seen[j]) for j in order]
 
 
-def with_expert_evaluation(turn: search.Turn) -> search.Turn:
-    """The turn with the game's expert evaluation ending its rollouts, where it has one."""
+def for_expert(turn: search.Turn, world: State) -> search.Turn:
+    """The turn with the game's heuristics for the expert at the world's seats, where it has its own."""
     heuristics = turn.heuristics
-    if heuristics.expert_evaluate is None:
+    if heuristics.expert is None:
         return turn
-    return dataclasses.replace(turn, heuristics=dataclasses.replace(heuristics, evaluate=heuristics.expert_evaluate))
+    return dataclasses.replace(turn, heuristics=heuristics.expert(heuristics.seats(world)))
 
 
 def contenders(turn: search.Turn, world: State) -> list[Action]:

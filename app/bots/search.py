@@ -45,9 +45,9 @@ class Heuristics:
         rules of thumb find sensible), best first by the same measure as ``candidates``, for a
         game whose candidates keep only the best few (the expert bot races more of them); None
         where ``candidates`` is that whole list already.
-    expert_evaluate(state, seat): the expert bot's evaluation, where the game has a better one
-        than ``evaluate`` (the strong bot keeps ``evaluate``, as its figures were measured);
-        None: ``evaluate``.
+    expert(seats): what the expert bot uses instead at this many seats, where the game has
+        better for it (an evaluation that predicts better, a horizon of its own); the strong bot
+        keeps these, as its figures were measured. None: these.
     """
 
     candidates: Callable[[State, int, list[Action]], list[Action]]
@@ -57,7 +57,7 @@ class Heuristics:
     trim: Callable[[State], None] = lambda state: None
     seats: Callable[[State], int] = lambda state: state["num_players"]
     ranked: Callable[[State, int, list[Action]], list[Action]] | None = None
-    expert_evaluate: Callable[[State, int], float] | None = None
+    expert: Callable[[int], Heuristics] | None = None
 
 
 @dataclass(frozen=True)

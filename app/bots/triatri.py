@@ -11,6 +11,8 @@ that colour. Only the mover's own cards and public information are read.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import random
 from typing import Any
@@ -22,6 +24,7 @@ from app.games.triatri.score import score
 
 FAKE_WORTH = 9  # a fake kept for a late seat takes the best card of a trick
 HORIZON = 12
+EXPERT_HORIZON = 6  # the expert's at 2 players, with the learned evaluation (docs/bots.md)
 
 
 def worth(card: int) -> int:
@@ -146,4 +149,18 @@ def evaluate(state: State, seat: int) -> float:
     return logistic(margin(state["gems"], state["supply"], seat) / spread)
 
 
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON)
+def expert(seats: int) -> Heuristics:
+    """The expert's at 2 players: rollouts cut after ``EXPERT_HORIZON`` actions and scored by the
+    learned evaluation, cheaper and truer than the margin, so the budget pays for more of them
+    (docs/bots.md, "TriATri's learned evaluation, adopted"); at more seats, the strong bot's."""
+    return learned() if seats == 2 else HEURISTICS
+
+
+@functools.cache
+def learned() -> Heuristics:
+    from app.bots import triatri_learned  # (here, not above: it reads this module's margin)
+
+    return dataclasses.replace(HEURISTICS, evaluate=triatri_learned.evaluate, horizon=EXPERT_HORIZON)
+
+
+HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, expert=expert)

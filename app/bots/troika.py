@@ -16,6 +16,7 @@ ended now (+2, +1, or -1 for a likely failure), and compares the seat with its b
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import random
@@ -295,5 +296,6 @@ HEURISTICS = Heuristics(
     horizon=HORIZON,
     trim=trim,
     ranked=ranked,
-    expert_evaluate=calibrated,
+    expert=lambda seats: EXPERT,
 )
+EXPERT: Heuristics = dataclasses.replace(HEURISTICS, evaluate=calibrated)  # (the expert's rollouts end in this)

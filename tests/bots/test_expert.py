@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from app.bots import HEURISTICS, expert, search
+from app.bots import HEURISTICS, expert, search, triatri, triatri_learned, troika
 from app.games.registry import GAMES
 
 MOVES = [{"type": "move", "index": i} for i in range(12)]
@@ -203,11 +203,10 @@ def test_the_expert_ends_its_rollouts_with_the_games_expert_evaluation_and_stron
     """Troika's rollouts end in an evaluation: the expert's is the calibrated one, the strong
     bot's stays the one its figures were measured with."""
     game, called = GAMES["troika"], []
-    heuristics = replace(
-        HEURISTICS["troika"],
-        evaluate=lambda state, seat: called.append("evaluate") or 0.5,
-        expert_evaluate=lambda state, seat: called.append("expert") or 0.5,
-    )
+    heuristics = replace(HEURISTICS["troika"], evaluate=lambda state, seat: called.append("evaluate") or 0.5)
+    for_the_expert = replace(heuristics, evaluate=lambda state, seat: called.append("expert") or 0.5)
+    heuristics = replace(heuristics, expert=lambda seats: for_the_expert)
+    assert HEURISTICS["troika"].expert(2).evaluate is troika.calibrated
     state = game.setup(2, {}, "expert-evaluation")
     seat = min(game.to_act(state))
     for _ in range(3):  # (past the turn's first reveal, to where a move has several answers)
@@ -227,7 +226,26 @@ def test_the_expert_ends_its_rollouts_with_the_games_expert_evaluation_and_stron
     assert called and set(called) == {"evaluate"}
 
 
-def test_a_game_without_an_expert_evaluation_keeps_its_own():
+def test_a_game_without_heuristics_for_the_expert_keeps_its_own():
     turn = synthetic_turn(cap=40)
-    assert turn.heuristics.expert_evaluate is None
-    assert expert.with_expert_evaluation(turn) is turn
+    assert turn.heuristics.expert is None
+    assert expert.for_expert(turn, {"num_players": 2}) is turn
+
+
+def test_triatris_expert_uses_the_learned_evaluation_and_a_shorter_horizon_at_two_players_only():
+    """At 2 players the expert's TriATri rollouts stop after 6 actions, in the learned evaluation;
+    at 3 and 4, where it was not fitted, the expert keeps the strong bot's."""
+    strong = HEURISTICS["triatri"]
+    two = strong.expert(2)
+    assert (two.horizon, two.evaluate) == (triatri.EXPERT_HORIZON, triatri_learned.evaluate)
+    assert two.horizon < strong.horizon
+    assert (two.policy, two.candidates) == (strong.policy, strong.candidates)
+    for seats in (3, 4):
+        assert strong.expert(seats) is strong
+    game = GAMES["triatri"]
+    state = game.setup(2, {}, "expert-heuristics")
+    seat = min(game.to_act(state))
+    sampler = lambda r: game.randomize_hidden(state, seat, r)  # noqa: E731
+    turn = search.Turn(game, strong, seat, game.legal_actions(state, seat), sampler, random.Random(1), 1.0, 30)
+    assert expert.for_expert(turn, state).heuristics is two
+    assert expert.for_expert(turn, game.setup(3, {}, "expert-heuristics")).heuristics is strong
