@@ -266,12 +266,6 @@ def anchor(args: argparse.Namespace) -> int:
 def fit_evaluation(args: argparse.Namespace) -> int:
     from app.sim import fit
 
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        print("troika-arena fit-evaluation: numpy is not installed: pip install -e '.[fit]'", file=sys.stderr)
-        return 2
-
     def made() -> dict:
         table = fit.fit(args.games, args.seed)
         fit.write(table, Path(args.out))

@@ -25,6 +25,11 @@ from typing import Any
 from app.bots import triatri, triatri_learned
 from app.games.registry import GAMES
 
+try:
+    import numpy as np
+except ImportError:  # the fit extra
+    np = None  # type: ignore[assignment]  # (fit refuses to run)
+
 SAMPLED = 0.3  # of a game's positions kept
 HELD_OUT = 0.25  # of the games, the last ones
 PENALTY = 1e-3  # L2, per position
@@ -53,8 +58,6 @@ def positions(games: range, seed: str) -> Iterator[tuple[int, int, list[float], 
 
 def newton(x: Any, y: Any) -> Any:
     """The weights of a logistic regression of ``y`` on ``x`` (numpy arrays), by Newton's method."""
-    import numpy as np
-
     n, k = x.shape
     penalty = np.full(k, PENALTY)
     penalty[0] = 0.0  # (the constant)
@@ -77,8 +80,8 @@ def log_loss(predicted: list[float], won: list[float]) -> float:
 
 def fit(games: int, seed: str) -> dict[str, Any]:
     """The weight table fitted to ``games`` games of seed ``seed``, with how it scored."""
-    import numpy as np
-
+    if np is None:
+        raise ValueError("numpy is not installed: pip install -e '.[fit]'")
     if games < 8:
         raise ValueError("--games: at least 8 (a quarter of them is held out)")
     fitted = games - max(1, int(games * HELD_OUT))

@@ -107,3 +107,11 @@ def test_the_fit_refuses_too_few_games_and_writes_nothing(games, tmp_path, capsy
     assert cli.main(["fit-evaluation", "--games", games, "--out", str(out)]) == 2
     assert "at least 8" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_without_numpy_the_fit_says_which_extra_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(fit, "np", None)
+    out = tmp_path / "weights.json"
+    assert cli.main(["fit-evaluation", "--games", "40", "--out", str(out)]) == 2
+    assert "numpy is not installed: pip install -e '.[fit]'" in capsys.readouterr().err
+    assert not out.exists()
