@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.bots import ratings
+from app.games.triatri.cards import card_view
 from tests.support.accessibility import serious_violations
 from tests.support.browser_games import (
     DESKTOP,
@@ -370,6 +371,42 @@ def test_a_row_of_tiles_is_one_tab_stop_crossed_by_the_arrow_keys(browser, live)
     stops += ".map(r => [...r.querySelectorAll('button')].map(b => b.tabIndex))"
     rows = page.evaluate(stops)
     assert rows and all(sorted(r)[-1] == 0 and r.count(0) == 1 for r in rows), rows
+
+
+def test_triatris_hand_is_one_tab_stop_crossed_by_the_arrow_keys(browser, live):
+    """TriATri's hand, when it holds moves (the start reveal: any of its six cards), is a
+    toolbar as Troika's rows are: one Tab stop, the arrow keys move along it, and Enter commits
+    the card focused."""
+    api = httpx.Client(base_url=live)
+    room, tokens = started_room(api, "triatri", 2)
+    page = browser.new_context(base_url=live, viewport=DESKTOP).new_page()
+    page.goto(f"/rooms/{room}/seat/{tokens[0]}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    row = page.locator("#your-hand .hand-row")
+    assert row.get_attribute("role") == "toolbar"
+    cards = row.locator("button")
+    assert cards.count() == 6
+    tab_stops = "() => [...document.querySelectorAll('#your-hand .hand-row button')].map(b => b.tabIndex)"
+    focused = "() => [...document.querySelectorAll('#your-hand .hand-row button')].indexOf(document.activeElement)"
+    assert page.evaluate(tab_stops) == [0, -1, -1, -1, -1, -1]
+    cards.first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == 2
+    assert page.evaluate(tab_stops) == [-1, -1, 0, -1, -1, -1]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(focused) == 1
+    page.keyboard.press("Tab")  # (out of the hand in one press)
+    assert page.evaluate(focused) == -1
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == 1
+    chosen = json.loads(row.locator("input[name=action]").nth(1).get_attribute("value"))["card"]
+    version = api.get(f"/api/rooms/{room}/view").json()["version"]
+    page.keyboard.press("Enter")
+    wait_for_version(page, version + 1)
+    view = api.get(f"/api/rooms/{room}/view", headers=auth(tokens[0])).json()["view"]
+    assert view["commit"] == card_view(chosen)
+    assert chosen not in [c["id"] for c in view["hand"]] and len(view["hand"]) == 5
 
 
 def test_a_second_enter_on_the_move_the_focus_was_moved_to_waits_its_moment(browser, live):
