@@ -206,7 +206,7 @@ ENTRY = GameEntry(
     GAME,
     heuristics="app.bots.triatri",
     presenter="app.web.tables.triatri",
-    ratings={"random": 0, "strong": 525, "expert": 601},
+    ratings={"random": 0, "strong": 515, "expert": 617},
     styles=("/static/css/triatri.css",),
     pieces=(".tt-card", ".gem-count", ".supply-line"),
 )
