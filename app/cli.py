@@ -266,9 +266,15 @@ def anchor(args: argparse.Namespace) -> int:
 def fit_evaluation(args: argparse.Namespace) -> int:
     from app.sim import fit
 
-    def made() -> dict:
+    def made() -> dict[str, Any]:
+        out = Path(args.out)
+        if not out.parent.is_dir():
+            raise ValueError(f"--out: no folder {out.parent}")
         table = fit.fit(args.games, args.seed)
-        fit.write(table, Path(args.out))
+        try:
+            fit.write(table, out)
+        except OSError as exc:
+            raise ValueError(f"--out: {exc}") from exc
         return table
 
     return printed("fit-evaluation", made, fit.render, False)

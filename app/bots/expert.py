@@ -8,8 +8,8 @@ splits the budget (time, or rollouts with an iteration cap) evenly over ``ceil(l
 rounds: in each round every move still in the race is played in the same fresh worlds
 (common random numbers, as in the strong bot's race), and at the round's end the worse half
 is dropped, so the last round compares the best two with a third or more of the budget
-(sequential halving: Karnin, Koren and Somekh, 2013). Worlds, rollouts and horizon are the
-strong bot's (:mod:`app.bots.search`), and so are the horizon and the evaluation that ends a
+(sequential halving: Karnin, Koren and Somekh, 2013). Worlds and the rollouts' policy are the
+strong bot's (:mod:`app.bots.search`), and so are the horizon and the evaluation that end a
 rollout unless the game has better for the expert (``Heuristics.expert``: Troika's calibrated
 evaluation; at 2 players TriATri's learned one, with a shorter horizon); a move the
 game's candidates play without searching (Troika's safe call) is played so here too. What it

@@ -115,3 +115,8 @@ def test_without_numpy_the_fit_says_which_extra_to_install(tmp_path, monkeypatch
     assert cli.main(["fit-evaluation", "--games", "40", "--out", str(out)]) == 2
     assert "numpy is not installed: pip install -e '.[fit]'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_fit_refuses_a_table_it_could_not_write_before_it_plays(tmp_path, capsys):
+    assert cli.main(["fit-evaluation", "--games", "40", "--out", str(tmp_path / "no" / "weights.json")]) == 2
+    assert "--out: no folder" in capsys.readouterr().err
