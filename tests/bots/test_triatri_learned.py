@@ -13,6 +13,7 @@ import pytest
 
 from app import cli
 from app.bots import triatri_learned
+from app.games.registry import GAMES
 from app.sim import fit
 
 FRESH_GAMES = range(300)  # seed "unseen": none of the fit's games
@@ -43,9 +44,7 @@ def test_the_table_predicts_unseen_games_better_than_the_margin_and_late_better_
             assert here < math.log(2) - 0.01
 
 
-def test_the_evaluation_reads_the_features_of_the_states_stage(fresh_positions):
-    from app.games.registry import GAMES
-
+def test_the_evaluation_reads_the_features_of_the_states_stage():
     game = GAMES["triatri"]
     state = game.setup(2, {}, "learned-stage")
     assert triatri_learned.tricks_left(state) == 15 and triatri_learned.stage(state) == 4
