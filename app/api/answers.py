@@ -211,7 +211,7 @@ class Log(Closed):
 
 
 class ChatMessage(Closed):
-    id: int
+    id: int = Field(description="unique on the server, increasing: counted across rooms (a room's lines skip some)")
     change: int = Field(description="the id of the room's change that posted the line")
     seat: SeatNumber
     name: str
