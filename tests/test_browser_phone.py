@@ -166,7 +166,7 @@ def test_triatris_final_table_gives_each_place_on_a_phone_too(browser, live):
     assert final["status"] == "finished"
     result = final["view"]["result"]  # (the deal is the server's: a tie shares a place, 1, 2, 3, 3)
     expected = [f"{result['places'][seat]}." for seat in result["ranking"]]
-    assert expected[0] == "1." and len(expected) == 4
+    assert expected[0] == "1." and len(expected) == 4 and expected == sorted(expected)  # (best first)
     places = "t => [...t.querySelectorAll('tbody tr')]"
     places += ".map(r => r.querySelector('td:nth-child(2)').innerText.split(' ')[0])"
     for size, column, first_words in ((PHONE, False, expected), (DESKTOP, True, None)):
