@@ -266,11 +266,14 @@ def anchor(args: argparse.Namespace) -> int:
 def fit_evaluation(args: argparse.Namespace) -> int:
     from app.sim import fit
 
+    model = fit.MODELS[args.game][0]
+    games = model.FIT_GAMES if args.games is None else args.games
+
     def made() -> dict[str, Any]:
-        out = Path(args.out)
+        out = Path(args.out) if args.out else model.WEIGHTS
         if not out.parent.is_dir():
             raise ValueError(f"--out: no folder {out.parent}")
-        table = fit.fit(args.games, args.seed)
+        table = fit.fit(args.game, games, args.seed)
         try:
             fit.write(table, out)
         except OSError as exc:
@@ -403,18 +406,24 @@ def add_anchor(commands) -> None:
 
 
 def add_fit_evaluation(commands) -> None:
-    from app.bots.triatri_learned import WEIGHTS
+    from app.bots import triatri_learned, vem_learned
 
     p = add_command(
         commands,
         "fit-evaluation",
-        help="fit TriATri's learned evaluation (the expert's) to games of the rollout policy (the fit extra)",
-        description="Play 2-player TriATri games with the bots' rollout policy, fit the expert's evaluation "
-        "to who won them (a quarter held out, to report how well it predicts) and write its weight table.",
+        help="fit a game's learned evaluation (the expert's, 2 players) to games of the rollout policy (the fit extra)",
+        description="Play 2-player games with the bots' rollout policy, fit the expert's evaluation to who won "
+        "them (a quarter held out, to report how well it predicts) and write its weight table.",
     )
-    p.add_argument("--games", type=int, default=40_000, help="games to play, the last quarter held out (default 40000)")
+    p.add_argument("--game", default="triatri", choices=("triatri", "vem-ai-a-troika"), help="default triatri")
+    p.add_argument(
+        "--games",
+        type=int,
+        help="games to play, the last quarter held out (default: "
+        f"{triatri_learned.FIT_GAMES} TriATri, {vem_learned.FIT_GAMES} Vem aí)",
+    )
     p.add_argument("--seed", default="fit", help="run seed; game i uses '<seed>-<i>' (default fit)")
-    p.add_argument("--out", default=str(WEIGHTS), help="the table to write (default: the one the bots read)")
+    p.add_argument("--out", help="the table to write (default: the one the bots read)")
     p.set_defaults(func=fit_evaluation)
 
 

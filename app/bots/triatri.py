@@ -11,12 +11,11 @@ that colour. Only the mover's own cards and public information are read.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import math
 import random
 from typing import Any
 
+from app.bots.learned import expert_at_two
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
 from app.games.triatri.cards import CARDS, ROUNDS, TRICKS_PER_ROUND, colour_of, fixed_value, strongest
@@ -149,18 +148,12 @@ def evaluate(state: State, seat: int) -> float:
     return logistic(margin(state["gems"], state["supply"], seat) / spread)
 
 
-def expert(seats: int) -> Heuristics:
-    """The expert's at 2 players: rollouts cut after ``EXPERT_HORIZON`` actions and scored by the
-    learned evaluation, cheaper and truer than the margin, so the budget pays for more of them
-    (docs/bots.md, "TriATri's learned evaluation, adopted"); at more seats, the strong bot's."""
-    return learned() if seats == 2 else HEURISTICS
+# The expert's at 2 players: rollouts cut after ``EXPERT_HORIZON`` actions and scored by the
+# learned evaluation, cheaper and truer than the margin, so the budget pays for more of them
+# (docs/bots.md, "TriATri's learned evaluation, adopted"); at more seats, the strong bot's.
+expert = expert_at_two(lambda: HEURISTICS, "app.bots.triatri_learned", EXPERT_HORIZON)
 
 
-@functools.cache
-def learned() -> Heuristics:
-    from app.bots import triatri_learned  # (here, not above: it reads this module's margin)
-
-    return dataclasses.replace(HEURISTICS, evaluate=triatri_learned.evaluate, horizon=EXPERT_HORIZON)
-
-
-HEURISTICS = Heuristics(candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, expert=expert)
+HEURISTICS: Heuristics = Heuristics(
+    candidates=candidates, policy=policy, evaluate=evaluate, horizon=HORIZON, expert=expert
+)

@@ -15,12 +15,11 @@ bot's evaluation at more seats.
 
 from __future__ import annotations
 
-import json
 import math
 from functools import cache
 from pathlib import Path
 
-from app.bots.search import logistic
+from app.bots.learned import predicted, read_weights
 from app.bots.triatri import margin, stake, totals
 from app.games.base import State
 from app.games.triatri.cards import CARDS, COLOURS, ROUNDS, TRICKS_PER_ROUND, colour_of, strongest
@@ -28,6 +27,8 @@ from app.games.triatri.score import score
 
 WEIGHTS = Path(__file__).with_name("triatri_weights.json")
 STAGES = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 15))  # tricks left, the current one counted
+SAMPLED = 0.3  # of a policy game's positions the fit keeps
+FIT_GAMES = 40_000  # the fit's default
 HIGH = 5  # a card numbered this or more is a high card
 NAMES = (
     "constant",
@@ -110,15 +111,7 @@ def features(state: State, seat: int) -> list[float]:
 @cache
 def weights() -> tuple[tuple[float, ...], ...]:
     """One row of weights per stage, as ``troika-arena fit-evaluation`` wrote them."""
-    table = json.loads(WEIGHTS.read_text())
-    if table["features"] != list(NAMES) or len(table["weights"]) != len(STAGES):
-        raise ValueError(f"{WEIGHTS.name} was fitted to other features: make it again with troika-arena fit-evaluation")
-    return tuple(tuple(row) for row in table["weights"])
-
-
-def predicted(row: tuple[float, ...] | list[float], inputs: list[float]) -> float:
-    """The chance of winning a stage's weights ``row`` give for ``inputs`` (``features``)."""
-    return logistic(sum(w * x for w, x in zip(row, inputs, strict=True)))
+    return read_weights(WEIGHTS, NAMES, len(STAGES))
 
 
 def evaluate(state: State, seat: int) -> float:
