@@ -101,7 +101,8 @@ def test_two_players_create_join_start_and_play_in_the_browser(browser, live):
 
 def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser, live):
     """Done-when of the foundation: three tabs of one browser, one seat each, play a whole
-    Troika game to the final result by clicking, every tab following live."""
+    Troika game to the final result by clicking, every tab following live; at the end each tab
+    is still connected (the room's stream stays open for the chat and a new game)."""
     context = browser.new_context(base_url=live)
     host = context.new_page()
     host.goto("/")
@@ -135,6 +136,7 @@ def test_a_full_three_player_game_in_three_tabs_reaches_the_final_result(browser
         expect(tab.locator("#table-state")).to_have_attribute("data-status", "finished")
         expect(tab.locator("#final-result .winner-banner")).to_contain_text(re.compile("wins|Shared win"))
         assert tab.locator("#round-results h3").count() == 3
+        expect(tab.locator("#connection")).to_have_attribute("data-state", "live")
 
 
 def invite_page(browser, live) -> tuple[httpx.Client, str, Page]:
