@@ -14,7 +14,8 @@ Levels
 ``expert``  races more of the moves with the strong bot's rollouts, its budget split evenly
             over rounds of sequential halving (:mod:`app.bots.expert`); where its game has
             better for it, its rollouts end in an evaluation of its own (Troika's calibrated
-            one; at 2 players TriATri's learned one, :mod:`app.bots.triatri_learned`, sooner).
+            one; at 2 players TriATri's and Vem aí's learned ones, :mod:`app.bots.learned`,
+            sooner).
             Its rating against the others, per game, is the ladder's (:mod:`app.bots.ratings`,
             docs/bots.md).
 

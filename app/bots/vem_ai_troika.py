@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from app.bots.learned import expert_at_two
 from app.bots.search import Heuristics, logistic
 from app.games.base import Action, State
 from app.games.vem_ai_troika import attack, table
@@ -27,6 +28,7 @@ from app.games.vem_ai_troika.table import COLOURS, group, player
 
 CANDIDATES = 5
 HORIZON = 8
+EXPERT_HORIZON = 4  # the expert's at 2 players, with the learned evaluation (docs/bots.md)
 KEEP_MONEY = 3  # Mega-Euro kept in hand (campaigns, payments) when the Offshore is open
 COMMITTED_CARD_VOTES = 2.0  # Votes of a face-down campaign card: chosen for its Votes (deck average 1.6)
 
@@ -424,11 +426,13 @@ def policy(state: State, seat: int, legal: list[Action], rng: random.Random) -> 
     return ranked[0][1]
 
 
-HEURISTICS = Heuristics(
+HEURISTICS: Heuristics = Heuristics(
     candidates=candidates,
     policy=policy,
     evaluate=evaluate,
     horizon=HORIZON,
     seats=lambda state: len(state["players"]),
     ranked=lambda state, seat, legal: [action for _, action in options(state, seat, legal)],
+    # (at 2 players: rollouts cut sooner, in the learned evaluation; docs/bots.md)
+    expert=expert_at_two(lambda: HEURISTICS, "app.bots.vem_learned", EXPERT_HORIZON),
 )

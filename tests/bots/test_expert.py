@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from app.bots import HEURISTICS, expert, search, triatri, triatri_learned, troika
+from app.bots import HEURISTICS, expert, search, triatri_learned, troika, vem_learned
 from app.games.registry import GAMES
 
 MOVES = [{"type": "move", "index": i} for i in range(12)]
@@ -232,17 +232,21 @@ def test_a_game_without_heuristics_for_the_expert_keeps_its_own():
     assert expert.for_expert(turn, {"num_players": 2}) is turn
 
 
-def test_triatris_expert_uses_the_learned_evaluation_and_a_shorter_horizon_at_two_players_only():
-    """At 2 players the expert's TriATri rollouts stop after 6 actions, in the learned evaluation;
-    at 3 and 4, where it was not fitted, the expert keeps the strong bot's."""
-    strong = HEURISTICS["triatri"]
+@pytest.mark.parametrize(
+    ("slug", "model", "horizon"), [("triatri", triatri_learned, 6), ("vem-ai-a-troika", vem_learned, 4)]
+)
+def test_the_expert_uses_the_learned_evaluation_and_a_shorter_horizon_at_two_players_only(slug, model, horizon):
+    """At 2 players the expert's TriATri rollouts stop after 6 actions, Vem aí's after 4, in the
+    game's learned evaluation; at more seats, where it was not fitted, the expert keeps the
+    strong bot's."""
+    strong = HEURISTICS[slug]
     two = strong.expert(2)
-    assert (two.horizon, two.evaluate) == (triatri.EXPERT_HORIZON, triatri_learned.evaluate)
+    assert (two.horizon, two.evaluate) == (horizon, model.evaluate)
     assert two.horizon < strong.horizon
     assert (two.policy, two.candidates) == (strong.policy, strong.candidates)
     for seats in (3, 4):
         assert strong.expert(seats) is strong
-    game = GAMES["triatri"]
+    game = GAMES[slug]
     state = game.setup(2, {}, "expert-heuristics")
     seat = min(game.to_act(state))
     sampler = lambda r: game.randomize_hidden(state, seat, r)  # noqa: E731

@@ -420,7 +420,7 @@ ENTRY = GameEntry(
     GAME,
     heuristics="app.bots.vem_ai_troika",
     presenter="app.web.tables.vem_ai_troika",
-    ratings={"random": 0, "strong": 547, "expert": 572},
+    ratings={"random": 0, "strong": 586, "expert": 536},
     styles=("/static/css/vem-ai-a-troika.css",),
     scripts=("/static/js/vem.js", "/static/js/pointing.js"),
     pieces=(".vem-card", ".coins", ".title-chip", ".gov-chip", ".metrics dd", ".slot-cards"),
