@@ -11,7 +11,7 @@ is dropped, so the last round compares the best two with a third or more of the 
 (sequential halving: Karnin, Koren and Somekh, 2013). Worlds and the rollouts' policy are the
 strong bot's (:mod:`app.bots.search`), and so are the horizon and the evaluation that end a
 rollout unless the game has better for the expert (``Heuristics.expert``: Troika's calibrated
-evaluation; at 2 players TriATri's learned one, with a shorter horizon); a move the
+evaluation; at 2 players TriATri's and Vem aí's learned ones, with a shorter horizon); a move the
 game's candidates play without searching (Troika's safe call) is played so here too. What it
 gains, at which budgets, is measured in docs/bots.md ("Expert against strong").
 """
