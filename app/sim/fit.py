@@ -5,13 +5,14 @@ rollout policy, and write its weight table.
 Game *i* of ``games`` is a 2-player game set up with seed ``"<seed>-<i>"`` and played out by
 the strong bot's rollout policy for both seats (its random stream seeded the same way). A
 share of its positions that are not over (the model's ``SAMPLED``, drawn from that stream) is
-kept, seen from both seats, with the seat's final share of the win as the label. The last
-quarter of the games is held out; each stage's weights are a logistic regression fitted by
-Newton's method on the rest, with a small L2 penalty on all but a constant, which keeps the
-fit defined where a feature never varies. The table records the command's arguments and both evaluations'
-log-loss on the held-out games, so a reader can make it again and see what it is worth. It
-needs numpy (the ``fit`` extra); the same arguments give the same table, to the rounding
-written.
+kept, seen from both seats, with the seat's final share of the win as the label. The games
+are of the basic rules (Vem aí's advanced game uses the same table, unmeasured there). The
+last quarter of the games is held out; each stage's weights are a logistic regression fitted
+by Newton's method on the rest, with a small L2 penalty on all but a constant, which keeps the
+fit defined where a feature never varies. The table records the command's arguments and both
+evaluations' log-loss on the held-out games, so a reader can make it again and see what it is
+worth. It needs numpy (the ``fit`` extra); the same arguments give the same table, to the
+rounding written.
 """
 
 from __future__ import annotations
