@@ -3,7 +3,7 @@ the project predicts who wins games of the policy it never saw better than the s
 evaluation, in every stage; TriATri's beats a coin once few tricks are left, Vem aí's gives the
 two seats chances that add up to one; each fit is made by a command that repeats itself and
 refuses what it cannot fit; a table of other features is refused, not misread (docs/bots.md,
-"TriATri's learned evaluation, adopted" and "Vem aí's learned evaluation")."""
+"TriATri's learned evaluation, adopted" and "Vem aí's learned evaluation, adopted")."""
 
 from __future__ import annotations
 
