@@ -266,7 +266,7 @@ def anchor(args: argparse.Namespace) -> int:
 def fit_evaluation(args: argparse.Namespace) -> int:
     from app.sim import fit
 
-    model = fit.MODELS[args.game][0]
+    model = fit.model_of(args.game)
     games = model.FIT_GAMES if args.games is None else args.games
 
     def made() -> dict[str, Any]:
@@ -406,7 +406,7 @@ def add_anchor(commands) -> None:
 
 
 def add_fit_evaluation(commands) -> None:
-    from app.bots import triatri_learned, vem_learned
+    from app.bots import learned, triatri_learned, vem_learned
 
     p = add_command(
         commands,
@@ -415,7 +415,7 @@ def add_fit_evaluation(commands) -> None:
         description="Play 2-player games with the bots' rollout policy, fit the expert's evaluation to who won "
         "them (a quarter held out, to report how well it predicts) and write its weight table.",
     )
-    p.add_argument("--game", default="triatri", choices=("triatri", "vem-ai-a-troika"), help="default triatri")
+    p.add_argument("--game", default="triatri", choices=sorted(learned.MODELS), help="default triatri")
     p.add_argument(
         "--games",
         type=int,

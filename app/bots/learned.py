@@ -13,8 +13,13 @@ import importlib
 import json
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from app.bots.search import Heuristics, logistic
+
+# The games with a learned evaluation, and the module that holds each model (its features,
+# stages, weight table and the fit's defaults). The fit and the expert read them from here.
+MODELS = {"triatri": "app.bots.triatri_learned", "vem-ai-a-troika": "app.bots.vem_learned"}
 
 
 def read_weights(path: Path, names: tuple[str, ...], stages: int) -> tuple[tuple[float, ...], ...]:
@@ -30,14 +35,19 @@ def predicted(row: tuple[float, ...] | list[float], inputs: list[float]) -> floa
     return logistic(sum(w * x for w, x in zip(row, inputs, strict=True)))
 
 
-def expert_at_two(strong: Callable[[], Heuristics], model: str, horizon: int) -> Callable[[int], Heuristics]:
+def model(slug: str) -> ModuleType:
+    """The module of ``slug``'s learned evaluation (``MODELS``)."""
+    return importlib.import_module(MODELS[slug])
+
+
+def expert_at_two(strong: Callable[[], Heuristics], slug: str, horizon: int) -> Callable[[int], Heuristics]:
     """A game's ``Heuristics.expert``: at 2 players the strong bot's heuristics (``strong()``)
-    with rollouts cut after ``horizon`` actions and scored by the learned evaluation of module
-    ``model`` (imported when first used: it reads the game's heuristics module); at more seats,
-    where no model was fitted, the strong bot's."""
+    with rollouts cut after ``horizon`` actions and scored by the learned evaluation of ``slug``
+    (imported when first used: it reads the game's heuristics module); at more seats, where no
+    model was fitted, the strong bot's."""
 
     @functools.cache
     def learned() -> Heuristics:
-        return dataclasses.replace(strong(), evaluate=importlib.import_module(model).evaluate, horizon=horizon)
+        return dataclasses.replace(strong(), evaluate=model(slug).evaluate, horizon=horizon)
 
     return lambda seats: learned() if seats == 2 else strong()

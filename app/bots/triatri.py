@@ -151,7 +151,7 @@ def evaluate(state: State, seat: int) -> float:
 # The expert's at 2 players: rollouts cut after ``EXPERT_HORIZON`` actions and scored by the
 # learned evaluation, cheaper and truer than the margin, so the budget pays for more of them
 # (docs/bots.md, "TriATri's learned evaluation, adopted"); at more seats, the strong bot's.
-expert = expert_at_two(lambda: HEURISTICS, "app.bots.triatri_learned", EXPERT_HORIZON)
+expert = expert_at_two(lambda: HEURISTICS, "triatri", EXPERT_HORIZON)
 
 
 HEURISTICS: Heuristics = Heuristics(

@@ -434,5 +434,5 @@ HEURISTICS: Heuristics = Heuristics(
     seats=lambda state: len(state["players"]),
     ranked=lambda state, seat, legal: [action for _, action in options(state, seat, legal)],
     # (at 2 players: rollouts cut sooner, in the learned evaluation; docs/bots.md)
-    expert=expert_at_two(lambda: HEURISTICS, "app.bots.vem_learned", EXPERT_HORIZON),
+    expert=expert_at_two(lambda: HEURISTICS, "vem-ai-a-troika", EXPERT_HORIZON),
 )

@@ -22,10 +22,10 @@ import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from app.bots import triatri, triatri_learned, vem_ai_troika, vem_learned
+from app.bots import HEURISTICS
+from app.bots.learned import model as model_of
 from app.bots.learned import predicted
 from app.games.registry import GAMES
 
@@ -34,12 +34,6 @@ try:
 except ImportError:  # the fit extra
     np = None  # type: ignore[assignment]  # (fit refuses to run)
 
-# Each game's model (its features, stages, table and default number of games) and the strong
-# bot's heuristics (the rollout policy, and the evaluation the model is compared with).
-MODELS: dict[str, tuple[ModuleType, ModuleType]] = {
-    "triatri": (triatri_learned, triatri),
-    "vem-ai-a-troika": (vem_learned, vem_ai_troika),
-}
 HELD_OUT = 0.25  # of the games, the last ones
 PENALTY = 1e-3  # L2, per position
 DIGITS = 6
@@ -48,7 +42,8 @@ DIGITS = 6
 def positions(slug: str, games: range, seed: str) -> Iterator[tuple[int, int, list[float], float, float]]:
     """(game index, stage, features, the strong bot's evaluation, the seat's win share) for the
     kept positions of games ``games`` of ``slug``, from both seats."""
-    game, (model, strong) = GAMES[slug], MODELS[slug]
+    # (strong's heuristics: the rollout policy, and the evaluation the model is compared with)
+    game, model, strong = GAMES[slug], model_of(slug), HEURISTICS[slug]
     for index in games:
         state, rng, seen = game.setup(2, {}, f"{seed}-{index}"), random.Random(f"{seed}-{index}"), []
         while game.outcome(state) is None:
@@ -96,7 +91,7 @@ def fit(slug: str, games: int, seed: str) -> dict[str, Any]:
     if games < 8:
         raise ValueError("--games: at least 8 (a quarter of them is held out)")
     fitted = games - max(1, int(games * HELD_OUT))
-    model = MODELS[slug][0]
+    model = model_of(slug)
     rows = list(positions(slug, range(games), seed))
     constant = model.NAMES[0] == "constant"
     table = []

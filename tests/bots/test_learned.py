@@ -14,13 +14,13 @@ import random
 import pytest
 
 from app import cli
-from app.bots import triatri_learned, vem_ai_troika, vem_learned
+from app.bots import learned, triatri_learned, vem_ai_troika, vem_learned
 from app.bots.learned import predicted
 from app.games.registry import GAMES
 from app.sim import fit
 
 FRESH_GAMES = range(300)  # seed "unseen": none of the fit's games
-MODELS = {"triatri": triatri_learned, "vem-ai-a-troika": vem_learned}
+MODELS = {slug: learned.model(slug) for slug in learned.MODELS}
 VEM_GAIN, VEM_STAGE_GAIN = 0.03, 0.01  # (Vem aí: 0.497 against 0.548; by stage, 0.024 to 0.075 better)
 
 
