@@ -149,8 +149,9 @@ def test_vem_ais_final_table_fits_a_phone_in_portuguese_too(browser, live):
         page.goto(f"/rooms/{room}/seat/{tokens[0]}")
         table = page.locator(".vem-final table.results")
         expect(table).to_be_visible()
-        # (the phone's rules applied first: in CI the headings were read twice with both forms
-        # shown, so the page is given up to 5 s to show the expected ones before they are read)
+        # (the socket's first frame swaps the section in again, 150 to 300 ms after the page
+        # loads, measured: in CI a read in that window once gave both forms, so the page is given
+        # up to 5 s to show the expected ones before they are read)
         expect(table.locator("thead .long").first).to_be_hidden()
         shown = "() => [...document.querySelectorAll('.vem-final table.results thead th')]"
         shown += ".map(t => t.innerText).join(' ')"
@@ -176,7 +177,8 @@ def test_triatris_final_table_gives_each_place_on_a_phone_too(browser, live):
     assert expected[0] == "1." and len(expected) == 4 and expected == sorted(expected)  # (best first)
     # Each row's place before its name as displayed (None where the rules hide it), read from
     # the computed styles in one go, once the size's rules hold: reading each cell's text in CI
-    # once gave a desktop page's 1. to 4., its rules not yet applied.
+    # once gave a desktop page's 1. to 4., likely while the socket's first frame swapped the
+    # section in again (it does, 150 to 300 ms after the page loads).
     inline = "[...document.querySelectorAll('.triatri-final table.results tbody tr .place-inline')]"
     inline += ".map(s => getComputedStyle(s).display === 'none' ? null : s.textContent.trim())"
     for size, column, want in ((PHONE, False, expected), (DESKTOP, True, [None] * len(expected))):
