@@ -264,9 +264,10 @@ def anchor(args: argparse.Namespace) -> int:
 
 
 def fit_evaluation(args: argparse.Namespace) -> int:
+    from app.bots import learned
     from app.sim import fit
 
-    model = fit.model_of(args.game)
+    model = learned.model(args.game)
     games = model.FIT_GAMES if args.games is None else args.games
 
     def made() -> dict[str, Any]:
@@ -406,7 +407,7 @@ def add_anchor(commands) -> None:
 
 
 def add_fit_evaluation(commands) -> None:
-    from app.bots import learned, triatri_learned, vem_learned
+    from app.bots import learned
 
     p = add_command(
         commands,
@@ -416,12 +417,8 @@ def add_fit_evaluation(commands) -> None:
         "them (a quarter held out, to report how well it predicts) and write its weight table.",
     )
     p.add_argument("--game", default="triatri", choices=sorted(learned.MODELS), help="default triatri")
-    p.add_argument(
-        "--games",
-        type=int,
-        help="games to play, the last quarter held out (default: "
-        f"{triatri_learned.FIT_GAMES} TriATri, {vem_learned.FIT_GAMES} Vem aí)",
-    )
+    defaults = ", ".join(f"{learned.model(slug).FIT_GAMES} {slug}" for slug in sorted(learned.MODELS))
+    p.add_argument("--games", type=int, help=f"games to play, the last quarter held out (default: {defaults})")
     p.add_argument("--seed", default="fit", help="run seed; game i uses '<seed>-<i>' (default fit)")
     p.add_argument("--out", help="the table to write (default: the one the bots read)")
     p.set_defaults(func=fit_evaluation)

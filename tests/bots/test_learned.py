@@ -95,11 +95,14 @@ def test_vem_ais_evaluation_gives_the_two_seats_chances_that_add_up_to_one_and_r
 
 
 @pytest.mark.parametrize("slug", MODELS)
-def test_the_table_says_how_it_was_made_and_by_the_commands_defaults(slug):
+def test_the_table_says_how_it_was_made_and_by_the_commands_defaults(slug, capsys):
     model = MODELS[slug]
     table = json.loads(model.WEIGHTS.read_text())
     defaults = cli.build_parser().parse_args(["fit-evaluation", "--game", slug])
     assert (defaults.games, defaults.out) == (None, None)  # (the game's own: its FIT_GAMES and WEIGHTS)
+    with pytest.raises(SystemExit):
+        cli.main(["fit-evaluation", "--help"])
+    assert f"{model.FIT_GAMES} {slug}" in " ".join(capsys.readouterr().out.split())  # (its default, in the help)
     command = f"troika-arena fit-evaluation --game {slug} --games {model.FIT_GAMES} --seed {defaults.seed}"
     assert (table["game"], table["made"]["command"]) == (slug, command)
     assert table["made"]["log_loss_learned"] < table["made"]["log_loss_strong"]
